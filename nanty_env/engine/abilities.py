@@ -1,0 +1,154 @@
+"""City Area abilities: once per turn, at any top-level decision of your own turn, not in the
+turn the card was gained, and void while a grenadier stands in the area. Holborn is reactive
+(see ``reactions``) and never an own-turn action."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from nanty_env.engine import actions as A
+from nanty_env.engine import board
+from nanty_env.engine.frames import Frame, call, handler, pop
+from nanty_env.engine.tables import tables
+
+if TYPE_CHECKING:
+    from nanty_env.engine.game import Game
+
+
+def _possible(g: Game, p: int, a: int) -> bool:
+    t = tables()
+    kind, params = t.ability[a], t.ability_params[a]
+    if kind == "take_money":
+        return True
+    if kind == "pay_to_place_agent":
+        return g.money[p] >= params["cost"]
+    if kind == "draw_then_discard":
+        return bool(g.deck)
+    if kind == "discard_for_money":
+        return bool(g.hands[p])
+    if kind == "pay_to_remove_trouble":
+        return g.money[p] >= params["cost"] and any(g.trouble)
+    if kind == "place_trouble_nearby":
+        return bool(trouble_nearby_targets(g, a))
+    return False  # event_protection: only as a reaction
+
+
+def trouble_nearby_targets(g: Game, a: int) -> list[int]:
+    """East End: the area or a neighbour with at least one pawn and no trouble marker yet."""
+    return [x for x in sorted(tables().near[a]) if not g.trouble[x] and board.pawn_count(g, x)]
+
+
+def usable_abilities(g: Game, p: int) -> list[int]:
+    """Areas whose City Area ability ``p`` may use right now."""
+    out = []
+    used = g.ability_used
+    for a in range(12):
+        if (
+            g.building[a] == p
+            and not g.city_retired[a]
+            and not g.gren[a]
+            and g.city_gained[a] != g.turn
+            and not used >> a & 1
+            and _possible(g, p, a)
+        ):
+            out.append(a)
+    return out
+
+
+def use_ability(g: Game, p: int, a: int) -> None:
+    """Use the ability of area ``a`` (legality already checked)."""
+    t = tables()
+    kind, params = t.ability[a], t.ability_params[a]
+    g.ability_used |= 1 << a
+    name = t.data.areas[a].name(g.cfg.theme)
+    if kind == "take_money":
+        g.money[p] += params["amount"]
+        g.say(f"player {p} uses {name}: takes £{params['amount']}")
+    elif kind == "pay_to_place_agent":
+        g.money[p] -= params["cost"]
+        g.say(f"player {p} uses {name}: pays £{params['cost']} to place an agent")
+        call(g, {"k": "place_agent", "p": p, "areas": tuple(sorted(t.near[a])), "not": -1})
+    elif kind == "draw_then_discard":
+        from nanty_env.engine.flow import draw_cards
+
+        g.say(f"player {p} uses {name}: draws one card, then discards one")
+        draw_cards(g, p, 1)
+        call(g, discard_frame(p, need=1, most=1))
+    elif kind == "discard_for_money":
+        g.say(f"player {p} uses {name}: discards a card for £{params['amount']}")
+        call(g, discard_frame(p, need=1, most=1, pay=params["amount"]))
+    elif kind == "pay_to_remove_trouble":
+        g.money[p] -= params["cost"]
+        g.say(f"player {p} uses {name}: pays £{params['cost']} to remove a trouble marker")
+        call(g, {"k": "trouble_off", "p": p, "areas": tuple(x for x in range(12) if g.trouble[x])})
+    elif kind == "place_trouble_nearby":
+        g.say(f"player {p} uses {name}: places a trouble marker")
+        call(g, {"k": "trouble_on", "p": p, "areas": tuple(trouble_nearby_targets(g, a))})
+
+
+def discard_frame(p: int, *, need: int, most: int, pay: int = 0) -> Frame:
+    """A frame where ``p`` discards at least ``need`` and at most ``most`` cards from the hand,
+    taking ``pay`` from the bank per card."""
+    return {"k": "discard", "p": p, "need": need, "left": most, "pay": pay}
+
+
+@handler("discard", "discard a card from your hand (or stop)")
+class Discard:
+    @staticmethod
+    def options(g: Game, f: Frame) -> list[int] | None:
+        hand = g.hands[f["p"]]
+        if f["left"] <= 0 or not hand:
+            pop(g)
+            return None
+        out = sorted(A.DISCARD_CARD + c for c in hand)
+        if f["need"] <= 0:
+            out.insert(0, A.PASS)
+        return out
+
+    @staticmethod
+    def act(g: Game, f: Frame, a: int) -> None:
+        from nanty_env.engine.flow import discard_from_hand
+
+        if a == A.PASS:
+            pop(g)
+            return
+        p = f["p"]
+        discard_from_hand(g, p, a - A.DISCARD_CARD)
+        if f["pay"]:
+            g.money[p] += f["pay"]
+        f["left"] -= 1
+        f["need"] -= 1
+
+
+@handler("trouble_off", "choose a trouble marker to remove")
+class TroubleOff:
+    @staticmethod
+    def options(g: Game, f: Frame) -> list[int] | None:
+        out = [A.AREA + a for a in f["areas"] if g.trouble[a]]
+        if not out:
+            pop(g)
+            return None
+        return out
+
+    @staticmethod
+    def act(g: Game, f: Frame, a: int) -> None:
+        pop(g)
+        g.trouble[a - A.AREA] = 0
+        g.say(f"player {f['p']} removes the trouble marker in area {a - A.AREA + 1}")
+
+
+@handler("trouble_on", "choose where to place a trouble marker")
+class TroubleOn:
+    @staticmethod
+    def options(g: Game, f: Frame) -> list[int] | None:
+        out = [A.AREA + a for a in f["areas"] if not g.trouble[a]]
+        if not out:
+            pop(g)
+            return None
+        return out
+
+    @staticmethod
+    def act(g: Game, f: Frame, a: int) -> None:
+        pop(g)
+        g.trouble[a - A.AREA] = 1
+        g.say(f"player {f['p']} places a trouble marker in area {a - A.AREA + 1}")

@@ -1,0 +1,106 @@
+"""The flat action space: one ``Discrete(N)`` built from action families with computed offsets.
+
+Every decision of the game is answered with one integer of this space; what it means depends on
+the decision kind, which is part of every observation. Player-indexed actions are *relative* to
+the deciding seat (0 = me, 1 = the next player to my left, ...), so one policy serves every seat.
+
+| family        | size | argument                                     |
+|---------------|------|----------------------------------------------|
+| PASS          | 1    | skip / decline / done / end the turn         |
+| CONFIRM       | 1    | do it (take money, resolve a scroll, pay...) |
+| PLAY_CARD     | 101  | card index                                   |
+| DISCARD_CARD  | 101  | card index                                   |
+| SELECT_CARD   | 101  | card index (give, keep, take)                |
+| AREA          | 12   | area index                                   |
+| PAWN          | 72   | area * 6 + slot (slot 0-3: agent of relative seat, 4 grenadier, 5 citizen) |
+| PLAYER        | 4    | relative seat                                |
+| ABILITY       | 12   | city-area card (area index) whose ability is used |
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+NUM_CARDS = 101
+NUM_AREAS = 12
+MAX_PLAYERS = 4
+PAWN_SLOTS = 6  # agents of the 4 relative seats, grenadier, new citizen
+SLOT_GRENADIER = 4
+SLOT_CITIZEN = 5
+
+FAMILIES: tuple[tuple[str, int], ...] = (
+    ("PASS", 1),
+    ("CONFIRM", 1),
+    ("PLAY_CARD", NUM_CARDS),
+    ("DISCARD_CARD", NUM_CARDS),
+    ("SELECT_CARD", NUM_CARDS),
+    ("AREA", NUM_AREAS),
+    ("PAWN", NUM_AREAS * PAWN_SLOTS),
+    ("PLAYER", MAX_PLAYERS),
+    ("ABILITY", NUM_AREAS),
+)
+
+
+def _offsets() -> dict[str, int]:
+    out, pos = {}, 0
+    for name, size in FAMILIES:
+        out[name] = pos
+        pos += size
+    return out
+
+
+OFFSETS = _offsets()
+SIZES = dict(FAMILIES)
+NUM_ACTIONS = sum(SIZES.values())
+
+PASS = OFFSETS["PASS"]
+CONFIRM = OFFSETS["CONFIRM"]
+PLAY_CARD = OFFSETS["PLAY_CARD"]
+DISCARD_CARD = OFFSETS["DISCARD_CARD"]
+SELECT_CARD = OFFSETS["SELECT_CARD"]
+AREA = OFFSETS["AREA"]
+PAWN = OFFSETS["PAWN"]
+PLAYER = OFFSETS["PLAYER"]
+ABILITY = OFFSETS["ABILITY"]
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A decoded action: its family and argument (``None`` for PASS and CONFIRM)."""
+
+    family: str
+    arg: int | None = None
+
+
+def encode(family: str, arg: int | None = None) -> int:
+    """The integer for ``family`` with argument ``arg``; raises ``ValueError`` when out of range."""
+    if family not in OFFSETS:
+        raise ValueError(f"unknown action family {family!r}")
+    size = SIZES[family]
+    if size == 1:
+        if arg not in (None, 0):
+            raise ValueError(f"{family} takes no argument")
+        return OFFSETS[family]
+    if arg is None or not 0 <= arg < size:
+        raise ValueError(f"{family} argument must be in [0, {size}), got {arg!r}")
+    return OFFSETS[family] + arg
+
+
+def decode(action: int) -> Action:
+    """The family and argument of an action integer."""
+    if not 0 <= action < NUM_ACTIONS:
+        raise ValueError(f"action must be in [0, {NUM_ACTIONS}), got {action!r}")
+    for name, size in FAMILIES:
+        start = OFFSETS[name]
+        if action < start + size:
+            return Action(name, None if size == 1 else action - start)
+    raise AssertionError("unreachable")
+
+
+def pawn_action(area: int, slot: int) -> int:
+    return PAWN + area * PAWN_SLOTS + slot
+
+
+def split_pawn(action: int) -> tuple[int, int]:
+    """(area, slot) of a PAWN action."""
+    return divmod(action - PAWN, PAWN_SLOTS)

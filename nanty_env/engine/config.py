@@ -1,0 +1,69 @@
+"""Game configuration: player count, personality set, thresholds, theme and reaction windows."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+PERSONALITY_SETS = ("standard", "variant", "classic")
+THRESHOLD_SETS = ("rulebook", "player_aid")
+THEMES = ("nanty", "discworld")
+WINDOW_POLICIES = ("public", "holders")
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """How a game is set up.
+
+    Attributes:
+        num_players: 2, 3 or 4.
+        personalities: ``standard`` (the rulebook cards), ``variant`` (the player aid's V cards)
+            or ``classic`` (the player aid's variant C: standard cards with the rulebook's
+            Moriarty and de Sidonia thresholds, whatever ``thresholds`` says).
+        thresholds: which printed numbers the standard cards use: ``rulebook`` (001) or
+            ``player_aid`` (000).
+        theme: ``nanty`` (London names) or ``discworld`` (Ankh-Morpork names); names only.
+        interrupt_windows: ``public`` offers an out-of-turn reaction window whenever the rules
+            would let the affected player react with *some* card, whatever they hold, so that
+            the existence of the decision reveals nothing about their hand; ``holders`` offers it
+            only to a player who can actually respond (fewer decisions, but who is asked leaks
+            information through ``current_player``).
+        log: keep a human-readable log of the game.
+    """
+
+    num_players: int = 4
+    personalities: str = "standard"
+    thresholds: str = "rulebook"
+    theme: str = "nanty"
+    interrupt_windows: str = "public"
+    log: bool = True
+
+    def __post_init__(self) -> None:
+        if self.num_players not in (2, 3, 4):
+            raise ValueError(f"num_players must be 2, 3 or 4, got {self.num_players!r}")
+        _check("personalities", self.personalities, PERSONALITY_SETS)
+        _check("thresholds", self.thresholds, THRESHOLD_SETS)
+        _check("theme", self.theme, THEMES)
+        _check("interrupt_windows", self.interrupt_windows, WINDOW_POLICIES)
+
+    @property
+    def threshold_set(self) -> str:
+        """The threshold set actually in force (classic forces the rulebook numbers)."""
+        return "rulebook" if self.personalities == "classic" else self.thresholds
+
+    @property
+    def personality_set(self) -> str:
+        """Which personality cards are dealt: ``standard`` or ``variant``."""
+        return "variant" if self.personalities == "variant" else "standard"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> GameConfig:
+        return cls(**d)
+
+
+def _check(name: str, value: str, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")

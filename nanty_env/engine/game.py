@@ -1,0 +1,291 @@
+"""The ``Game``: one object owning the whole state, the seeded RNG and the public surface."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from nanty_env.engine import actions as A
+from nanty_env.engine.config import GameConfig
+from nanty_env.engine.errors import EngineError, IllegalActionError
+from nanty_env.engine.frames import ACT, OPTIONS, Frame
+
+# Importing these modules registers their frame handlers and effects.
+from nanty_env.engine import flow, setup  # noqa: F401  (registers frame handlers)
+from nanty_env.engine import abilities, events, reactions  # noqa: F401
+from nanty_env.engine import effects  # noqa: F401
+
+_LIST_FIELDS = (
+    "gren",
+    "cit",
+    "trouble",
+    "building",
+    "money",
+    "on_board",
+    "deck",
+    "discard",
+    "in_play",
+    "removed",
+    "event_deck",
+    "events_done",
+    "persona",
+    "persona_pool",
+    "city_retired",
+    "city_gained",
+    "played",
+)
+_NESTED_FIELDS = ("agents", "hands", "loans", "penalties", "known_unused")
+_SCALAR_FIELDS = ("n", "active", "turn", "first_player", "ability_used")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How the game ended: the winning seats and why (``reason``)."""
+
+    winners: tuple[int, ...]
+    reason: str
+    points: tuple[int, ...] | None = None
+
+
+class Game:
+    """A game of Nanty Narking: a sequence of decisions, one seat at a time.
+
+    Build one with :meth:`new`; ask :attr:`current_player` and :meth:`legal_actions`; answer with
+    :meth:`apply`. Every die roll and shuffle comes from the game's own ``numpy`` generator.
+    """
+
+    __slots__ = (
+        "cfg",
+        "n",
+        "agents",
+        "gren",
+        "cit",
+        "trouble",
+        "building",
+        "money",
+        "on_board",
+        "hands",
+        "deck",
+        "discard",
+        "in_play",
+        "loans",
+        "penalties",
+        "removed",
+        "event_deck",
+        "events_done",
+        "persona",
+        "persona_pool",
+        "city_retired",
+        "city_gained",
+        "ability_used",
+        "active",
+        "turn",
+        "first_player",
+        "played",
+        "stack",
+        "known",
+        "known_unused",
+        "outcome",
+        "rng",
+        "log",
+        "_legal",
+    )
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def new(cls, config: GameConfig | None = None, seed: int | None = 0) -> Game:
+        """A new game dealt from ``seed`` (same config and seed => same game)."""
+        g = cls.__new__(cls)
+        setup.deal(g, config or GameConfig(), np.random.default_rng(seed))
+        g._advance()
+        return g
+
+    # ------------------------------------------------------------------ public surface
+    @property
+    def current_player(self) -> int:
+        """The seat that owes the pending decision (-1 once the game is over)."""
+        if self.outcome is not None:
+            return -1
+        return self.stack[-1]["p"]
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def decision(self) -> str:
+        """The kind of the pending decision ("" once the game is over)."""
+        return "" if self.outcome is not None else self.stack[-1]["k"]
+
+    def legal_actions(self) -> list[int]:
+        """The sorted legal actions of the pending decision (empty only at the end)."""
+        return [] if self._legal is None else list(self._legal)
+
+    def apply(self, action: int) -> None:
+        """Apply ``action`` for :attr:`current_player`.
+
+        Raises:
+            IllegalActionError: the action is not legal now; the state is unchanged.
+        """
+        legal = self._legal
+        if legal is None:
+            raise IllegalActionError("the game is over")
+        if action not in legal:
+            raise IllegalActionError(
+                f"action {action!r} ({_describe(self, action)}) is not legal for "
+                f"player {self.current_player} in decision {self.decision!r}"
+            )
+        f = self.stack[-1]
+        ACT[f["k"]](self, f, int(action))
+        self._advance()
+
+    def returns(self) -> list[float]:
+        """+1 for each winner and -1 for everyone else at the end; zeros before."""
+        if self.outcome is None:
+            return [0.0] * self.n
+        return [1.0 if s in self.outcome.winners else -1.0 for s in range(self.n)]
+
+    def action_to_string(self, action: int, seat: int | None = None) -> str:
+        """A readable description of ``action`` for ``seat`` (default: the current player)."""
+        return _describe(self, action, self.current_player if seat is None else seat)
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` knows (public state, own hand, own personality, own knowledge)."""
+        from nanty_env.engine.view import player_view
+
+        return player_view(self, seat)
+
+    def clone(self) -> Game:
+        """An independent copy (sharing nothing mutable with this game)."""
+        g = Game.__new__(Game)
+        g.cfg = self.cfg
+        for name in _SCALAR_FIELDS:
+            setattr(g, name, getattr(self, name))
+        for name in _LIST_FIELDS:
+            setattr(g, name, getattr(self, name)[:])
+        for name in _NESTED_FIELDS:
+            setattr(g, name, [row[:] for row in getattr(self, name)])
+        g.known = [[row[:] for row in rows] for rows in self.known]
+        g.stack = [dict(f) for f in self.stack]
+        g.outcome = self.outcome
+        g.rng = np.random.Generator(np.random.PCG64())
+        g.rng.bit_generator.state = self.rng.bit_generator.state
+        g.log = self.log[:]
+        g._legal = self._legal
+        return g
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-safe data (works mid-decision)."""
+        d: dict[str, Any] = {"config": self.cfg.to_dict()}
+        for name in _SCALAR_FIELDS + _LIST_FIELDS + _NESTED_FIELDS:
+            d[name] = _jsonable(getattr(self, name))
+        d["known"] = _jsonable(self.known)
+        d["stack"] = [_jsonable(f) for f in self.stack]
+        d["outcome"] = (
+            None
+            if self.outcome is None
+            else {
+                "winners": list(self.outcome.winners),
+                "reason": self.outcome.reason,
+                "points": None if self.outcome.points is None else list(self.outcome.points),
+            }
+        )
+        d["rng"] = self.rng.bit_generator.state
+        d["log"] = list(self.log)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Game:
+        """Rebuild a game from :meth:`to_dict` output (or a hand-built state, see docs)."""
+        g = cls.__new__(cls)
+        g.cfg = GameConfig.from_dict(d["config"])
+        for name in _SCALAR_FIELDS:
+            setattr(g, name, int(d[name]))
+        for name in _LIST_FIELDS:
+            setattr(g, name, [int(x) for x in d[name]])
+        for name in _NESTED_FIELDS:
+            setattr(g, name, [[int(x) for x in row] for row in d[name]])
+        g.known = [[[int(x) for x in row] for row in rows] for rows in d["known"]]
+        g.stack = [_frame_from_json(f) for f in d["stack"]]
+        o = d.get("outcome")
+        g.outcome = (
+            None
+            if o is None
+            else Outcome(
+                tuple(o["winners"]),
+                o["reason"],
+                None if o.get("points") is None else tuple(o["points"]),
+            )
+        )
+        g.rng = np.random.Generator(np.random.PCG64())
+        if d.get("rng") is not None:
+            g.rng.bit_generator.state = d["rng"]
+        g.log = list(d.get("log", []))
+        g._legal = None
+        if g.outcome is None:
+            g._advance()
+        return g
+
+    # ------------------------------------------------------------------ internals
+    def say(self, text: str) -> None:
+        """Append a line to the game log (when logging is on)."""
+        if self.cfg.log:
+            self.log.append(f"[t{self.turn} p{self.active}] {text}")
+
+    def roll(self) -> int:
+        """Roll the twelve-sided die: an area index 0..11."""
+        return int(self.rng.integers(12))
+
+    def finish(self, outcome: Outcome) -> None:
+        """End the game now with ``outcome``."""
+        self.outcome = outcome
+        self.stack.clear()
+        self._legal = None
+        self.say(f"game over: {outcome.reason}, winners {list(outcome.winners)}")
+
+    def _advance(self) -> None:
+        """Run automatic frames until a decision is pending or the game is over."""
+        stack = self.stack
+        for _ in range(100_000):
+            if self.outcome is not None:
+                self._legal = None
+                return
+            f = stack[-1]
+            legal = OPTIONS[f["k"]](self, f)
+            if legal is None:
+                continue
+            if not legal:
+                raise EngineError(f"decision {f['k']} has no legal action: {f}")
+            self._legal = legal
+            return
+        raise EngineError("automatic frames did not settle")
+
+    def __repr__(self) -> str:
+        return f"<Game n={self.n} turn={self.turn} player={self.current_player} {self.decision}>"
+
+
+def _jsonable(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _jsonable(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_jsonable(v) for v in x]
+    return x
+
+
+def _frame_from_json(f: dict[str, Any]) -> Frame:
+    return {k: tuple(_tuplify(x) for x in v) if isinstance(v, list) else v for k, v in f.items()}
+
+
+def _tuplify(x: Any) -> Any:
+    return tuple(_tuplify(v) for v in x) if isinstance(x, list) else x
+
+
+def _describe(g: Game, action: int, seat: int | None = None) -> str:
+    from nanty_env.engine.describe import describe_action
+
+    return describe_action(g, action, g.current_player if seat is None else seat)
+
+
+__all__ = ["A", "Game", "Outcome"]

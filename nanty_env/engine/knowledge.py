@@ -1,0 +1,78 @@
+"""What each seat knows about hidden cards, kept as sound subsets of the truth.
+
+``g.known[p][q]`` lists cards that seat ``p`` knows to be in seat ``q``'s hand (``p != q``);
+``g.known_unused[p]`` lists personality cards ``p`` knows to be set aside. Every card movement
+that others can see (or partly see) updates these, so an observation can include exactly what
+its seat has learnt, and a resampler can keep it fixed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from nanty_env.engine.game import Game
+
+
+def card_revealed(g: Game, owner: int, c: int, *, to_hand: bool = False) -> None:
+    """Card ``c`` is shown to everyone: leaving ``owner``'s hand (played, discarded), or, with
+    ``to_hand``, entering it face up (taken back from the discard pile)."""
+    for x in range(g.n):
+        if x == owner:
+            continue
+        row = g.known[x][owner]
+        if to_hand:
+            if c not in row:
+                row.append(c)
+        elif c in row:
+            row.remove(c)
+
+
+def cards_drawn(g: Game, p: int, cards: list[int]) -> None:
+    """Cards drawn face down: nobody else learns anything."""
+
+
+def card_given(g: Game, giver: int, receiver: int, c: int) -> None:
+    """``giver`` secretly hands ``c`` to ``receiver``: both know it; the others only know that
+    some card moved, so what they knew of the giver's hand is no longer certain."""
+    for x in range(g.n):
+        if x == giver:
+            if x != receiver:
+                row = g.known[giver][receiver]
+                if c not in row:
+                    row.append(c)
+        elif x == receiver:
+            row = g.known[receiver][giver]
+            if c in row:
+                row.remove(c)
+        else:
+            g.known[x][giver].clear()
+
+
+def hand_seen(g: Game, viewer: int, owner: int) -> None:
+    """``viewer`` has looked at ``owner``'s whole hand."""
+    g.known[viewer][owner] = list(g.hands[owner])
+
+
+def hands_exchanged(g: Game, p: int, q: int) -> None:
+    """``p`` and ``q`` swapped hands: each knows the other's new hand (their own old one);
+    everyone else's knowledge moves with the hands."""
+    for x in range(g.n):
+        if x not in (p, q):
+            g.known[x][p], g.known[x][q] = g.known[x][q], g.known[x][p]
+    g.known[p][q] = list(g.hands[q])
+    g.known[q][p] = list(g.hands[p])
+
+
+def personalities_seen(g: Game, p: int, seen: list[int]) -> None:
+    g.known_unused[p] = sorted(set(g.known_unused[p]) | set(seen))
+
+
+def personality_swapped(g: Game, p: int, old: int, new: int) -> None:
+    """``p`` swapped ``old`` for ``new`` from the unused pile: ``p`` knows ``old`` is set aside;
+    others no longer know which set-aside card left."""
+    for x in range(g.n):
+        if x == p:
+            g.known_unused[p] = sorted((set(g.known_unused[p]) - {new}) | {old})
+        else:
+            g.known_unused[x] = []

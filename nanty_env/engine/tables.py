@@ -1,0 +1,72 @@
+"""Flat lookup tables derived once from the game data, for the engine's hot paths."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from nanty_env.data import GameData, load_game_data
+
+AGENTS_PER_PLAYER = 12
+BUILDINGS_PER_PLAYER = 6
+GRENADIERS = 4
+CITIZENS = 3
+TROUBLE_MARKERS = 12
+START_MONEY = 10
+HAND_SIZE = 5
+LOAN_NET_WORTH = -12
+
+
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """Per-area and per-card facts as tuples indexed by area or card index."""
+
+    data: GameData
+    neighbours: tuple[tuple[int, ...], ...]
+    near: tuple[frozenset[int], ...]  # the area and its neighbours
+    cost: tuple[int, ...]
+    river: tuple[bool, ...]
+    start_areas: tuple[int, ...]
+    ability: tuple[str, ...]
+    ability_params: tuple[dict[str, int], ...]
+    symbols: tuple[tuple[str, ...], ...]
+    money: tuple[int, ...]
+    effect: tuple[str, ...]
+    is_interrupt: tuple[bool, ...]
+    interrupt_kind: tuple[str, ...]  # effect id for interrupt cards, "" otherwise
+    grey_cards: tuple[int, ...]
+    red_cards: tuple[int, ...]
+    removed_with_two: frozenset[int]
+    holborn: int
+    loan_cards: frozenset[int]
+
+    def card_id(self, card: int) -> str:
+        return self.data.cards[card].id
+
+
+@cache
+def tables() -> Tables:
+    """The engine's lookup tables (built once per process)."""
+    d = load_game_data()
+    areas, cards = d.areas, d.cards
+    holborn = next(a.index for a in areas if a.ability == "event_protection")
+    return Tables(
+        data=d,
+        neighbours=tuple(tuple(a.neighbours) for a in areas),
+        near=tuple(frozenset((a.index, *a.neighbours)) for a in areas),
+        cost=tuple(a.cost for a in areas),
+        river=tuple(a.river for a in areas),
+        start_areas=tuple(a.index for a in areas if a.start),
+        ability=tuple(a.ability for a in areas),
+        ability_params=tuple(dict(a.ability_params) for a in areas),
+        symbols=tuple(tuple(c.symbols) for c in cards),
+        money=tuple(c.money for c in cards),
+        effect=tuple(c.effect for c in cards),
+        is_interrupt=tuple(c.interrupt for c in cards),
+        interrupt_kind=tuple(c.effect if c.interrupt else "" for c in cards),
+        grey_cards=tuple(c.index for c in cards if c.deck == "grey"),
+        red_cards=tuple(c.index for c in cards if c.deck == "red"),
+        removed_with_two=frozenset(c.index for c in cards if c.removed_with_two_players),
+        holborn=holborn,
+        loan_cards=frozenset(c.index for c in cards if c.effect == "take_loan"),
+    )
