@@ -7,15 +7,19 @@ from typing import Any
 
 import numpy as np
 
+# Importing these modules registers their frame handlers and effects.
+from nanty_env.engine import (  # noqa: F401  (registers frame handlers)  # noqa: F401
+    abilities,
+    effects,
+    events,
+    flow,
+    reactions,
+    setup,
+)
 from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.errors import EngineError, IllegalActionError
 from nanty_env.engine.frames import ACT, OPTIONS, Frame
-
-# Importing these modules registers their frame handlers and effects.
-from nanty_env.engine import flow, setup  # noqa: F401  (registers frame handlers)
-from nanty_env.engine import abilities, events, reactions  # noqa: F401
-from nanty_env.engine import effects  # noqa: F401
 
 _LIST_FIELDS = (
     "gren",
@@ -57,40 +61,40 @@ class Game:
     """
 
     __slots__ = (
-        "cfg",
-        "n",
-        "agents",
-        "gren",
-        "cit",
-        "trouble",
-        "building",
-        "money",
-        "on_board",
-        "hands",
-        "deck",
-        "discard",
-        "in_play",
-        "loans",
-        "penalties",
-        "removed",
-        "event_deck",
-        "events_done",
-        "persona",
-        "persona_pool",
-        "city_retired",
-        "city_gained",
+        "_legal",
         "ability_used",
         "active",
-        "turn",
+        "agents",
+        "building",
+        "cfg",
+        "cit",
+        "city_gained",
+        "city_retired",
+        "deck",
+        "discard",
+        "event_deck",
+        "events_done",
         "first_player",
-        "played",
-        "stack",
+        "gren",
+        "hands",
+        "in_play",
         "known",
         "known_unused",
-        "outcome",
-        "rng",
+        "loans",
         "log",
-        "_legal",
+        "money",
+        "n",
+        "on_board",
+        "outcome",
+        "penalties",
+        "persona",
+        "persona_pool",
+        "played",
+        "removed",
+        "rng",
+        "stack",
+        "trouble",
+        "turn",
     )
 
     # ------------------------------------------------------------------ construction

@@ -45,9 +45,7 @@ def end_by_deck(g: Game) -> None:
     winners = []
     for s in range(g.n):
         rule = personality(g, s).end_rule
-        if rule == "holmes":
-            winners.append(s)
-        elif rule == "holmes_v" and g.on_board[s] > board.trouble_count(g):
+        if rule == "holmes" or (rule == "holmes_v" and g.on_board[s] > board.trouble_count(g)):
             winners.append(s)
         elif rule == "fagin_v":
             most = max((g.on_board[q] for q in range(g.n) if q != s), default=0)

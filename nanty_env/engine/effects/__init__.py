@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from nanty_env.engine.effects.registry import EFFECTS
-from nanty_env.engine.tables import tables
-
 # Importing the families registers their handlers.
 from nanty_env.engine.effects import pieces, rolls, simple, targeted  # noqa: F401
+from nanty_env.engine.effects.registry import EFFECTS
+from nanty_env.engine.tables import tables
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game

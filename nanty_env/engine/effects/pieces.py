@@ -96,7 +96,9 @@ def remove_pawn_in_area(g: Game, p: int, c: int, params: Params) -> None:
 
 
 # ---------------------------------------------------------------------- paying first
-@effect("pay_player_to_assassinate", "pay_player_then_assassinate", "pay_player_then_move_own_agent")
+@effect(
+    "pay_player_to_assassinate", "pay_player_then_assassinate", "pay_player_then_move_own_agent"
+)
 def pay_first(g: Game, p: int, c: int, params: Params) -> None:
     if g.money[p] >= params["amount"]:
         call(g, {"k": "pay_first", "p": p, "c": c})
@@ -119,13 +121,9 @@ class PayFirst:
             # Henry "Holy" Peter: the paid player removes a pawn (not the card player's) from
             # an area with trouble; the money stays paid whatever happens next (FAQ).
             targets = [
-                x
-                for x in assassination_targets(g, q)
-                if pawn_owner(g, q, A.split_pawn(x)[1]) != p
+                x for x in assassination_targets(g, q) if pawn_owner(g, q, A.split_pawn(x)[1]) != p
             ]
-            targets += [
-                A.pawn_action(x, 0) for x in range(12) if g.trouble[x] and g.agents[q][x]
-            ]
+            targets += [A.pawn_action(x, 0) for x in range(12) if g.trouble[x] and g.agents[q][x]]
             kill(g, q, p, sorted(targets), must=True)
         elif name == "pay_player_then_assassinate":
             kill(g, p, p, assassination_targets(g, p), must=False)
@@ -156,9 +154,7 @@ class MoveOwn:
         if src < 0:
             row = g.agents[p]
             out = [
-                A.pawn_action(a, 0)
-                for a in range(12)
-                if row[a] and (g.trouble[a] or not f["ft"])
+                A.pawn_action(a, 0) for a in range(12) if row[a] and (g.trouble[a] or not f["ft"])
             ]
             if not out:
                 pop(g)
@@ -265,8 +261,16 @@ def _owner(g: Game, p: int, action: int) -> int:
 # ---------------------------------------------------------------------- buildings
 @effect("buy_opponent_building")
 def buy_opponent_building(g: Game, p: int, c: int, params: Params) -> None:
-    call(g, {"k": "buy_building", "p": p, "need_trouble": int(params["trouble"] == "present"),
-             "a": -1, "s": 0})
+    call(
+        g,
+        {
+            "k": "buy_building",
+            "p": p,
+            "need_trouble": int(params["trouble"] == "present"),
+            "a": -1,
+            "s": 0,
+        },
+    )
 
 
 @handler("buy_building", "choose another player's building to buy at its cost")

@@ -41,8 +41,18 @@ def _outcome(g: Game, p: int, c: int, o: Mapping[str, Any]) -> None:
     elif kind == "steal_money":
         # the same choice as Nobby Nobbs: pick a player, who may answer with Mr. Goodyear
         if TARGETED["steal_money"][0](g, p, o):
-            call(g, {"k": "targeted", "p": p, "c": c, "s": 0, "t": -1, "e": "steal_money",
-                     "amount": o["amount"]})
+            call(
+                g,
+                {
+                    "k": "targeted",
+                    "p": p,
+                    "c": c,
+                    "s": 0,
+                    "t": -1,
+                    "e": "steal_money",
+                    "amount": o["amount"],
+                },
+            )
     elif kind == "remove_own_agent":
         call(g, {"k": "remove_own", "p": p, "src": p, "text": 1})
     elif kind == "remove_pawn_in_trouble_area":

@@ -121,10 +121,20 @@ def swap_personality(g: Game, p: int, c: int, params: Params) -> None:
     g.say(f"player {p} swaps their personality card for a random unused one")
 
 
-def _place(g: Game, p: int, areas: tuple[int, ...], *, no_trouble: bool = False,
-           optional: bool = False) -> None:
-    call(g, {"k": "place_agent", "p": p, "areas": areas, "not": -1, "nt": int(no_trouble),
-             "opt": int(optional)})
+def _place(
+    g: Game, p: int, areas: tuple[int, ...], *, no_trouble: bool = False, optional: bool = False
+) -> None:
+    call(
+        g,
+        {
+            "k": "place_agent",
+            "p": p,
+            "areas": areas,
+            "not": -1,
+            "nt": int(no_trouble),
+            "opt": int(optional),
+        },
+    )
 
 
 @effect("place_agent_anywhere_no_trouble")
@@ -164,9 +174,7 @@ def place_trouble_anywhere(g: Game, p: int, c: int, params: Params) -> None:
 @effect("place_trouble_adjacent_to_trouble")
 def place_trouble_adjacent_to_trouble(g: Game, p: int, c: int, params: Params) -> None:
     near = tables().neighbours
-    areas = tuple(
-        a for a in range(12) if not g.trouble[a] and any(g.trouble[b] for b in near[a])
-    )
+    areas = tuple(a for a in range(12) if not g.trouble[a] and any(g.trouble[b] for b in near[a]))
     call(g, {"k": "trouble_on", "p": p, "areas": areas})
 
 

@@ -241,8 +241,10 @@ class DiscardTheirs:
         g.hands[t].remove(x)
         g.discard.append(x)
         card_revealed(g, t, x)
-        g.say(f"player {f['p']} discards {tables().data.cards[x].name(g.cfg.theme)} "
-              f"from player {t}'s hand")
+        g.say(
+            f"player {f['p']} discards {tables().data.cards[x].name(g.cfg.theme)} "
+            f"from player {t}'s hand"
+        )
 
 
 @targeted("exchange_hands", _others)

@@ -1,0 +1,1 @@
+"""Bots that play Nanty Narking: random, heuristic, search and trained-policy adapters."""

@@ -1,0 +1,1 @@
+"""Nanty Narking: a multi-agent reinforcement-learning environment for the board game."""

@@ -1,0 +1,137 @@
+"""Build any position by hand (for tests, puzzles and debugging).
+
+``build_position`` starts from a seeded new game, overwrites what you give, puts every card
+you did not place on the draw pile, and starts the turn of ``active`` (its start-of-turn win
+check included). Areas, cards, events and personalities are named by their data ids.
+See ``docs/state.md`` for the full state schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from nanty_env.engine.config import GameConfig
+from nanty_env.engine.game import Game
+from nanty_env.engine.tables import tables
+
+
+def area(name: str) -> int:
+    """Area index from an area id (e.g. ``"dolly_sisters"``) or Nanty name (``"Chelsea"``)."""
+    for a in tables().data.areas:
+        if name in (a.id, a.names["nanty"], a.names["discworld"]):
+            return a.index
+    raise KeyError(f"unknown area {name!r}")
+
+
+def card(name: str) -> int:
+    """Card index from a card id or a themed name."""
+    d = tables().data
+    if name in d.card_index:
+        return d.card_index[name]
+    for c in d.cards:
+        if name in c.names.values():
+            return c.index
+    raise KeyError(f"unknown card {name!r}")
+
+
+def event(name: str) -> int:
+    return tables().data.event_index[name]
+
+
+def personality(name: str) -> int:
+    return tables().data.personality_index[name]
+
+
+def build_position(
+    num_players: int = 4,
+    *,
+    config: GameConfig | None = None,
+    seed: int = 0,
+    agents: Mapping[int, Mapping[str, int]] | None = None,
+    buildings: Mapping[str, int] | None = None,
+    trouble: Sequence[str] = (),
+    grenadiers: Mapping[str, int] | None = None,
+    citizens: Mapping[str, int] | None = None,
+    money: Sequence[int] | None = None,
+    hands: Sequence[Sequence[str]] | None = None,
+    deck_top: Sequence[str] = (),
+    discard: Sequence[str] = (),
+    events: Sequence[str] | None = None,
+    personalities: Sequence[str] | None = None,
+    loans: Mapping[int, Sequence[str]] | None = None,
+    penalties: Mapping[int, Sequence[str]] | None = None,
+    retired: Sequence[str] = (),
+    active: int = 0,
+    turn: int = 5,
+    deck_size: int | None = None,
+) -> Game:
+    """A game at the start of ``active``'s turn with the given board and cards.
+
+    ``agents`` maps seat -> {area: count} and replaces the starting agents (omit it to keep
+    them); ``deck_top`` lists the next cards to be drawn, first drawn first; ``events`` lists
+    the random-event deck, next first; ``deck_size`` trims the draw pile (unplaced cards
+    beyond it are set aside in ``removed``).
+    """
+    cfg = config or GameConfig(num_players=num_players)
+    g = Game.new(cfg, seed)
+    n = g.n
+    if agents is not None:
+        g.agents = [[0] * 12 for _ in range(n)]
+        for seat, where in agents.items():
+            for name, k in where.items():
+                g.agents[seat][area(name)] = k
+        g.on_board = [sum(row) for row in g.agents]
+        g.trouble = [0] * 12
+    for name in trouble:
+        g.trouble[area(name)] = 1
+    g.gren = [0] * 12
+    g.cit = [0] * 12
+    for name, k in (grenadiers or {}).items():
+        g.gren[area(name)] = k
+    for name, k in (citizens or {}).items():
+        g.cit[area(name)] = k
+    g.building = [-1] * 12
+    g.city_gained = [-1] * 12
+    for name, seat in (buildings or {}).items():
+        g.building[area(name)] = seat
+    g.city_retired = [0] * 12
+    for name in retired:
+        g.city_retired[area(name)] = 1
+    if money is not None:
+        g.money = list(money)
+
+    used: set[int] = set(g.removed)
+    g.hands = [[card(x) for x in h] for h in hands] if hands is not None else g.hands
+    g.loans = [[card(x) for x in (loans or {}).get(s, ())] for s in range(n)]
+    g.penalties = [[card(x) for x in (penalties or {}).get(s, ())] for s in range(n)]
+    g.discard = [card(x) for x in discard]
+    top = [card(x) for x in deck_top]
+    for group in (*g.hands, *g.loans, *g.penalties, g.discard, top):
+        for c in group:
+            if c in used:
+                raise ValueError(f"card {tables().card_id(c)} placed twice")
+            used.add(c)
+    rest = [c for c in g.deck if c not in used]
+    rest += [c for c in range(len(tables().data.cards)) if c not in used and c not in rest]
+    if deck_size is not None:
+        keep = max(0, deck_size - len(top))
+        g.removed = sorted({*g.removed, *rest[: len(rest) - keep]})
+        rest = rest[len(rest) - keep :]
+    g.deck = rest + list(reversed(top))
+    g.in_play = []
+    if events is not None:
+        g.event_deck = [event(x) for x in reversed(events)]
+        g.events_done = [e for e in range(len(tables().data.events)) if e not in g.event_deck]
+    if personalities is not None:
+        g.persona = [personality(x) for x in personalities]
+        pool = [p.index for p in tables().data.personalities if p.set == cfg.personality_set]
+        g.persona_pool = sorted(p for p in pool if p not in g.persona)
+    g.known = [[[] for _ in range(n)] for _ in range(n)]
+    g.known_unused = [[] for _ in range(n)]
+    g.active = active
+    g.turn = turn
+    g.outcome = None
+    g.log = []
+    g.stack = [{"k": "turn", "p": active, "s": 0}]
+    g._advance()
+    return g

@@ -1,0 +1,75 @@
+"""A seat's information set as plain data: everything that seat knows, nothing it does not.
+
+Hidden from a seat: other hands (except cards it has learnt about), other personalities
+(until the game is over), the order of the draw pile and of the event deck, the set-aside
+personality cards (except those it has seen). Public: the board, money, loans, penalty cards,
+City Area cards, hand sizes, the discard pile, played events, removed cards, cards in play.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from nanty_env.engine import board
+
+if TYPE_CHECKING:
+    from nanty_env.engine.game import Game
+
+
+def resolving_cards(g: Game) -> list[tuple[int, int, int]]:
+    """(seat, card, next symbol index) of every card being resolved, oldest first (public)."""
+    return [(f["p"], f["c"], f["i"]) for f in g.stack if f["k"] == "card"]
+
+
+def player_view(g: Game, seat: int) -> dict[str, Any]:
+    """What ``seat`` knows, as JSON-safe data."""
+    n = g.n
+    over = g.outcome is not None
+    me_deciding = not over and g.stack[-1]["p"] == seat
+    view: dict[str, Any] = {
+        "seat": seat,
+        "num_players": n,
+        "turn": g.turn,
+        "active": g.active,
+        "first_player": g.first_player,
+        "agents": [row[:] for row in g.agents],
+        "grenadiers": g.gren[:],
+        "citizens": g.cit[:],
+        "trouble": g.trouble[:],
+        "buildings": g.building[:],
+        "city_retired": g.city_retired[:],
+        "city_gained_this_turn": [int(t == g.turn) for t in g.city_gained],
+        "abilities_used": [g.ability_used >> a & 1 for a in range(12)],
+        "money": g.money[:],
+        "loans": [row[:] for row in g.loans],
+        "penalties": [row[:] for row in g.penalties],
+        "hand_sizes": [len(h) for h in g.hands],
+        "hand": sorted(g.hands[seat]),
+        "known_cards": [sorted(g.known[seat][q]) if q != seat else [] for q in range(n)],
+        "personality": g.persona[seat],
+        "known_unused_personalities": list(g.known_unused[seat]),
+        "discard": g.discard[:],
+        "in_play": g.in_play[:],
+        "resolving": resolving_cards(g),
+        "played_this_turn": g.played[:],
+        "events_done": g.events_done[:],
+        "event_deck_size": len(g.event_deck),
+        "deck_size": len(g.deck),
+        "removed": g.removed[:],
+        "trouble_count": board.trouble_count(g),
+        "current_player": -1 if over else g.stack[-1]["p"],
+        "decision": g.stack[-1]["k"] if me_deciding else "",
+        "context": _context(g.stack[-1]) if me_deciding else {},
+        "legal_actions": g.legal_actions() if me_deciding else [],
+        "terminal": over,
+    }
+    if over:
+        view["personalities"] = g.persona[:]
+        view["winners"] = list(g.outcome.winners)
+        view["reason"] = g.outcome.reason
+    return view
+
+
+def _context(f: dict[str, Any]) -> dict[str, Any]:
+    """The pending decision's frame as JSON-safe data (all of it is known to the decider)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in f.items() if k not in ("k",)}

@@ -1,0 +1,1 @@
+"""Training code: self-play PPO, leagues and evaluation."""
