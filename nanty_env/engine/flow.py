@@ -38,7 +38,7 @@ def extras(g: Game, p: int) -> list[int]:
     from nanty_env.engine.abilities import usable_abilities
 
     t = tables()
-    out = [A.ABILITY + a for a in usable_abilities(g, p)]
+    out = [A.ABILITY + a for a in usable_abilities(g, p)] if p in g.building else []
     for c in g.hands[p]:
         if t.is_interrupt[c]:
             out.append(A.DISCARD_CARD + c)
@@ -73,6 +73,12 @@ def handle_extra(g: Game, p: int, action: int) -> bool:
             play_watson(g, p, c)
             return True
     return False
+
+
+def _has_ability(g: Game, p: int) -> bool:
+    from nanty_env.engine.abilities import usable_abilities
+
+    return p in g.building and bool(usable_abilities(g, p))
 
 
 # ---------------------------------------------------------------------- card movements
@@ -238,9 +244,6 @@ class TwoCards:
             pop(g)
             return None
         cards = playable_cards(g, p)
-        if not cards and not extras(g, p):
-            pop(g)
-            return None
         out = [A.PASS, *(A.PLAY_CARD + c for c in cards), *extras(g, p)]
         out.sort()
         return out
@@ -349,11 +352,12 @@ class CardInPlay:
             finish_card(g, c)
             return None
         targets = symbol_options(g, p, syms[i], c)
-        more = extras(g, p)
-        if not targets and not more:
+        # Skip a symbol without targets, but only on public grounds (no ability to use first;
+        # a play-another always asks), so that others cannot read the hand from the pause.
+        if not targets and syms[i] != "play_another" and not _has_ability(g, p):
             f["i"] = i + 1
             return None
-        out = targets + more
+        out = targets + extras(g, p)
         if syms[i] != "event" or not targets:
             out.append(A.PASS)
         out.sort()

@@ -249,6 +249,11 @@ class Game:
         self._legal = None
         self.say(f"game over: {outcome.reason}, winners {list(outcome.winners)}")
 
+    def _advance_cached(self) -> None:
+        """Recompute the cached legal actions after the state was edited from outside."""
+        if self.outcome is None:
+            self._advance()
+
     def _advance(self) -> None:
         """Run automatic frames until a decision is pending or the game is over."""
         stack = self.stack

@@ -61,6 +61,8 @@ def player_view(g: Game, seat: int) -> dict[str, Any]:
         "decision": g.stack[-1]["k"] if me_deciding else "",
         "context": _context(g.stack[-1]) if me_deciding else {},
         "legal_actions": g.legal_actions() if me_deciding else [],
+        "persona_pool_size": len(g.persona_pool),
+        "stack": [_public_frame(f, seat) for f in g.stack],
         "terminal": over,
     }
     if over:
@@ -73,3 +75,16 @@ def player_view(g: Game, seat: int) -> dict[str, Any]:
 def _context(f: dict[str, Any]) -> dict[str, Any]:
     """The pending decision's frame as JSON-safe data (all of it is known to the decider)."""
     return {k: list(v) if isinstance(v, tuple) else v for k, v in f.items() if k not in ("k",)}
+
+
+HIDDEN_CARD = -1
+
+
+def _public_frame(f: dict[str, Any], seat: int) -> dict[str, Any]:
+    """A pending frame as ``seat`` may see it: the cards Stanley's taker holds up are known only
+    to the taker and the player they came from."""
+    out = _context(f)
+    out["k"] = f["k"]
+    if f["k"] == "keep_one" and seat not in (f["p"], f["t"]):
+        out["cards"] = [HIDDEN_CARD] * len(f["cards"])
+    return out

@@ -275,7 +275,7 @@ class KeepOne:
         keep = a - A.SELECT_CARD
         give_card(g, f["t"], f["p"], keep)
         for x in f["cards"]:
-            if x != keep:
+            if x != keep and x not in g.known[f["p"]][f["t"]]:
                 g.known[f["p"]][f["t"]].append(x)  # the taker saw the card that went back
         for q in range(g.n):
             if q not in (f["p"], f["t"]):

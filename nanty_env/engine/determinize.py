@@ -1,0 +1,111 @@
+"""Sample a complete game from one seat's information set.
+
+``sample_from_view(view, rng)`` builds a :class:`Game` that agrees with ``view`` (the output of
+``Game.view(seat)``) on everything that seat knows, with everything else drawn afresh: other
+players' unknown hand cards, the draw pile order, other players' personalities and the unseen
+set-aside ones, the event deck order and the future dice. Search bots use it to determinise
+without ever touching hidden state; the information-leak tests use ``determinize``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from nanty_env.engine.config import GameConfig
+from nanty_env.engine.game import Game
+from nanty_env.engine.setup import personality_deck
+from nanty_env.engine.tables import tables
+from nanty_env.engine.view import HIDDEN_CARD
+
+
+def determinize(g: Game, seat: int, rng: np.random.Generator) -> Game:
+    """A copy of ``g`` with everything ``seat`` cannot see resampled."""
+    return sample_from_view(g.view(seat), rng, g.cfg)
+
+
+def sample_from_view(view: dict[str, Any], rng: np.random.Generator, cfg: GameConfig) -> Game:
+    """A full game consistent with ``view`` (see module docstring)."""
+    seat, n = view["seat"], view["num_players"]
+    others = [q for q in range(n) if q != seat]
+    ncards = len(tables().data.cards)
+
+    # Cards whose place the seat knows; all others are spread over other hands and the deck.
+    hands: list[list[int]] = [[] for _ in range(n)]
+    hands[seat] = list(view["hand"])
+    for q in others:
+        hands[q] = list(view["known_cards"][q])
+    visible = set(view["hand"]) | set(view["discard"]) | set(view["in_play"])
+    visible |= set(view["removed"])
+    for rows in (view["loans"], view["penalties"], [hands[q] for q in others]):
+        for row in rows:
+            visible |= set(row)
+    pool = [c for c in range(ncards) if c not in visible]
+    rng.shuffle(pool)
+    for q in others:
+        need = view["hand_sizes"][q] - len(hands[q])
+        hands[q] += [pool.pop() for _ in range(need)]
+    if len(pool) != view["deck_size"]:
+        raise ValueError("view is inconsistent: hidden cards do not add up")
+
+    # Personalities: own and seen set-aside cards are fixed; the rest is shuffled.
+    own, seen = view["personality"], set(view["known_unused_personalities"])
+    hidden = [x for x in personality_deck(cfg) if x != own and x not in seen]
+    rng.shuffle(hidden)
+    persona = [own if q == seat else hidden.pop() for q in range(n)]
+    persona_pool = sorted(hidden + list(seen))
+
+    events_left = [e for e in range(len(tables().data.events)) if e not in view["events_done"]]
+    rng.shuffle(events_left)
+
+    known = [[[] for _ in range(n)] for _ in range(n)]
+    for q in others:
+        known[seat][q] = list(view["known_cards"][q])
+    stack = [_frame(f, hands, rng) for f in view["stack"]]
+
+    d = {
+        "config": cfg.to_dict(),
+        "n": n,
+        "active": view["active"],
+        "turn": view["turn"],
+        "first_player": view["first_player"],
+        "ability_used": sum(bit << a for a, bit in enumerate(view["abilities_used"])),
+        "gren": view["grenadiers"],
+        "cit": view["citizens"],
+        "trouble": view["trouble"],
+        "building": view["buildings"],
+        "money": view["money"],
+        "on_board": [sum(row) for row in view["agents"]],
+        "deck": pool,
+        "discard": view["discard"],
+        "in_play": view["in_play"],
+        "removed": view["removed"],
+        "event_deck": events_left,
+        "events_done": view["events_done"],
+        "persona": persona,
+        "persona_pool": persona_pool,
+        "city_retired": view["city_retired"],
+        "city_gained": [view["turn"] if x else -1 for x in view["city_gained_this_turn"]],
+        "played": view["played_this_turn"],
+        "agents": view["agents"],
+        "hands": hands,
+        "loans": view["loans"],
+        "penalties": view["penalties"],
+        "known_unused": [sorted(seen) if q == seat else [] for q in range(n)],
+        "known": known,
+        "stack": stack,
+        "outcome": None,
+        "rng": np.random.Generator(np.random.PCG64(int(rng.integers(2**63)))).bit_generator.state,
+        "log": [],
+    }
+    return Game.from_dict(d)
+
+
+def _frame(f: dict[str, Any], hands: list[list[int]], rng: np.random.Generator) -> dict:
+    out = dict(f)
+    if f["k"] == "keep_one" and HIDDEN_CARD in f["cards"]:
+        source = list(hands[f["t"]])
+        rng.shuffle(source)
+        out["cards"] = source[: len(f["cards"])]
+    return out
