@@ -1,1 +1,23 @@
-"""Nanty Narking: a multi-agent reinforcement-learning environment for the board game."""
+"""nanty-narking: Nanty Narking (Discworld: Ankh-Morpork re-themed) for reinforcement learning.
+
+``nanty_env.env()`` / ``raw_env`` / ``parallel_env`` are the PettingZoo faces (gymnasium and
+pettingzoo are imported lazily, so the rules engine in ``nanty_env.engine`` works without them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["env", "parallel_env", "raw_env"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("env", "raw_env"):
+        from nanty_env import aec as module
+
+        return getattr(module, name)
+    if name == "parallel_env":
+        from nanty_env.parallel import parallel_env
+
+        return parallel_env
+    raise AttributeError(name)

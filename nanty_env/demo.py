@@ -51,8 +51,10 @@ def main(argv: list[str] | None = None) -> None:
     print("Last lines of the first game's log:")
     for line in first.log[-12:]:
         print("   ", line)
-    print(f"\n{args.games} random {args.players}-player games, {total_steps} decisions "
-          f"in {dt:.1f}s ({total_steps / dt:,.0f} decisions/s)")
+    print(
+        f"\n{args.games} random {args.players}-player games, {total_steps} decisions "
+        f"in {dt:.1f}s ({total_steps / dt:,.0f} decisions/s)"
+    )
     print("How games ended:")
     for reason, k in reasons.most_common():
         print(f"  {reason:<32} {k:>5}")

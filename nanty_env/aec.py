@@ -1,0 +1,190 @@
+"""PettingZoo AEC environment ``nanty_narking_v0``.
+
+``raw_env`` raises :class:`IllegalActionError` on an illegal action (the game is unchanged);
+``env()`` wraps it in PettingZoo's standard wrappers, where an illegal action ends the game with
+``illegal_reward`` (default -1) for the offender and 0 for the others (PettingZoo's
+``TerminateIllegalWrapper``); nothing is ever silently replaced.
+
+``agent_selection`` follows the engine's current player, so out-of-turn decisions (interrupts,
+events, payments) are simply turns of the seat that owes them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from nanty_env.engine import Game, GameConfig
+from nanty_env.engine import actions as A
+from nanty_env.observation import OBS_SIZE, STATE_SIZE, action_mask, encode, encode_state
+from nanty_env.render import render_text
+from nanty_env.rewards import Potential, terminal_rewards
+
+ENV_NAME = "nanty_narking_v0"
+OBS_HIGH = 100.0
+
+
+def make_spaces() -> tuple[spaces.Dict, spaces.Discrete]:
+    """The observation and action spaces shared by every seat."""
+    obs = spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, OBS_HIGH, (OBS_SIZE,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (A.NUM_ACTIONS,), dtype=np.int8),
+        }
+    )
+    return obs, spaces.Discrete(A.NUM_ACTIONS)
+
+
+def game_config(
+    num_players: int = 4,
+    personalities: str = "standard",
+    thresholds: str = "rulebook",
+    theme: str = "nanty",
+    interrupt_windows: str = "public",
+    log: bool = False,
+) -> GameConfig:
+    return GameConfig(num_players, personalities, thresholds, theme, interrupt_windows, log)
+
+
+class raw_env(AECEnv):
+    """Nanty Narking for 2-4 players as an AEC environment (see module docstring).
+
+    Args:
+        num_players, personalities, thresholds, theme, interrupt_windows: see ``GameConfig``.
+        render_mode: ``"ansi"`` (text of the current seat's view) or ``None``.
+        reward_mode: ``"win_loss"`` or ``"zero_sum"`` (see ``nanty_env.rewards``).
+        shaping: optional potential ``phi(game, seat)`` for potential-based shaping.
+        reveal_personalities: put the others' personalities into observations (oracle).
+        log: keep the engine's readable log (slower).
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": ENV_NAME,
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 4,
+        personalities: str = "standard",
+        thresholds: str = "rulebook",
+        theme: str = "nanty",
+        interrupt_windows: str = "public",
+        render_mode: str | None = None,
+        reward_mode: str = "win_loss",
+        shaping: Potential | None = None,
+        reveal_personalities: bool = False,
+        log: bool = False,
+    ) -> None:
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.config = game_config(
+            num_players, personalities, thresholds, theme, interrupt_windows, log
+        )
+        self.render_mode = render_mode
+        self.reward_mode = reward_mode
+        self.shaping = shaping
+        self.reveal_personalities = reveal_personalities
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space, act_space = make_spaces()
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
+        self.state_space = spaces.Box(0.0, OBS_HIGH, (STATE_SIZE,), dtype=np.float32)
+        self._seeds = np.random.default_rng()
+        self.game: Game | None = None
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ AEC API
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+        self.game = Game.new(self.config, int(self._seeds.integers(2**63)))
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._potential = self._potentials()
+        self.agent_selection = self.possible_agents[self.game.current_player]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        g = self.game
+        return {
+            "observation": encode(g, seat, reveal_personalities=self.reveal_personalities),
+            "action_mask": action_mask(g, seat),
+        }
+
+    def state(self) -> np.ndarray:
+        return encode_state(self.game)
+
+    def step(self, action: int) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        g = self.game
+        g.apply(int(action))  # IllegalActionError leaves everything as it was
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self.shaping is not None:
+            new = self._potentials()
+            for i, a in enumerate(self.agents):
+                self.rewards[a] += new[i] - self._potential[i]
+            self._potential = new
+        if g.is_terminal:
+            final = terminal_rewards(g, self.reward_mode)
+            for i, a in enumerate(self.agents):
+                self.rewards[a] += final[i]
+                self.infos[a] = {"winners": list(g.outcome.winners), "reason": g.outcome.reason}
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[g.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "ansi":
+            pass  # rendering is on demand via render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        return self.render_for(self.agent_selection)
+
+    def render_for(self, agent: str) -> str:
+        """The ansi text of ``agent``'s view (only its own hand)."""
+        return render_text(self.game, self.agent_name_mapping[agent])
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------------ helpers
+    def _potentials(self) -> list[float]:
+        if self.shaping is None:
+            return []
+        return [self.shaping(self.game, s) for s in range(self.game.n)]
+
+    def view(self, agent: str) -> dict[str, Any]:
+        """The dict view of ``agent`` for scripted bots (``Game.view``)."""
+        return self.game.view(self.agent_name_mapping[agent])
+
+
+def env(illegal_reward: float = -1.0, **kwargs: Any) -> AECEnv:
+    """The wrapped AEC env: an illegal action ends the game with ``illegal_reward`` for the
+    offender (PettingZoo's TerminateIllegalWrapper), then the usual order and bounds checks."""
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)

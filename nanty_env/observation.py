@@ -1,0 +1,220 @@
+"""Flat numpy observations of one seat's information set, seats ordered relative to the
+observer (me first), plus the full-state vector for centralised critics.
+
+The layout is a table of named slices (``OBS_LAYOUT``; printed in ``docs/env.md``). Everything
+is read from what the seat may know: its own hand and personality, public board and piles, the
+cards it has learnt about, and the pending decision only when it is the seat's own. Other seats'
+personalities appear only with ``reveal_personalities=True`` (oracle experiments).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from nanty_env.engine import actions as A
+from nanty_env.engine.frames import frame_kinds
+from nanty_env.engine.tables import tables
+
+if TYPE_CHECKING:
+    from nanty_env.engine.game import Game
+
+NA = 12  # areas
+NS = A.MAX_PLAYERS  # seat slots
+NC = A.NUM_CARDS
+NP = len(tables().data.personalities)
+NE = len(tables().data.events)
+KINDS = tuple(frame_kinds())
+KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
+MAX_SYMBOLS = 5
+
+_FIELDS: tuple[tuple[str, int, str], ...] = (
+    ("agents", NA * NS, "agents per area x relative seat (count / 4)"),
+    ("buildings", NA * NS, "building owner per area x relative seat (one-hot)"),
+    ("grenadiers", NA, "grenadiers per area (count / 4)"),
+    ("citizens", NA, "new citizens per area (count / 3)"),
+    ("trouble", NA, "trouble marker per area"),
+    ("city_retired", NA, "City Area card set aside by Inigo Jones"),
+    ("city_gained_this_turn", NA, "City Area card gained this turn (ability not yet usable)"),
+    ("abilities_used", NA, "City Area ability already used this turn"),
+    ("money", NS, "money per relative seat (/ 50)"),
+    ("loans", NS, "loan cards per relative seat"),
+    ("penalties", NS, "penalty cards in front of each relative seat"),
+    ("hand_sizes", NS, "hand size per relative seat (/ 10)"),
+    ("agents_on_board", NS, "agents on the board per relative seat (/ 12)"),
+    ("seat_present", NS, "relative seat is in the game"),
+    ("active", NS, "whose turn it is (relative seat, one-hot)"),
+    ("num_players", 3, "2, 3 or 4 players (one-hot)"),
+    ("hand", NC, "my hand (multi-hot over the 101 cards)"),
+    ("known_cards", (NS - 1) * NC, "cards I know to be in each other seat's hand"),
+    ("personality", NP, "my personality (one-hot)"),
+    ("known_unused", NP, "set-aside personalities I have seen"),
+    ("revealed_personalities", (NS - 1) * NP, "others' personalities (oracle option only)"),
+    ("discard", NC, "discard pile (public)"),
+    ("in_play", NC, "cards being resolved (public)"),
+    ("events_done", NE, "random events already drawn"),
+    ("scalars", 4, "deck size / 101, event deck size / 12, turn / 100, trouble count / 12"),
+    ("decision", len(KINDS), "kind of my pending decision (one-hot; zero if not mine)"),
+    ("resolving_card", NC, "card whose symbols are being resolved (topmost)"),
+    ("symbol_index", MAX_SYMBOLS, "index of that card's next symbol (one-hot)"),
+    ("context_area", NA, "area named by my pending decision"),
+    ("context_player", NS, "relative seat named by my pending decision"),
+    ("context_cards", NC, "cards named by my pending decision"),
+    ("my_turn_to_act", 1, "1 if I owe the pending decision"),
+)
+
+
+def _layout() -> dict[str, slice]:
+    out, pos = {}, 0
+    for name, size, _ in _FIELDS:
+        out[name] = slice(pos, pos + size)
+        pos += size
+    return out
+
+
+OBS_LAYOUT: dict[str, slice] = _layout()
+OBS_SIZE: int = sum(size for _, size, _ in _FIELDS)
+OFF = {name: s.start for name, s in OBS_LAYOUT.items()}
+
+
+def layout_table() -> str:
+    """The observation layout as a Markdown table."""
+    rows = ["| slice | name | size | meaning |", "|---|---|---|---|"]
+    for name, size, meaning in _FIELDS:
+        s = OBS_LAYOUT[name]
+        rows.append(f"| {s.start}:{s.stop} | `{name}` | {size} | {meaning} |")
+    return "\n".join(rows)
+
+
+def encode(g: Game, seat: int, *, reveal_personalities: bool = False) -> np.ndarray:
+    """The observation vector of ``seat`` (float32, length ``OBS_SIZE``)."""
+    x = np.zeros(OBS_SIZE, dtype=np.float32)
+    n = g.n
+    rel = [(seat + r) % n for r in range(n)]  # rel[r] = absolute seat at relative position r
+
+    off = OFF["agents"]
+    for r, q in enumerate(rel):
+        row = g.agents[q]
+        for a in range(NA):
+            if row[a]:
+                x[off + a * NS + r] = row[a] * 0.25
+    off = OFF["buildings"]
+    for a, b in enumerate(g.building):
+        if b >= 0:
+            x[off + a * NS + (b - seat) % n] = 1.0
+    for name, arr, scale in (
+        ("grenadiers", g.gren, 0.25),
+        ("citizens", g.cit, 1 / 3),
+        ("trouble", g.trouble, 1.0),
+        ("city_retired", g.city_retired, 1.0),
+    ):
+        off = OFF[name]
+        for a in range(NA):
+            if arr[a]:
+                x[off + a] = arr[a] * scale
+    off = OFF["city_gained_this_turn"]
+    for a in range(NA):
+        if g.city_gained[a] == g.turn:
+            x[off + a] = 1.0
+    used = g.ability_used
+    if used:
+        off = OFF["abilities_used"]
+        for a in range(NA):
+            if used >> a & 1:
+                x[off + a] = 1.0
+    for r, q in enumerate(rel):
+        x[OFF["money"] + r] = g.money[q] / 50
+        x[OFF["loans"] + r] = len(g.loans[q])
+        x[OFF["penalties"] + r] = len(g.penalties[q])
+        x[OFF["hand_sizes"] + r] = len(g.hands[q]) / 10
+        x[OFF["agents_on_board"] + r] = g.on_board[q] / 12
+        x[OFF["seat_present"] + r] = 1.0
+    x[OFF["active"] + (g.active - seat) % n] = 1.0
+    x[OFF["num_players"] + n - 2] = 1.0
+
+    off = OFF["hand"]
+    for c in g.hands[seat]:
+        x[off + c] = 1.0
+    off = OFF["known_cards"]
+    for r in range(1, n):
+        for c in g.known[seat][rel[r]]:
+            x[off + (r - 1) * NC + c] = 1.0
+    x[OFF["personality"] + g.persona[seat]] = 1.0
+    for p in g.known_unused[seat]:
+        x[OFF["known_unused"] + p] = 1.0
+    if reveal_personalities:
+        off = OFF["revealed_personalities"]
+        for r in range(1, n):
+            x[off + (r - 1) * NP + g.persona[rel[r]]] = 1.0
+    for name, cards in (("discard", g.discard), ("in_play", g.in_play)):
+        off = OFF[name]
+        for c in cards:
+            x[off + c] = 1.0
+    for e in g.events_done:
+        x[OFF["events_done"] + e] = 1.0
+    s = OFF["scalars"]
+    x[s] = len(g.deck) / NC
+    x[s + 1] = len(g.event_deck) / NE
+    x[s + 2] = g.turn / 100
+    x[s + 3] = sum(g.trouble) / NA
+
+    for f in reversed(g.stack):
+        if f["k"] == "card":
+            x[OFF["resolving_card"] + f["c"]] = 1.0
+            x[OFF["symbol_index"] + min(f["i"], MAX_SYMBOLS - 1)] = 1.0
+            break
+    if g.outcome is None and g.stack[-1]["p"] == seat:
+        _context(x, g.stack[-1], seat, n)
+    return x
+
+
+def _context(x: np.ndarray, f: dict, seat: int, n: int) -> None:
+    x[OFF["decision"] + KIND_INDEX[f["k"]]] = 1.0
+    x[OFF["my_turn_to_act"]] = 1.0
+    a = f.get("a", -1)
+    if isinstance(a, int) and 0 <= a < NA:
+        x[OFF["context_area"] + a] = 1.0
+    for key in ("t", "to", "payer", "src"):
+        q = f.get(key, -1)
+        if isinstance(q, int) and 0 <= q < n:
+            x[OFF["context_player"] + (q - seat) % n] = 1.0
+            break
+    c = f.get("c", -1)
+    if isinstance(c, int) and 0 <= c < NC:
+        x[OFF["context_cards"] + c] = 1.0
+    for c in f.get("cards", ()):
+        x[OFF["context_cards"] + c] = 1.0
+
+
+def action_mask(g: Game, seat: int) -> np.ndarray:
+    """int8 mask over the action space: the legal actions if ``seat`` decides now, else zeros."""
+    m = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+    if g.outcome is None and g.stack[-1]["p"] == seat:
+        m[g._legal] = 1
+    return m
+
+
+# ---------------------------------------------------------------------- full state
+STATE_SIZE = OBS_SIZE + (NS - 1) * NC + NC + 2 * NP
+
+
+def encode_state(g: Game) -> np.ndarray:
+    """Full-state vector for centralised critics: seat 0's observation with everything
+    revealed, plus every other hand, the draw pile contents and the set-aside personalities."""
+    x = np.zeros(STATE_SIZE, dtype=np.float32)
+    x[:OBS_SIZE] = encode(g, 0, reveal_personalities=True)
+    off = OBS_SIZE
+    for r in range(1, g.n):
+        for c in g.hands[r]:
+            x[off + (r - 1) * NC + c] = 1.0
+    off += (NS - 1) * NC
+    for c in g.deck:
+        x[off + c] = 1.0
+    off += NC
+    for p in g.persona_pool:
+        x[off + p] = 1.0
+    off += NP
+    for s, p in enumerate(g.persona):
+        x[off + p] = max(x[off + p], (s + 1) / NS)
+    return x

@@ -1,0 +1,187 @@
+"""Single-learner Gymnasium environment for training (e.g. sb3-contrib ``MaskablePPO``).
+
+One seat learns (fixed, or drawn at random each episode); the other seats are played by
+opponents: objects with ``act(view, legal_actions, rng) -> int`` (the ``agents.Bot`` protocol) or
+plain callables with that signature; by default uniformly random legal play. Opponents only ever
+see their own seat's view. ``step`` returns when the learner owes its next decision (including
+its own out-of-turn decisions, e.g. an interrupt window during an opponent's turn) or the game is
+over, so every reward lands on the learner's own transition: the terminal reward goes to the
+step that ended the game, whoever made the last move.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+
+from nanty_env.aec import OBS_HIGH, game_config
+from nanty_env.engine import Game
+from nanty_env.engine import actions as A
+from nanty_env.observation import OBS_SIZE, action_mask, encode
+from nanty_env.rewards import Potential, terminal_rewards
+
+Opponent = Any  # an object with .act(view, legal, rng) -> int, or such a callable
+
+
+class RandomOpponent:
+    """Uniformly random legal actions (it never looks at the view, so none is built)."""
+
+    needs_view = False
+
+    def act(self, view: dict, legal_actions: Sequence[int], rng: np.random.Generator) -> int:
+        return int(legal_actions[int(rng.integers(len(legal_actions)))])
+
+
+def _policy(opp: Opponent) -> Callable[[dict, Sequence[int], np.random.Generator], int]:
+    return opp.act if hasattr(opp, "act") else opp
+
+
+def _needs_view(opp: Opponent) -> bool:
+    return getattr(opp, "needs_view", True)
+
+
+class NantySingleAgentEnv(gym.Env):
+    """Gymnasium env with one learning seat; see the module docstring.
+
+    Args:
+        num_players: 2-4.
+        learner_seat: a seat index, or ``None`` for a random seat each episode.
+        opponents: one opponent per other seat (in seat order, skipping the learner), a single
+            opponent for all, or a factory ``rng -> list`` called each episode (for opponent
+            pools); default: random play.
+        reward_mode, shaping, reveal_personalities, personalities, thresholds, theme,
+        interrupt_windows: as for ``raw_env``.
+        illegal_action: ``"terminate"`` (default, like ``env()``): an illegal action ends the
+            episode with ``illegal_reward`` and the game is left as it was; ``"raise"``: raise
+            ``IllegalActionError``.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        num_players: int = 4,
+        learner_seat: int | None = None,
+        opponents: Opponent | Sequence[Opponent] | Callable[..., Sequence[Opponent]] | None = None,
+        reward_mode: str = "win_loss",
+        shaping: Potential | None = None,
+        reveal_personalities: bool = False,
+        personalities: str = "standard",
+        thresholds: str = "rulebook",
+        theme: str = "nanty",
+        interrupt_windows: str = "public",
+        render_mode: str | None = None,
+        illegal_action: str = "terminate",
+        illegal_reward: float = -1.0,
+    ) -> None:
+        if illegal_action not in ("terminate", "raise"):
+            raise ValueError("illegal_action must be 'terminate' or 'raise'")
+        self.illegal_action = illegal_action
+        self.illegal_reward = illegal_reward
+        self.config = game_config(num_players, personalities, thresholds, theme, interrupt_windows)
+        if learner_seat is not None and not 0 <= learner_seat < num_players:
+            raise ValueError(f"learner_seat must be in [0, {num_players}) or None")
+        self.fixed_seat = learner_seat
+        self.opponents = opponents
+        self.reward_mode = reward_mode
+        self.shaping = shaping
+        self.reveal_personalities = reveal_personalities
+        self.render_mode = render_mode
+        self.observation_space = gym.spaces.Box(0.0, OBS_HIGH, (OBS_SIZE,), dtype=np.float32)
+        self.action_space = gym.spaces.Discrete(A.NUM_ACTIONS)
+        self.game: Game | None = None
+        self.seat = 0
+        self._rng = np.random.default_rng()
+        self._opps: dict[int, Callable] = {}
+        self._views: dict[int, bool] = {}
+        self._phi = 0.0
+
+    # ------------------------------------------------------------------ gymnasium API
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        while True:
+            self.game = Game.new(self.config, int(self._rng.integers(2**63)))
+            n = self.game.n
+            self.seat = (
+                self.fixed_seat if self.fixed_seat is not None else int(self._rng.integers(n))
+            )
+            self._opps = self._assign_opponents()
+            self._play_opponents()
+            if not self.game.is_terminal:
+                break
+        self._phi = self._potential()
+        return self._obs(), self._info()
+
+    def step(self, action: int):
+        g = self.game
+        if g.is_terminal or int(action) not in g._legal:
+            if self.illegal_action == "raise" or g.is_terminal:
+                g.apply(int(action))  # raises IllegalActionError
+            info = self._info() | {"illegal_action": int(action)}
+            return self._obs(), float(self.illegal_reward), True, False, info
+        g.apply(int(action))
+        self._play_opponents()
+        reward = 0.0
+        if self.shaping is not None:
+            phi = self._potential()
+            reward += phi - self._phi
+            self._phi = phi
+        terminated = g.is_terminal
+        if terminated:
+            reward += terminal_rewards(g, self.reward_mode)[self.seat]
+        return self._obs(), float(reward), terminated, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Boolean mask of the learner's legal actions (for MaskablePPO)."""
+        return action_mask(self.game, self.seat).astype(bool)
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        from nanty_env.render import render_text
+
+        return render_text(self.game, self.seat)
+
+    # ------------------------------------------------------------------ internals
+    def _assign_opponents(self) -> dict[int, Callable]:
+        others = [s for s in range(self.game.n) if s != self.seat]
+        opps = self.opponents
+        if callable(opps) and not hasattr(opps, "act"):
+            with contextlib.suppress(TypeError):
+                opps = opps(self._rng)
+        if opps is None:
+            opps = [RandomOpponent()] * len(others)
+        elif not isinstance(opps, Sequence):
+            opps = [opps] * len(others)
+        if len(opps) != len(others):
+            raise ValueError(f"need {len(others)} opponents, got {len(opps)}")
+        self._views = {s: _needs_view(o) for s, o in zip(others, opps, strict=True)}
+        return {s: _policy(o) for s, o in zip(others, opps, strict=True)}
+
+    def _play_opponents(self) -> None:
+        g = self.game
+        while not g.is_terminal and g.current_player != self.seat:
+            p = g.current_player
+            legal = g.legal_actions()
+            view = g.view(p) if self._views[p] else None
+            g.apply(int(self._opps[p](view, legal, self._rng)))
+
+    def _obs(self) -> np.ndarray:
+        return encode(self.game, self.seat, reveal_personalities=self.reveal_personalities)
+
+    def _info(self) -> dict[str, Any]:
+        g = self.game
+        info: dict[str, Any] = {"seat": self.seat}
+        if g.is_terminal:
+            info["winners"] = list(g.outcome.winners)
+            info["reason"] = g.outcome.reason
+        return info
+
+    def _potential(self) -> float:
+        return 0.0 if self.shaping is None else self.shaping(self.game, self.seat)
