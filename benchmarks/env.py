@@ -1,0 +1,83 @@
+"""Environment throughput: AEC steps/s with random legal actions (observation and mask built
+every step) for nanty_narking_v0 (raw and wrapped, 2-4 players) and, in the same run, the same
+loop on PettingZoo's connect_four_v3 and texas_holdem_v4; then the vectorised single-learner
+env on one and two worker processes.
+
+    python benchmarks/env.py [--seconds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+import nanty_env
+from nanty_env.vector import make_vec_env
+
+
+def aec_steps_per_second(make: Callable, seconds: float, seed: int = 0) -> float:
+    """The standard AEC loop: last() (observation + mask) then a random legal step."""
+    env = make()
+    rng = np.random.default_rng(seed)
+    steps, episode = 0, 0
+    env.reset(seed=seed)
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            if not env.agents:
+                episode += 1
+                env.reset(seed=seed + episode)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+    return steps / (time.perf_counter() - t0)
+
+
+def vec_steps_per_second(workers: int, num_envs: int, seconds: float) -> float:
+    venv = make_vec_env(num_envs, num_workers=workers, seed=0, num_players=4)
+    venv.reset()
+    rng = np.random.default_rng(0)
+    steps = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        masks = venv.action_masks()
+        venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        steps += num_envs
+    rate = steps / (time.perf_counter() - t0)
+    venv.close()
+    return rate
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--num-envs", type=int, default=16)
+    args = ap.parse_args()
+    from pettingzoo.classic import connect_four_v3, texas_holdem_v4
+
+    s = args.seconds
+    c4 = aec_steps_per_second(connect_four_v3.env, s)
+    th = aec_steps_per_second(texas_holdem_v4.env, s)
+    print(f"{'environment':<34} {'steps/s':>10} {'vs c4':>7} {'vs holdem':>9}")
+    print(f"{'connect_four_v3 env()':<34} {c4:>10,.0f} {1:>7.2f} {c4 / th:>9.2f}")
+    print(f"{'texas_holdem_v4 env()':<34} {th:>10,.0f} {th / c4:>7.2f} {1:>9.2f}")
+    for n in (2, 3, 4):
+        for name, fn in (("raw_env", nanty_env.raw_env), ("env()", nanty_env.env)):
+            rate = aec_steps_per_second(lambda fn=fn, n=n: fn(num_players=n), s)
+            label = f"nanty {name} {n}p"
+            print(f"{label:<34} {rate:>10,.0f} {rate / c4:>7.2f} {rate / th:>9.2f}")
+    one = vec_steps_per_second(1, args.num_envs, s)
+    two = vec_steps_per_second(2, args.num_envs, s)
+    print(f"\nvectorised single-learner env, 4 players, {args.num_envs} games (learner steps/s):")
+    print(f"  1 process : {one:>9,.0f}")
+    print(f"  2 workers : {two:>9,.0f}   speed-up {two / one:.2f}x (target >= 1.6x)")
+    print("\ntargets: raw_env >= 15,000 steps/s; env() >= connect_four_v3 env()")
+
+
+if __name__ == "__main__":
+    main()
