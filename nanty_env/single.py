@@ -1,8 +1,9 @@
 """Single-learner Gymnasium environment for training (e.g. sb3-contrib ``MaskablePPO``).
 
 One seat learns (fixed, or drawn at random each episode); the other seats are played by
-opponents: objects with ``act(view, legal_actions, rng) -> int`` (the ``agents.Bot`` protocol) or
-plain callables with that signature; by default uniformly random legal play. Opponents only ever
+opponents: ``agents.Bot`` objects (``act(view, legal_actions, rng) -> int``, optional
+``reset(seat, config)`` and ``observe(view)``) or plain callables ``(view, legal, rng) -> int``;
+by default uniformly random legal play. Opponents only ever
 see their own seat's view. ``step`` returns when the learner owes its next decision (including
 its own out-of-turn decisions, e.g. an interrupt window during an opponent's turn) or the game is
 over, so every reward lands on the learner's own transition: the terminal reward goes to the
@@ -58,6 +59,8 @@ class NantySingleAgentEnv(gym.Env):
         illegal_action: ``"terminate"`` (default, like ``env()``): an illegal action ends the
             episode with ``illegal_reward`` and the game is left as it was; ``"raise"``: raise
             ``IllegalActionError``.
+        auto_forced: apply the learner's decisions that have a single legal action for it
+            (nothing to learn there; fewer, more meaningful steps).
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
@@ -77,10 +80,12 @@ class NantySingleAgentEnv(gym.Env):
         render_mode: str | None = None,
         illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
+        auto_forced: bool = True,
     ) -> None:
         if illegal_action not in ("terminate", "raise"):
             raise ValueError("illegal_action must be 'terminate' or 'raise'")
         self.illegal_action = illegal_action
+        self.auto_forced = auto_forced
         self.illegal_reward = illegal_reward
         self.config = game_config(num_players, personalities, thresholds, theme, interrupt_windows)
         if learner_seat is not None and not 0 <= learner_seat < num_players:
@@ -98,6 +103,9 @@ class NantySingleAgentEnv(gym.Env):
         self._rng = np.random.default_rng()
         self._opps: dict[int, Callable] = {}
         self._views: dict[int, bool] = {}
+        self._bots: dict[int, Any] = {}
+        self._observers: list[int] = []
+        self._last_turn = -1
         self._phi = 0.0
 
     # ------------------------------------------------------------------ gymnasium API
@@ -161,16 +169,35 @@ class NantySingleAgentEnv(gym.Env):
             opps = [opps] * len(others)
         if len(opps) != len(others):
             raise ValueError(f"need {len(others)} opponents, got {len(opps)}")
-        self._views = {s: _needs_view(o) for s, o in zip(others, opps, strict=True)}
-        return {s: _policy(o) for s, o in zip(others, opps, strict=True)}
+        self._bots = dict(zip(others, opps, strict=True))
+        for s, o in self._bots.items():
+            if hasattr(o, "reset"):
+                o.reset(s, self.config)
+        self._observers = [s for s, o in self._bots.items() if getattr(o, "observes", False)]
+        self._last_turn = -1
+        self._views = {s: _needs_view(o) for s, o in self._bots.items()}
+        return {s: _policy(o) for s, o in self._bots.items()}
 
     def _play_opponents(self) -> None:
+        """Play until the learner owes a real decision (forced ones are applied for it when
+        ``auto_forced``) or the game ends; observing opponents see each new turn."""
         g = self.game
-        while not g.is_terminal and g.current_player != self.seat:
+        while not g.is_terminal:
+            if g.turn != self._last_turn:
+                self._last_turn = g.turn
+                for s in self._observers:
+                    self._bots[s].observe(g.view(s))
             p = g.current_player
-            legal = g.legal_actions()
+            legal = g._legal
+            if p == self.seat:
+                if not (self.auto_forced and len(legal) == 1):
+                    return
+                g.apply(legal[0])
+                continue
             view = g.view(p) if self._views[p] else None
-            g.apply(int(self._opps[p](view, legal, self._rng)))
+            g.apply(int(self._opps[p](view, list(legal), self._rng)))
+        for s in self._observers:
+            self._bots[s].observe(g.view(s))
 
     def _obs(self) -> np.ndarray:
         return encode(self.game, self.seat, reveal_personalities=self.reveal_personalities)
