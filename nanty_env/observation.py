@@ -218,3 +218,76 @@ def encode_state(g: Game) -> np.ndarray:
     for s, p in enumerate(g.persona):
         x[off + p] = max(x[off + p], (s + 1) / NS)
     return x
+
+
+def encode_view(view: dict, *, reveal: list[int] | None = None) -> np.ndarray:
+    """The same vector as :func:`encode`, built from a seat's dict view (``Game.view``), for
+    bots that only ever receive views. ``reveal``: all seats' personalities (oracle only)."""
+    x = np.zeros(OBS_SIZE, dtype=np.float32)
+    seat, n = view["seat"], view["num_players"]
+    rel = [(seat + r) % n for r in range(n)]
+    off = OFF["agents"]
+    for r, q in enumerate(rel):
+        for a, k in enumerate(view["agents"][q]):
+            if k:
+                x[off + a * NS + r] = k * 0.25
+    off = OFF["buildings"]
+    for a, b in enumerate(view["buildings"]):
+        if b >= 0:
+            x[off + a * NS + (b - seat) % n] = 1.0
+    x[OFF["grenadiers"] : OFF["grenadiers"] + NA] = np.asarray(view["grenadiers"]) * 0.25
+    x[OFF["citizens"] : OFF["citizens"] + NA] = np.asarray(view["citizens"], np.float32) / 3
+    for name, key in (
+        ("trouble", "trouble"),
+        ("city_retired", "city_retired"),
+        ("city_gained_this_turn", "city_gained_this_turn"),
+        ("abilities_used", "abilities_used"),
+    ):
+        x[OFF[name] : OFF[name] + NA] = view[key]
+    for r, q in enumerate(rel):
+        x[OFF["money"] + r] = view["money"][q] / 50
+        x[OFF["loans"] + r] = len(view["loans"][q])
+        x[OFF["penalties"] + r] = len(view["penalties"][q])
+        x[OFF["hand_sizes"] + r] = view["hand_sizes"][q] / 10
+        x[OFF["agents_on_board"] + r] = sum(view["agents"][q]) / 12
+        x[OFF["seat_present"] + r] = 1.0
+    x[OFF["active"] + (view["active"] - seat) % n] = 1.0
+    x[OFF["num_players"] + n - 2] = 1.0
+    for c in view["hand"]:
+        x[OFF["hand"] + c] = 1.0
+    for r in range(1, n):
+        for c in view["known_cards"][rel[r]]:
+            x[OFF["known_cards"] + (r - 1) * NC + c] = 1.0
+    x[OFF["personality"] + view["personality"]] = 1.0
+    for p in view["known_unused_personalities"]:
+        x[OFF["known_unused"] + p] = 1.0
+    if reveal is not None:
+        for r in range(1, n):
+            x[OFF["revealed_personalities"] + (r - 1) * NP + reveal[rel[r]]] = 1.0
+    for name in ("discard", "in_play"):
+        for c in view[name]:
+            x[OFF[name] + c] = 1.0
+    for e in view["events_done"]:
+        x[OFF["events_done"] + e] = 1.0
+    s = OFF["scalars"]
+    x[s : s + 4] = (
+        view["deck_size"] / NC,
+        view["event_deck_size"] / NE,
+        view["turn"] / 100,
+        view["trouble_count"] / NA,
+    )
+    for f in reversed(view["stack"]):
+        if f["k"] == "card":
+            x[OFF["resolving_card"] + f["c"]] = 1.0
+            x[OFF["symbol_index"] + min(f["i"], MAX_SYMBOLS - 1)] = 1.0
+            break
+    if view["decision"]:
+        _context(x, {"k": view["decision"], **view["context"]}, seat, n)
+    return x
+
+
+def view_action_mask(view: dict) -> np.ndarray:
+    """int8 mask of the legal actions in a dict view (zeros if the seat is not deciding)."""
+    m = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+    m[view["legal_actions"]] = 1
+    return m
