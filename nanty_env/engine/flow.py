@@ -463,13 +463,20 @@ class PlaceAgent:
         p = f["p"]
         if g.on_board[p] >= AGENTS_PER_PLAYER:
             row = g.agents[p]
-            return [A.pawn_action(a, 0) for a in range(12) if row[a]]
-        allowed = f["areas"] or board.placement_areas(g, p)
-        out = [A.AREA + a for a in allowed if a != f.get("not", -1)]
+            # Only lifts that leave somewhere to go (a given list minus the lift's own area;
+            # the normal rule always leaves a neighbour of the other eleven).
+            out = [
+                A.pawn_action(a, 0)
+                for a in range(12)
+                if row[a] and (not f["areas"] or any(x != a for x in f["areas"]))
+            ]
+        else:
+            allowed = f["areas"] or board.placement_areas(g, p)
+            out = [A.AREA + a for a in allowed if a != f.get("not", -1)]
         if not out:
             pop(g)
             return None
-        if f.get("opt"):
+        if f.get("opt") and not f.get("lifted"):
             out.insert(0, A.PASS)
         return out
 
@@ -482,7 +489,7 @@ class PlaceAgent:
         if a >= A.PAWN:
             src, _ = A.split_pawn(a)
             board.take_pawn(g, p, src)
-            f["not"] = src
+            f["not"], f["lifted"] = src, 1
             g.say(f"player {p} lifts an agent from {area_name(g, src)} to place it again")
             return
         pop(g)

@@ -67,8 +67,9 @@ def build_position(
 ) -> Game:
     """A game at the start of ``active``'s turn with the given board and cards.
 
-    ``agents`` maps seat -> {area: count} and replaces the starting agents (omit it to keep
-    them); ``deck_top`` lists the next cards to be drawn, first drawn first; ``events`` lists
+    ``agents`` maps seat -> {area: count} and replaces the starting agents together with the
+    starting trouble markers (omit it to keep both); ``trouble`` lists areas given a marker;
+    ``deck_top`` lists the next cards to be drawn, first drawn first; ``events`` lists
     the random-event deck, next first; ``deck_size`` trims the draw pile (unplaced cards
     beyond it are set aside in ``removed``).
     """
