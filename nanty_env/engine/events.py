@@ -181,7 +181,7 @@ def murder_targets(g: Game, p: int, a: int) -> list[int]:
     out = [x for x in assassination_targets(g, p, need_trouble=False) if A.split_pawn(x)[0] == a]
     if not out and g.agents[p][a]:
         out = [A.pawn_action(a, 0)]
-    return out
+    return sorted(out)
 
 
 @handler("murders", "Mysterious Murders: remove a pawn from the area you rolled")
@@ -228,7 +228,8 @@ def _arrivals(g: Game, p: int, owner: int, rolls: list[int]) -> None:
 @handler("arrive", "grenadiers / new citizens arrive (automatic; Holborn owners may refuse)")
 class Arrive:
     """For each roll in order: every player with an agent or building in the area and a
-    usable Holborn may pay £3 to keep the pawn out (FAQ); otherwise it is placed."""
+    usable Holborn may pay £3 to keep the pawn out (FAQ); otherwise it is placed. Once the
+    supply is empty the remaining rolls bring nothing (and ask nobody)."""
 
     @staticmethod
     def options(g: Game, f: Frame) -> list[int] | None:
@@ -236,6 +237,11 @@ class Arrive:
             pop(g)
             return None
         a, o = f["rolls"][0], f["o"]
+        supply = GRENADIERS - sum(g.gren) if o == board.GRENADIER else CITIZENS - sum(g.cit)
+        if supply <= 0:
+            # Nothing left to arrive: no marker, and nobody is asked to pay to stop nothing.
+            f["rolls"], f["ask"] = f["rolls"][1:], None
+            return None
         if f["ask"] is None:
             f["ask"] = tuple(
                 q
@@ -252,10 +258,8 @@ class Arrive:
         if f.get("r", 0) == BLOCKED:
             g.say(f"Holborn keeps the pawn out of area {a + 1}")
         else:
-            supply = GRENADIERS - sum(g.gren) if o == board.GRENADIER else CITIZENS - sum(g.cit)
-            if supply > 0:
-                board.add_pawn(g, o, a)
-                g.say(f"a neutral pawn arrives in area {a + 1}")
+            board.add_pawn(g, o, a)
+            g.say(f"a neutral pawn arrives in area {a + 1}")
         f["rolls"], f["ask"] = f["rolls"][1:], None
         return None
 

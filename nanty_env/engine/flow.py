@@ -319,6 +319,7 @@ def assassination_targets(g: Game, p: int, *, need_trouble: bool = True) -> list
             out.append(A.pawn_action(a, A.SLOT_GRENADIER))
         if g.cit[a]:
             out.append(A.pawn_action(a, A.SLOT_CITIZEN))
+    out.sort()  # relative slots are not in absolute-seat order
     return out
 
 

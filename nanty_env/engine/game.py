@@ -267,7 +267,9 @@ class Game:
                 continue
             if not legal:
                 raise EngineError(f"decision {f['k']} has no legal action: {f}")
-            self._legal = legal
+            # The contract is a sorted list whatever order a handler built it in (masks,
+            # traces and seeded random play all depend on it).
+            self._legal = sorted(legal)
             return
         raise EngineError("automatic frames did not settle")
 

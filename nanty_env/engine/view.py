@@ -3,7 +3,8 @@
 Hidden from a seat: other hands (except cards it has learnt about), other personalities
 (until the game is over), the order of the draw pile and of the event deck, the set-aside
 personality cards (except those it has seen). Public: the board, money, loans, penalty cards,
-City Area cards, hand sizes, the discard pile, played events, removed cards, cards in play.
+City Area cards, hand sizes, the discard pile, played events, the areas rolled by the event
+being resolved, removed cards, cards in play.
 """
 
 from __future__ import annotations
@@ -11,14 +12,39 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from nanty_env.engine import board
+from nanty_env.engine.reactions import EVENT
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
 
 
-def resolving_cards(g: Game) -> list[tuple[int, int, int]]:
-    """(seat, card, next symbol index) of every card being resolved, oldest first (public)."""
-    return [(f["p"], f["c"], f["i"]) for f in g.stack if f["k"] == "card"]
+def resolving_cards(g: Game) -> list[list[int]]:
+    """[seat, card, next symbol index] of every card being resolved, oldest first (public).
+    Lists, not tuples, so that the view survives a trip through JSON unchanged."""
+    return [[f["p"], f["c"], f["i"]] for f in g.stack if f["k"] == "card"]
+
+
+def event_areas(g: Game) -> list[int]:
+    """Areas the random event being resolved has rolled and still has to deal with, next
+    first (public: everyone sees the die). The FAQ has every roll made before anyone decides,
+    so that a Holborn owner knows all the affected areas; this is where a seat learns them."""
+    out: list[int] = []
+    for f in reversed(g.stack):
+        k = f["k"]
+        if k == "arrive":
+            found = f["rolls"]
+        elif k == "flood":
+            found = f["fl"]
+        elif (
+            k in ("rmb", "ev_clear_trouble", "inigo")
+            or (k in ("rm", "react") and f["src"] == EVENT)
+            or (k == "murders" and f["s"] >= 1)
+        ):
+            found = (f["a"],)
+        else:
+            continue
+        out += [a for a in found if a not in out]
+    return out
 
 
 def player_view(g: Game, seat: int) -> dict[str, Any]:
@@ -53,6 +79,7 @@ def player_view(g: Game, seat: int) -> dict[str, Any]:
         "resolving": resolving_cards(g),
         "played_this_turn": g.played[:],
         "events_done": g.events_done[:],
+        "event_areas": event_areas(g),
         "event_deck_size": len(g.event_deck),
         "deck_size": len(g.deck),
         "removed": g.removed[:],
