@@ -1,0 +1,208 @@
+"""Typed training configuration loaded from YAML, with errors that name the key and the file.
+
+A config file has the sections of :class:`TrainConfig`; every key is optional (defaults below)
+but unknown keys and wrongly typed values are errors.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+
+class ConfigError(ValueError):
+    """A configuration file that does not fit the schema."""
+
+
+@dataclass(frozen=True)
+class EnvSection:
+    num_players: int = 4
+    personalities: str = "standard"
+    thresholds: str = "rulebook"
+    reward_mode: str = "win_loss"
+    shaping: str = "none"  # "none" or "goal_progress"
+    learner_seat: int | None = None  # None: a random seat each episode
+
+    def validate(self) -> None:
+        _choice("num_players", self.num_players, (2, 3, 4))
+        _choice("personalities", self.personalities, ("standard", "variant", "classic"))
+        _choice("thresholds", self.thresholds, ("rulebook", "player_aid"))
+        _choice("reward_mode", self.reward_mode, ("win_loss", "zero_sum"))
+        _choice("shaping", self.shaping, ("none", "goal_progress"))
+        if self.learner_seat is not None and not 0 <= self.learner_seat < self.num_players:
+            raise ValueError(f"learner_seat must be in [0, {self.num_players}) or null")
+
+
+@dataclass(frozen=True)
+class PPOSection:
+    total_timesteps: int = 50_000
+    num_envs: int = 8
+    num_workers: int = 1
+    n_steps: int = 256
+    batch_size: int = 512
+    n_epochs: int = 4
+    learning_rate: float = 3e-4
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    ent_coef: float = 0.01
+    clip_range: float = 0.2
+    net_arch: list[int] = field(default_factory=lambda: [256, 256])
+
+    def validate(self) -> None:
+        for name in ("total_timesteps", "num_envs", "num_workers", "n_steps", "batch_size"):
+            _positive(name, getattr(self, name))
+        _positive("n_epochs", self.n_epochs)
+        if not 0 < self.learning_rate < 1:
+            raise ValueError("learning_rate must be in (0, 1)")
+        for name in ("gamma", "gae_lambda"):
+            if not 0 < getattr(self, name) <= 1:
+                raise ValueError(f"{name} must be in (0, 1]")
+        if not self.net_arch or any(w <= 0 for w in self.net_arch):
+            raise ValueError("net_arch must be a non-empty list of positive layer widths")
+
+
+@dataclass(frozen=True)
+class SelfPlaySection:
+    """Opponents are drawn per episode and per seat with these weights; ``snapshots`` are
+    frozen copies of the learner saved every ``snapshot_every`` steps (at most ``pool_size``)."""
+
+    weights: dict[str, float] = field(
+        default_factory=lambda: {"random": 1.0, "heuristic": 1.0, "snapshots": 1.0}
+    )
+    snapshot_every: int = 25_000
+    pool_size: int = 5
+
+    def validate(self) -> None:
+        unknown = set(self.weights) - {"random", "heuristic", "snapshots"}
+        if unknown:
+            raise ValueError(f"weights: unknown opponent kind(s) {sorted(unknown)}")
+        if any(w < 0 for w in self.weights.values()) or not any(self.weights.values()):
+            raise ValueError("weights must be non-negative and not all zero")
+        _positive("snapshot_every", self.snapshot_every)
+        _positive("pool_size", self.pool_size)
+
+
+@dataclass(frozen=True)
+class EvalSection:
+    every: int = 25_000
+    games: int = 100
+    opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
+
+    def validate(self) -> None:
+        _positive("every", self.every)
+        _positive("games", self.games)
+        for o in self.opponents:
+            _choice("opponents", o, ("random", "heuristic"))
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    seed: int = 0
+    out: str = "runs/quick"
+    checkpoint_every: int = 25_000
+    device: str = "cpu"
+    torch_threads: int = 1  # small MLPs on 2 cores: one thread is many times faster
+    env: EnvSection = field(default_factory=EnvSection)
+    ppo: PPOSection = field(default_factory=PPOSection)
+    selfplay: SelfPlaySection = field(default_factory=SelfPlaySection)
+    eval: EvalSection = field(default_factory=EvalSection)
+
+    def validate(self) -> None:
+        _positive("checkpoint_every", self.checkpoint_every)
+        _positive("torch_threads", self.torch_threads)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def load_config(path: str | Path, **overrides: Any) -> TrainConfig:
+    """Read and validate a YAML config; ``overrides`` replace top-level or ``section.key``
+    values (e.g. ``{"ppo.total_timesteps": 1000}``)."""
+    path = Path(path)
+    try:
+        raw = yaml.safe_load(path.read_text()) or {}
+    except yaml.YAMLError as e:
+        raise ConfigError(f"{path}: not valid YAML: {e}") from e
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: the top level must be a mapping")
+    for key, value in overrides.items():
+        if value is None:
+            continue
+        *sections, last = key.split(".")
+        node = raw
+        for s in sections:
+            node = node.setdefault(s, {})
+        node[last] = value
+    return build(TrainConfig, raw, str(path), "")
+
+
+def build(cls: type, data: Any, file: str, where: str) -> Any:
+    """Build dataclass ``cls`` from ``data``, checking keys and types."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{file}: '{where or 'top level'}' must be a mapping")
+    hints = typing.get_type_hints(cls)
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise ConfigError(
+            f"{file}: unknown key '{_join(where, unknown[0])}' (allowed: {', '.join(sorted(names))})"
+        )
+    kwargs = {}
+    for name, value in data.items():
+        key = _join(where, name)
+        kwargs[name] = _convert(hints[name], value, file, key)
+    obj = cls(**kwargs)
+    try:
+        obj.validate()
+    except ValueError as e:
+        raise ConfigError(f"{file}: {where + ': ' if where else ''}{e}") from e
+    return obj
+
+
+def _convert(tp: Any, value: Any, file: str, key: str) -> Any:
+    if dataclasses.is_dataclass(tp):
+        return build(tp, value, file, key)
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return None
+        inner = [a for a in args if a is not type(None)]
+        return _convert(inner[0], value, file, key)
+    if origin is list:
+        if not isinstance(value, list):
+            raise ConfigError(f"{file}: '{key}' must be a list, got {value!r}")
+        return [_convert(args[0], v, file, f"{key}[{i}]") for i, v in enumerate(value)]
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise ConfigError(f"{file}: '{key}' must be a mapping, got {value!r}")
+        return {str(k): _convert(args[1], v, file, f"{key}.{k}") for k, v in value.items()}
+    if tp is float and isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if tp is int and isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if tp is str and isinstance(value, str):
+        return value
+    if tp is bool and isinstance(value, bool):
+        return value
+    raise ConfigError(f"{file}: '{key}' must be {getattr(tp, '__name__', tp)}, got {value!r}")
+
+
+def _join(where: str, name: str) -> str:
+    return f"{where}.{name}" if where else name
+
+
+def _choice(name: str, value: Any, allowed: tuple) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {list(allowed)}, got {value!r}")
+
+
+def _positive(name: str, value: int) -> None:
+    if value <= 0:
+        raise ValueError(f"{name} must be positive, got {value!r}")

@@ -1,0 +1,64 @@
+"""The self-play opponent pool: scripted bots plus frozen snapshots of the learner.
+
+The pool is picklable (snapshot *paths*, not models), so worker processes receive it whole and
+load each snapshot once, lazily.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from nanty_env.single import RandomOpponent
+
+KINDS = ("random", "heuristic", "snapshots")
+
+
+class OpponentPool:
+    """Draw one opponent per seat and episode: ``random``, ``heuristic`` or a snapshot, with
+    the configured weights (snapshots only once one exists)."""
+
+    def __init__(self, num_opponents: int, weights: dict[str, float],
+                 snapshots: Sequence[str] = ()) -> None:
+        self.num_opponents = num_opponents
+        self.weights = {k: float(weights.get(k, 0.0)) for k in KINDS}
+        self.snapshots = list(snapshots)
+        self._cache: dict[str, Any] = {}
+
+    def with_snapshots(self, snapshots: Sequence[str]) -> OpponentPool:
+        return OpponentPool(self.num_opponents, self.weights, snapshots)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"num_opponents": self.num_opponents, "weights": self.weights,
+                "snapshots": self.snapshots}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["num_opponents"], state["weights"], state["snapshots"])
+
+    def kinds(self) -> tuple[list[str], np.ndarray]:
+        kinds = [k for k in KINDS if self.weights[k] > 0 and (k != "snapshots" or self.snapshots)]
+        if not kinds:
+            kinds = ["random"]
+        w = np.array([self.weights[k] or 1.0 for k in kinds])
+        return kinds, w / w.sum()
+
+    def __call__(self, rng: np.random.Generator) -> list[Any]:
+        kinds, p = self.kinds()
+        return [self._make(kinds[int(rng.choice(len(kinds), p=p))], rng)
+                for _ in range(self.num_opponents)]
+
+    def _make(self, kind: str, rng: np.random.Generator) -> Any:
+        if kind == "random":
+            return RandomOpponent()
+        if kind == "heuristic":
+            from agents.heuristic import HeuristicBot
+
+            return HeuristicBot()
+        path = self.snapshots[int(rng.integers(len(self.snapshots)))]
+        if path not in self._cache:
+            from agents.policy import PolicyBot
+
+            self._cache[path] = PolicyBot.load(path)
+        return self._cache[path]

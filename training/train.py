@@ -1,0 +1,253 @@
+"""Self-play PPO with action masking (sb3-contrib ``MaskablePPO``) on the single-learner env.
+
+``train(config)`` writes under ``config.out``: ``checkpoints/`` (``step_N.zip`` and
+``last.zip``, each with a ``.json`` of the step count), ``snapshots/`` (frozen opponents),
+``tb/`` (TensorBoard), ``eval.csv`` (periodic win rates with 95 % CIs), ``progress.csv``
+(training episodes), ``model.zip`` and ``learning_curve.png``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList
+from stable_baselines3.common.utils import set_random_seed
+
+from nanty_env.rewards import goal_progress
+from nanty_env.vector import make_vec_env
+from training.config import TrainConfig
+from training.evaluate import evaluate_model
+from training.selfplay import OpponentPool
+
+
+def env_kwargs(cfg: TrainConfig, pool: OpponentPool) -> dict[str, Any]:
+    e = cfg.env
+    return {
+        "num_players": e.num_players,
+        "personalities": e.personalities,
+        "thresholds": e.thresholds,
+        "reward_mode": e.reward_mode,
+        "shaping": goal_progress if e.shaping == "goal_progress" else None,
+        "learner_seat": e.learner_seat,
+        "opponents": pool,
+    }
+
+
+def build_model(cfg: TrainConfig, venv, tb_dir: Path | None):
+    from sb3_contrib import MaskablePPO
+
+    p = cfg.ppo
+    return MaskablePPO(
+        "MlpPolicy",
+        venv,
+        n_steps=p.n_steps,
+        batch_size=p.batch_size,
+        n_epochs=p.n_epochs,
+        learning_rate=p.learning_rate,
+        gamma=p.gamma,
+        gae_lambda=p.gae_lambda,
+        ent_coef=p.ent_coef,
+        clip_range=p.clip_range,
+        policy_kwargs={"net_arch": list(p.net_arch)},
+        tensorboard_log=None if tb_dir is None else str(tb_dir),
+        seed=cfg.seed,
+        device=cfg.device,
+        verbose=0,
+    )
+
+
+class ProgressBar(BaseCallback):
+    """A tqdm bar over timesteps with the recent training win rate."""
+
+    def __init__(self, total: int, start: int) -> None:
+        super().__init__()
+        self.total, self.start = total, start
+
+    def _on_training_start(self) -> None:
+        from tqdm.auto import tqdm
+
+        self.bar = tqdm(total=self.total, initial=self.start, unit="step", desc="training")
+
+    def _on_step(self) -> bool:
+        self.bar.n = self.num_timesteps
+        self.bar.refresh() if self.n_calls % 50 == 0 else None
+        return True
+
+    def _on_training_end(self) -> None:
+        self.bar.n = self.num_timesteps
+        self.bar.close()
+
+
+class EpisodeLog(BaseCallback):
+    """Per finished training episode: the learner's return and whether it won (progress.csv,
+    TensorBoard ``rollout/win_rate``)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+        self.returns: np.ndarray | None = None
+        self.recent: list[float] = []
+
+    def _on_training_start(self) -> None:
+        self.returns = np.zeros(self.training_env.num_envs)
+        new = not self.path.exists()
+        self.file = self.path.open("a", newline="")
+        self.writer = csv.writer(self.file)
+        if new:
+            self.writer.writerow(["timesteps", "return", "won", "seat", "reason"])
+
+    def _on_step(self) -> bool:
+        self.returns += self.locals["rewards"]
+        for i, done in enumerate(self.locals["dones"]):
+            if done:
+                info = self.locals["infos"][i]
+                won = int(info.get("seat") in info.get("winners", ()))
+                self.writer.writerow(
+                    [self.num_timesteps, round(float(self.returns[i]), 4), won,
+                     info.get("seat"), info.get("reason", "")]
+                )
+                self.recent = [*self.recent[-199:], won]
+                self.returns[i] = 0.0
+        if self.recent and self.n_calls % 200 == 0:
+            self.logger.record("rollout/win_rate", float(np.mean(self.recent)))
+        return True
+
+    def _on_training_end(self) -> None:
+        self.file.close()
+
+
+class Periodic(BaseCallback):
+    """Checkpoints, snapshots for the opponent pool, and evaluations on their own clocks."""
+
+    def __init__(self, cfg: TrainConfig, out: Path, pool: OpponentPool) -> None:
+        super().__init__()
+        self.cfg, self.out, self.pool = cfg, out, pool
+        self.next = {}
+
+    def _on_training_start(self) -> None:
+        t = self.num_timesteps
+        c = self.cfg
+        self.next = {
+            "checkpoint": _next(t, c.checkpoint_every),
+            "snapshot": _next(t, c.selfplay.snapshot_every),
+            "eval": _next(t, c.eval.every),
+        }
+
+    def _on_step(self) -> bool:
+        t = self.num_timesteps
+        if t >= self.next["checkpoint"]:
+            save_checkpoint(self.model, self.out, t)
+            self.next["checkpoint"] = _next(t, self.cfg.checkpoint_every)
+        if t >= self.next["snapshot"] and self.cfg.selfplay.weights.get("snapshots", 0) > 0:
+            self._snapshot(t)
+            self.next["snapshot"] = _next(t, self.cfg.selfplay.snapshot_every)
+        if t >= self.next["eval"]:
+            run_eval(self.model, self.cfg, self.out, t, self.logger)
+            self.next["eval"] = _next(t, self.cfg.eval.every)
+        return True
+
+    def _snapshot(self, t: int) -> None:
+        d = self.out / "snapshots"
+        d.mkdir(parents=True, exist_ok=True)
+        path = d / f"step_{t}.zip"
+        self.model.save(path)
+        paths = [*self.pool.snapshots, str(path)][-self.cfg.selfplay.pool_size :]
+        self.pool = self.pool.with_snapshots(paths)
+        self.training_env.set_attr("opponents", self.pool)
+
+
+def _next(t: int, every: int) -> int:
+    return (t // every + 1) * every
+
+
+def save_checkpoint(model, out: Path, t: int) -> Path:
+    d = out / "checkpoints"
+    d.mkdir(parents=True, exist_ok=True)
+    for name in (f"step_{t}", "last"):
+        model.save(d / f"{name}.zip")
+        (d / f"{name}.json").write_text(json.dumps({"timesteps": t}))
+    return d / "last.zip"
+
+
+def run_eval(model, cfg: TrainConfig, out: Path, t: int, logger=None) -> list[dict[str, Any]]:
+    """Evaluate the current model against each configured opponent; append to eval.csv."""
+    rows = []
+    for opp in cfg.eval.opponents:
+        res = evaluate_model(model, opp, cfg.env.num_players, cfg.eval.games, seed=cfg.seed + t,
+                             personalities=cfg.env.personalities, thresholds=cfg.env.thresholds)
+        row = {"timesteps": t, "opponent": opp, **res}
+        rows.append(row)
+        if logger is not None:
+            logger.record(f"eval/win_rate_vs_{opp}", res["win_rate"])
+    path = out / "eval.csv"
+    new = not path.exists()
+    with path.open("a", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=["timesteps", "opponent", "games", "wins", "win_rate",
+                                          "ci_low", "ci_high"])
+        if new:
+            w.writeheader()
+        for r in rows:
+            w.writerow({k: r[k] for k in w.fieldnames})
+    return rows
+
+
+def train(
+    cfg: TrainConfig,
+    *,
+    total_timesteps: int | None = None,
+    out: str | Path | None = None,
+    resume: str | Path | None = None,
+    progress: bool = True,
+) -> Path:
+    """Train (or resume) and return the output folder."""
+    if total_timesteps is not None:
+        cfg = replace(cfg, ppo=replace(cfg.ppo, total_timesteps=total_timesteps))
+    out = Path(out or cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(cfg.to_dict(), indent=2))
+    import torch
+
+    torch.set_num_threads(cfg.torch_threads)
+    set_random_seed(cfg.seed)
+    snaps = sorted((out / "snapshots").glob("step_*.zip"), key=lambda p: int(p.stem[5:]))
+    pool = OpponentPool(cfg.env.num_players - 1, cfg.selfplay.weights,
+                        [str(p) for p in snaps][-cfg.selfplay.pool_size :])
+    venv = make_vec_env(cfg.ppo.num_envs, num_workers=cfg.ppo.num_workers, seed=cfg.seed,
+                        **env_kwargs(cfg, pool))
+    tb = out / "tb"
+    if resume is not None:
+        from sb3_contrib import MaskablePPO
+
+        model = MaskablePPO.load(resume, env=venv, device=cfg.device, tensorboard_log=str(tb))
+        start = model.num_timesteps
+    else:
+        model = build_model(cfg, venv, tb)
+        start = 0
+    total = cfg.ppo.total_timesteps
+    callbacks = [EpisodeLog(out / "progress.csv"), Periodic(cfg, out, pool)]
+    if progress:
+        callbacks.insert(0, ProgressBar(total, start))
+    t0 = time.perf_counter()
+    if total > start:
+        model.learn(total_timesteps=total - start, callback=CallbackList(callbacks),
+                    reset_num_timesteps=resume is None, tb_log_name="ppo")
+    save_checkpoint(model, out, model.num_timesteps)
+    model.save(out / "model.zip")
+    (out / "train.json").write_text(json.dumps({
+        "timesteps": model.num_timesteps,
+        "seconds": round(time.perf_counter() - t0, 1),
+    }))
+    venv.close()
+    try:
+        from training.plots import learning_curve
+
+        learning_curve(out)
+    except Exception as e:  # a plot must never lose a finished training run
+        print(f"(learning curve not drawn: {e})")
+    return out
