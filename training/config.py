@@ -15,6 +15,16 @@ from typing import Any
 
 import yaml
 
+CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs"
+
+
+def config_path(name: str) -> Path:
+    """A shipped config by name (``"quick"`` or ``"quick.yaml"``), or any path as given."""
+    p = Path(name)
+    if p.exists():
+        return p
+    return CONFIG_DIR / (name if name.endswith(".yaml") else f"{name}.yaml")
+
 
 class ConfigError(ValueError):
     """A configuration file that does not fit the schema."""
@@ -124,7 +134,7 @@ class TrainConfig:
 def load_config(path: str | Path, **overrides: Any) -> TrainConfig:
     """Read and validate a YAML config; ``overrides`` replace top-level or ``section.key``
     values (e.g. ``{"ppo.total_timesteps": 1000}``)."""
-    path = Path(path)
+    path = config_path(str(path))
     try:
         raw = yaml.safe_load(path.read_text()) or {}
     except yaml.YAMLError as e:

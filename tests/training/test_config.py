@@ -1,0 +1,56 @@
+"""Typed training configs: the shipped files load, and mistakes name the key and the file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from training.config import ConfigError, TrainConfig, load_config
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("name", ["quick.yaml", "full.yaml"])
+def test_shipped_configs_load(name: str) -> None:
+    cfg = load_config(ROOT / "configs" / name)
+    assert isinstance(cfg, TrainConfig)
+    assert cfg.ppo.total_timesteps > 0 and cfg.env.num_players in (2, 3, 4)
+
+
+def test_overrides_by_dotted_key() -> None:
+    cfg = load_config(ROOT / "configs" / "quick.yaml", **{"ppo.total_timesteps": 123, "seed": 9})
+    assert cfg.ppo.total_timesteps == 123 and cfg.seed == 9
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("ppo: {nsteps: 3}", "unknown key 'ppo.nsteps'"),
+        ("colour: red", "unknown key 'colour'"),
+        ("ppo: {n_steps: -1}", "n_steps must be positive"),
+        ("ppo: {n_steps: 2.5}", "'ppo.n_steps' must be int"),
+        ("ppo: {net_arch: [64, abc]}", "'ppo.net_arch[1]' must be int"),
+        ("env: {num_players: 5}", "num_players must be one of"),
+        ("env: {shaping: lots}", "shaping must be one of"),
+        ("seed: abc", "'seed' must be int"),
+        ("eval: {opponents: [foo]}", "opponents must be one of"),
+        ("selfplay: {weights: {bots: 1.0}}", "unknown opponent kind"),
+        ("ppo: [1, 2]", "'ppo' must be a mapping"),
+        ("- 1\n- 2", "top level must be a mapping"),
+        ("ppo: {n_steps: [", "not valid YAML"),
+    ],
+)
+def test_errors_name_key_and_file(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert message in str(err.value)
+    assert str(path) in str(err.value)
+
+
+def test_empty_file_gives_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "empty.yaml"
+    path.write_text("")
+    assert load_config(path) == TrainConfig()
