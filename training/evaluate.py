@@ -4,32 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from nanty_env.engine import GameConfig
-from nanty_env.observation import encode_view, view_action_mask
-
-
-class ModelBot:
-    """A bot playing a MaskablePPO model (greedy by default) from its seat's view."""
-
-    observes = False
-
-    def __init__(self, model: Any, name: str = "ppo", deterministic: bool = True) -> None:
-        self.model, self.name, self.deterministic = model, name, deterministic
-
-    def reset(self, seat: int, config: GameConfig) -> None:
-        self.seat = seat
-
-    def observe(self, view: dict) -> None:
-        return None
-
-    def act(self, view: dict, legal_actions, rng: np.random.Generator) -> int:
-        mask = view_action_mask(view).astype(bool)
-        action, _ = self.model.predict(
-            encode_view(view), action_masks=mask, deterministic=self.deterministic
-        )
-        return int(action)
 
 
 def scripted(kind: str):
@@ -56,14 +31,16 @@ def evaluate_model(
     """Play ``games`` games of the model against ``num_players - 1`` copies of ``opponent``,
     rotating the model's seat; returns games, wins, win_rate and the 95 % Wilson interval."""
     from agents.base import play_game
+    from agents.policy import PolicyBot
 
-    cfg = GameConfig(num_players=num_players, personalities=personalities,
-                     thresholds=thresholds, log=False)
+    cfg = GameConfig(
+        num_players=num_players, personalities=personalities, thresholds=thresholds, log=False
+    )
     wins = 0
     for k in range(games):
         seat = k % num_players
         bots = [scripted(opponent) for _ in range(num_players)]
-        bots[seat] = ModelBot(model)
+        bots[seat] = PolicyBot(model=model)
         _, record = play_game(bots, cfg, seed=seed * 100_003 + k)
         wins += seat in record.winners
     from agents.stats import wilson_interval

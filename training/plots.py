@@ -31,8 +31,8 @@ def learning_curve(out: Path, path: Path | None = None) -> Path:
             rs = [r for r in rows if r["opponent"] == opp]
             t = [int(r["timesteps"]) for r in rs]
             y = np.array([float(r["win_rate"]) for r in rs])
-            lo = y - np.array([float(r["ci_low"]) for r in rs])
-            hi = np.array([float(r["ci_high"]) for r in rs]) - y
+            lo = np.clip(y - np.array([float(r["ci_low"]) for r in rs]), 0, None)
+            hi = np.clip(np.array([float(r["ci_high"]) for r in rs]) - y, 0, None)
             ax.errorbar(t, y, yerr=[lo, hi], marker="o", capsize=3, label=f"eval vs {opp}")
     ax.set_xlabel("timesteps")
     ax.set_ylabel("win rate")

@@ -20,8 +20,9 @@ class OpponentPool:
     """Draw one opponent per seat and episode: ``random``, ``heuristic`` or a snapshot, with
     the configured weights (snapshots only once one exists)."""
 
-    def __init__(self, num_opponents: int, weights: dict[str, float],
-                 snapshots: Sequence[str] = ()) -> None:
+    def __init__(
+        self, num_opponents: int, weights: dict[str, float], snapshots: Sequence[str] = ()
+    ) -> None:
         self.num_opponents = num_opponents
         self.weights = {k: float(weights.get(k, 0.0)) for k in KINDS}
         self.snapshots = list(snapshots)
@@ -31,8 +32,11 @@ class OpponentPool:
         return OpponentPool(self.num_opponents, self.weights, snapshots)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"num_opponents": self.num_opponents, "weights": self.weights,
-                "snapshots": self.snapshots}
+        return {
+            "num_opponents": self.num_opponents,
+            "weights": self.weights,
+            "snapshots": self.snapshots,
+        }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(state["num_opponents"], state["weights"], state["snapshots"])
@@ -46,8 +50,10 @@ class OpponentPool:
 
     def __call__(self, rng: np.random.Generator) -> list[Any]:
         kinds, p = self.kinds()
-        return [self._make(kinds[int(rng.choice(len(kinds), p=p))], rng)
-                for _ in range(self.num_opponents)]
+        return [
+            self._make(kinds[int(rng.choice(len(kinds), p=p))], rng)
+            for _ in range(self.num_opponents)
+        ]
 
     def _make(self, kind: str, rng: np.random.Generator) -> Any:
         if kind == "random":
@@ -56,9 +62,11 @@ class OpponentPool:
             from agents.heuristic import HeuristicBot
 
             return HeuristicBot()
+        from agents.policy import PolicyBot
+
         path = self.snapshots[int(rng.integers(len(self.snapshots)))]
         if path not in self._cache:
-            from agents.policy import PolicyBot
+            from sb3_contrib import MaskablePPO
 
-            self._cache[path] = PolicyBot.load(path)
-        return self._cache[path]
+            self._cache[path] = MaskablePPO.load(path, device="cpu")
+        return PolicyBot(model=self._cache[path])

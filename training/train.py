@@ -109,8 +109,13 @@ class EpisodeLog(BaseCallback):
                 info = self.locals["infos"][i]
                 won = int(info.get("seat") in info.get("winners", ()))
                 self.writer.writerow(
-                    [self.num_timesteps, round(float(self.returns[i]), 4), won,
-                     info.get("seat"), info.get("reason", "")]
+                    [
+                        self.num_timesteps,
+                        round(float(self.returns[i]), 4),
+                        won,
+                        info.get("seat"),
+                        info.get("reason", ""),
+                    ]
                 )
                 self.recent = [*self.recent[-199:], won]
                 self.returns[i] = 0.0
@@ -179,8 +184,15 @@ def run_eval(model, cfg: TrainConfig, out: Path, t: int, logger=None) -> list[di
     """Evaluate the current model against each configured opponent; append to eval.csv."""
     rows = []
     for opp in cfg.eval.opponents:
-        res = evaluate_model(model, opp, cfg.env.num_players, cfg.eval.games, seed=cfg.seed + t,
-                             personalities=cfg.env.personalities, thresholds=cfg.env.thresholds)
+        res = evaluate_model(
+            model,
+            opp,
+            cfg.env.num_players,
+            cfg.eval.games,
+            seed=cfg.seed + t,
+            personalities=cfg.env.personalities,
+            thresholds=cfg.env.thresholds,
+        )
         row = {"timesteps": t, "opponent": opp, **res}
         rows.append(row)
         if logger is not None:
@@ -188,8 +200,10 @@ def run_eval(model, cfg: TrainConfig, out: Path, t: int, logger=None) -> list[di
     path = out / "eval.csv"
     new = not path.exists()
     with path.open("a", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["timesteps", "opponent", "games", "wins", "win_rate",
-                                          "ci_low", "ci_high"])
+        w = csv.DictWriter(
+            f,
+            fieldnames=["timesteps", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high"],
+        )
         if new:
             w.writeheader()
         for r in rows:
@@ -216,10 +230,14 @@ def train(
     torch.set_num_threads(cfg.torch_threads)
     set_random_seed(cfg.seed)
     snaps = sorted((out / "snapshots").glob("step_*.zip"), key=lambda p: int(p.stem[5:]))
-    pool = OpponentPool(cfg.env.num_players - 1, cfg.selfplay.weights,
-                        [str(p) for p in snaps][-cfg.selfplay.pool_size :])
-    venv = make_vec_env(cfg.ppo.num_envs, num_workers=cfg.ppo.num_workers, seed=cfg.seed,
-                        **env_kwargs(cfg, pool))
+    pool = OpponentPool(
+        cfg.env.num_players - 1,
+        cfg.selfplay.weights,
+        [str(p) for p in snaps][-cfg.selfplay.pool_size :],
+    )
+    venv = make_vec_env(
+        cfg.ppo.num_envs, num_workers=cfg.ppo.num_workers, seed=cfg.seed, **env_kwargs(cfg, pool)
+    )
     tb = out / "tb"
     if resume is not None:
         from sb3_contrib import MaskablePPO
@@ -235,14 +253,22 @@ def train(
         callbacks.insert(0, ProgressBar(total, start))
     t0 = time.perf_counter()
     if total > start:
-        model.learn(total_timesteps=total - start, callback=CallbackList(callbacks),
-                    reset_num_timesteps=resume is None, tb_log_name="ppo")
+        model.learn(
+            total_timesteps=total - start,
+            callback=CallbackList(callbacks),
+            reset_num_timesteps=resume is None,
+            tb_log_name="ppo",
+        )
     save_checkpoint(model, out, model.num_timesteps)
     model.save(out / "model.zip")
-    (out / "train.json").write_text(json.dumps({
-        "timesteps": model.num_timesteps,
-        "seconds": round(time.perf_counter() - t0, 1),
-    }))
+    (out / "train.json").write_text(
+        json.dumps(
+            {
+                "timesteps": model.num_timesteps,
+                "seconds": round(time.perf_counter() - t0, 1),
+            }
+        )
+    )
     venv.close()
     try:
         from training.plots import learning_curve
