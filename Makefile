@@ -33,7 +33,7 @@ test: lint
 	$(BIN)/pytest -n 2 -q
 
 run: setup
-	$(BIN)/python -m nanty_env.demo
+	$(BIN)/python -m training.run
 
 bench: setup
 	$(BIN)/python benchmarks/engine.py

@@ -1,0 +1,63 @@
+"""``make run``: quick self-play training, then a tournament of the trained bot against
+RandomBot and HeuristicBot, a results table and the learning curve.
+
+    python -m training.run [--config quick] [--total-timesteps N] [--games 40] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from training.config import load_config
+from training.train import train
+
+
+def tournament(model: Path, opponent: str, players: int, games: int, seed: int, out: Path):
+    """The trained bot in one seat against ``players - 1`` copies of ``opponent``."""
+    from agents.tournament import TournamentSpec, format_table, run_tournament, write_outputs
+
+    spec = TournamentSpec(
+        bots=(f"policy:path={model}", *([opponent] * (players - 1))),
+        num_players=players,
+        games=games,
+        seed=seed,
+    )
+    result = run_tournament(spec, workers=2, progress=True)
+    write_outputs(result, out / f"tournament_vs_{opponent}.json")
+    return result, format_table(result)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--config", default="quick")
+    ap.add_argument("--total-timesteps", type=int)
+    ap.add_argument("--games", type=int, default=40, help="games per tournament")
+    ap.add_argument("--heuristic-games", type=int, default=20)
+    ap.add_argument("--out")
+    args = ap.parse_args(argv)
+
+    cfg = load_config(args.config)
+    out = train(cfg, total_timesteps=args.total_timesteps, out=args.out)
+    model = out / "model.zip"
+    n = cfg.env.num_players
+    print(f"\ntrained model: {model}")
+    rows = []
+    for opponent, games in (("random", args.games), ("heuristic", args.heuristic_games)):
+        result, table = tournament(model, opponent, n, games, cfg.seed + 1, out)
+        print(f"\n=== trained bot vs {n - 1} x {opponent} ===\n{table}")
+        me = result.summary["bots"][0]
+        rows.append((opponent, me))
+    print("\nsummary (trained bot):")
+    print(f"{'opponents':<12} {'games':>6} {'wins':>5} {'win rate':>9} {'95% CI':>17}  chance")
+    for opponent, me in rows:
+        lo, hi = me["ci95"]
+        print(
+            f"{opponent:<12} {me['games']:>6} {me['wins']:>5} {me['win_rate']:>9.1%} "
+            f"{f'[{lo:.1%}, {hi:.1%}]':>17}  {1 / n:.0%}"
+        )
+    print(f"\nlearning curve: {out / 'learning_curve.png'}")
+
+
+if __name__ == "__main__":
+    main()
