@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
-from nanty_env.engine.frames import Frame, call, handler, pop
+from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pop
 from nanty_env.engine.tables import tables
 
 if TYPE_CHECKING:
@@ -124,11 +124,7 @@ class Discard:
 class TroubleOff:
     @staticmethod
     def options(g: Game, f: Frame) -> list[int] | None:
-        out = [A.AREA + a for a in f["areas"] if g.trouble[a]]
-        if not out:
-            pop(g)
-            return None
-        return out
+        return choices_or_pop(g, [A.AREA + a for a in f["areas"] if g.trouble[a]])
 
     @staticmethod
     def act(g: Game, f: Frame, a: int) -> None:
@@ -141,11 +137,7 @@ class TroubleOff:
 class TroubleOn:
     @staticmethod
     def options(g: Game, f: Frame) -> list[int] | None:
-        out = [A.AREA + a for a in f["areas"] if not g.trouble[a]]
-        if not out:
-            pop(g)
-            return None
-        return out
+        return choices_or_pop(g, [A.AREA + a for a in f["areas"] if not g.trouble[a]])
 
     @staticmethod
     def act(g: Game, f: Frame, a: int) -> None:

@@ -57,6 +57,16 @@ def pop(g: Game) -> Frame:
     return g.stack.pop()
 
 
+def choices_or_pop(g: Game, actions: list[int]) -> list[int] | None:
+    """The sorted actions of a pending decision, or, when there is nothing to choose, pop the
+    frame and return ``None`` (the usual ending of an ``options`` function)."""
+    if not actions:
+        g.stack.pop()
+        return None
+    actions.sort()
+    return actions
+
+
 def call(g: Game, frame: Frame) -> None:
     """Push ``frame`` as a child of the current top frame: the child records ``up``, the index
     of its parent, where it may write a verdict ``r``."""

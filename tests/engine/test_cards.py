@@ -1034,7 +1034,10 @@ def test_scroll_wee_mad_arthur_needs_half_the_cost() -> None:
     assert g.money[0] == 0
 
 
-@pytest.mark.parametrize(("cid", "troubled"), [("sybil_vimes", False), ("reacher_gilt", True)])
+@pytest.mark.parametrize(
+    ("cid", "troubled"),
+    list(zip(covers("sybil_vimes", "reacher_gilt"), (False, True), strict=True)),
+)
 def test_scroll_buy_another_players_building(cid: str, troubled: bool) -> None:
     """Pay the owner the printed cost; the building and its City Area card change hands (the
     ability cannot be used in the turn it is gained). Sybil Vimes: an area without trouble;

@@ -11,7 +11,7 @@ from nanty_env.engine import board
 from nanty_env.engine.effects.registry import effect, others
 from nanty_env.engine.effects.targeted import picked, player_action, transfer
 from nanty_env.engine.flow import assassination_targets, owner_slot, pawn_owner
-from nanty_env.engine.frames import Frame, call, handler, pop
+from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pop
 from nanty_env.engine.reactions import BLOCKED, ask, move_pawn_by, remove_pawn
 from nanty_env.engine.tables import BUILDINGS_PER_PLAYER, tables
 
@@ -44,11 +44,7 @@ class RemoveOwn:
     @staticmethod
     def options(g: Game, f: Frame) -> list[int] | None:
         row = g.agents[f["p"]]
-        out = [A.pawn_action(a, 0) for a in range(12) if row[a]]
-        if not out:
-            pop(g)
-            return None
-        return out
+        return choices_or_pop(g, [A.pawn_action(a, 0) for a in range(12) if row[a]])
 
     @staticmethod
     def act(g: Game, f: Frame, a: int) -> None:
@@ -153,13 +149,14 @@ class MoveOwn:
         p, src = f["p"], f["src"]
         if src < 0:
             row = g.agents[p]
-            out = [
-                A.pawn_action(a, 0) for a in range(12) if row[a] and (g.trouble[a] or not f["ft"])
-            ]
-            if not out:
-                pop(g)
-                return None
-            return out
+            return choices_or_pop(
+                g,
+                [
+                    A.pawn_action(a, 0)
+                    for a in range(12)
+                    if row[a] and (g.trouble[a] or not f["ft"])
+                ],
+            )
         dests = range(12) if f["any"] else tables().neighbours[src]
         return [A.AREA + d for d in dests if d != src]
 

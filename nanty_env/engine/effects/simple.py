@@ -11,7 +11,7 @@ from nanty_env.engine import board
 from nanty_env.engine.abilities import discard_frame
 from nanty_env.engine.effects.registry import effect
 from nanty_env.engine.flow import build, buildable_areas, draw_cards
-from nanty_env.engine.frames import Frame, call, handler, pop
+from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pop
 from nanty_env.engine.knowledge import card_revealed, personalities_seen, personality_swapped
 from nanty_env.engine.tables import HAND_SIZE, tables
 
@@ -187,11 +187,7 @@ def earn_per_pawn_in_trouble_area(g: Game, p: int, c: int, params: Params) -> No
 class Slant:
     @staticmethod
     def options(g: Game, f: Frame) -> list[int] | None:
-        out = [A.AREA + a for a in range(12) if g.trouble[a]]
-        if not out:
-            pop(g)
-            return None
-        return out
+        return choices_or_pop(g, [A.AREA + a for a in range(12) if g.trouble[a]])
 
     @staticmethod
     def act(g: Game, f: Frame, a: int) -> None:
