@@ -12,6 +12,7 @@ def add_train_parser(sub: argparse._SubParsersAction) -> None:
     tr.add_argument("--out", help="output folder (default: the config's 'out')")
     tr.add_argument("--resume", help="checkpoint to resume from (e.g. DIR/checkpoints/last.zip)")
     tr.add_argument("--seed", type=int, help="override the config's seed")
+    tr.add_argument("--minutes", type=float, help="wall-time limit (then save and stop)")
     tr.add_argument("--no-progress", action="store_true")
     tr.set_defaults(func=cmd_train)
 
@@ -20,7 +21,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     from training.config import load_config
     from training.train import train
 
-    cfg = load_config(args.config, seed=args.seed)
+    cfg = load_config(args.config, seed=args.seed, time_limit_minutes=args.minutes)
     out = train(
         cfg,
         total_timesteps=args.total_timesteps,

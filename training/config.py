@@ -79,19 +79,29 @@ class PPOSection:
 
 @dataclass(frozen=True)
 class SelfPlaySection:
-    """Opponents are drawn per episode and per seat with these weights; ``snapshots`` are
-    frozen copies of the learner saved every ``snapshot_every`` steps (at most ``pool_size``)."""
+    """Opponents are drawn per episode and per seat with these weights. Keys are bot specs
+    (``random``, ``heuristic``, ``heuristic:depth=0``, ...; see ``nanty bots``) or
+    ``snapshots``: frozen copies of the learner saved every ``snapshot_every`` steps (at most
+    ``pool_size``, used once one exists)."""
 
     weights: dict[str, float] = field(
-        default_factory=lambda: {"random": 1.0, "heuristic": 1.0, "snapshots": 1.0}
+        default_factory=lambda: {"random": 1.0, "heuristic:depth=0": 1.0, "snapshots": 1.0}
     )
     snapshot_every: int = 25_000
     pool_size: int = 5
 
     def validate(self) -> None:
-        unknown = set(self.weights) - {"random", "heuristic", "snapshots"}
-        if unknown:
-            raise ValueError(f"weights: unknown opponent kind(s) {sorted(unknown)}")
+        from agents.registry import BOTS, parse_spec
+
+        for key in self.weights:
+            if key == "snapshots":
+                continue
+            try:
+                name = parse_spec(key)[0]
+            except ValueError as e:
+                raise ValueError(f"weights: {e}") from e
+            if name not in BOTS:
+                raise ValueError(f"weights: unknown opponent {key!r} (bots: {sorted(BOTS)})")
         if any(w < 0 for w in self.weights.values()) or not any(self.weights.values()):
             raise ValueError("weights must be non-negative and not all zero")
         _positive("snapshot_every", self.snapshot_every)
@@ -118,6 +128,7 @@ class TrainConfig:
     checkpoint_every: int = 25_000
     device: str = "cpu"
     torch_threads: int = 1  # small MLPs on 2 cores: one thread is many times faster
+    time_limit_minutes: float | None = None  # stop (and save) after this much wall time
     env: EnvSection = field(default_factory=EnvSection)
     ppo: PPOSection = field(default_factory=PPOSection)
     selfplay: SelfPlaySection = field(default_factory=SelfPlaySection)
@@ -126,6 +137,8 @@ class TrainConfig:
     def validate(self) -> None:
         _positive("checkpoint_every", self.checkpoint_every)
         _positive("torch_threads", self.torch_threads)
+        if self.time_limit_minutes is not None and self.time_limit_minutes <= 0:
+            raise ValueError("time_limit_minutes must be positive or null")
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

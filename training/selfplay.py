@@ -13,18 +13,18 @@ import numpy as np
 
 from nanty_env.single import RandomOpponent
 
-KINDS = ("random", "heuristic", "snapshots")
+SNAPSHOTS = "snapshots"
 
 
 class OpponentPool:
-    """Draw one opponent per seat and episode: ``random``, ``heuristic`` or a snapshot, with
-    the configured weights (snapshots only once one exists)."""
+    """Draw one opponent per seat and episode, by weight, from bot specs (``random``,
+    ``heuristic:depth=0``, ...) and ``snapshots`` (only once one exists)."""
 
     def __init__(
         self, num_opponents: int, weights: dict[str, float], snapshots: Sequence[str] = ()
     ) -> None:
         self.num_opponents = num_opponents
-        self.weights = {k: float(weights.get(k, 0.0)) for k in KINDS}
+        self.weights = {k: float(w) for k, w in weights.items()}
         self.snapshots = list(snapshots)
         self._cache: dict[str, Any] = {}
 
@@ -42,10 +42,10 @@ class OpponentPool:
         self.__init__(state["num_opponents"], state["weights"], state["snapshots"])
 
     def kinds(self) -> tuple[list[str], np.ndarray]:
-        kinds = [k for k in KINDS if self.weights[k] > 0 and (k != "snapshots" or self.snapshots)]
+        kinds = [k for k, w in self.weights.items() if w > 0 and (k != SNAPSHOTS or self.snapshots)]
         if not kinds:
             kinds = ["random"]
-        w = np.array([self.weights[k] or 1.0 for k in kinds])
+        w = np.array([self.weights.get(k, 0.0) or 1.0 for k in kinds])
         return kinds, w / w.sum()
 
     def __call__(self, rng: np.random.Generator) -> list[Any]:
@@ -57,11 +57,11 @@ class OpponentPool:
 
     def _make(self, kind: str, rng: np.random.Generator) -> Any:
         if kind == "random":
-            return RandomOpponent()
-        if kind == "heuristic":
-            from agents.heuristic import HeuristicBot
+            return RandomOpponent()  # needs no view: faster than agents.RandomBot
+        if kind != SNAPSHOTS:
+            from agents.registry import make_bot
 
-            return HeuristicBot()
+            return make_bot(kind)
         from agents.policy import PolicyBot
 
         path = self.snapshots[int(rng.integers(len(self.snapshots)))]

@@ -84,6 +84,17 @@ class ProgressBar(BaseCallback):
         self.bar.close()
 
 
+class TimeLimit(BaseCallback):
+    """Stop learning after ``minutes`` of wall time (the run is then saved as usual)."""
+
+    def __init__(self, minutes: float) -> None:
+        super().__init__()
+        self.deadline = time.monotonic() + 60 * minutes
+
+    def _on_step(self) -> bool:
+        return time.monotonic() < self.deadline
+
+
 class EpisodeLog(BaseCallback):
     """Per finished training episode: the learner's return and whether it won (progress.csv,
     TensorBoard ``rollout/win_rate``)."""
@@ -251,6 +262,8 @@ def train(
     callbacks = [EpisodeLog(out / "progress.csv"), Periodic(cfg, out, pool)]
     if progress:
         callbacks.insert(0, ProgressBar(total, start))
+    if cfg.time_limit_minutes is not None:
+        callbacks.append(TimeLimit(cfg.time_limit_minutes))
     t0 = time.perf_counter()
     if total > start:
         model.learn(

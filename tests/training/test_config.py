@@ -35,7 +35,7 @@ def test_overrides_by_dotted_key() -> None:
         ("env: {shaping: lots}", "shaping must be one of"),
         ("seed: abc", "'seed' must be int"),
         ("eval: {opponents: [foo]}", "opponents must be one of"),
-        ("selfplay: {weights: {bots: 1.0}}", "unknown opponent kind"),
+        ("selfplay: {weights: {bots: 1.0}}", "weights: unknown bot 'bots'"),
         ("ppo: [1, 2]", "'ppo' must be a mapping"),
         ("- 1\n- 2", "top level must be a mapping"),
         ("ppo: {n_steps: [", "not valid YAML"),
