@@ -78,8 +78,10 @@ def main() -> None:
     ours = rate(make_vec_env(args.num_envs, seed=0, num_players=4), args.timesteps)
     print(f"MaskablePPO, net {NET['net_arch']}, {args.num_envs} envs, {PPO_KW}")
     print(f"  connect_four_v3 vs random : {c4:>8,.0f} steps/s")
-    print(f"  nanty 4p vs random        : {ours:>8,.0f} steps/s   ratio {ours / c4:.2f} "
-          "(target >= 0.9)")
+    print(
+        f"  nanty 4p vs random        : {ours:>8,.0f} steps/s   ratio {ours / c4:.2f} "
+        "(target >= 0.9)"
+    )
 
 
 if __name__ == "__main__":

@@ -1,0 +1,185 @@
+"""A scripted bot: one determinised look-ahead to the end of its own turn, valued by a
+personality-aware evaluation.
+
+How it decides:
+
+1. It rebuilds one full game consistent with its view (``sample_from_view``: other hands, the
+   draw pile and the others' personalities are resampled; it never sees the real ones).
+2. For every legal action it plays the rest of its own turn on a copy of that game, choosing
+   each later step greedily (the best immediate value; a card played inside the turn is itself
+   resolved greedily before it is valued), with other seats' out-of-turn answers defaulting to
+   "let it happen".
+3. It values the end position with :class:`~agents.evaluation.Evaluator`: its own progress
+   towards its goal (Moriarty: areas occupied; the Lords: areas controlled; de Sidonia: net
+   worth; Fagin: trouble markers; Sherlock Holmes: nothing but keeping everyone else from
+   winning) minus the threat that the others pose. The threat weights each opponent's progress
+   towards every goal by the probability of that personality, which
+   :class:`~agents.roles.RoleBelief` infers from their public play, so the bot blocks the
+   player who looks closest to winning.
+
+Every candidate is played out from the same random state (common random numbers), so random
+events do not favour one candidate over another by luck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from agents.base import BaseBot, View
+from agents.evaluation import DEFAULT_WEIGHTS, Evaluator, Weights, game_config
+from agents.roles import RoleBelief, RoleModel, default_model
+from agents.sampling import determinize_view
+from nanty_env.engine import actions as A
+from nanty_env.engine.config import GameConfig
+from nanty_env.engine.game import Game
+from nanty_env.engine.tables import tables
+
+ACT_BONUS = 1e-4  # prefer doing something over passing when the values are level
+MAX_STEPS = 80  # safety bound on a look-ahead
+
+
+def is_card_play(a: int) -> bool:
+    return A.PLAY_CARD <= a < A.DISCARD_CARD
+
+
+EXTRA_KINDS = ("main", "card", "two", "end")
+
+
+def useful_actions(decision: str, legal: Sequence[int]) -> list[int]:
+    """``legal`` without discarding interrupt cards at the own-turn decisions where that is
+    only an extra (it never helps there: the card is simply lost)."""
+    if decision not in EXTRA_KINDS:
+        return list(legal)
+    kept = [a for a in legal if not A.DISCARD_CARD <= a < A.SELECT_CARD]
+    return kept or list(legal)
+
+
+def obvious_action(view: View, legal: Sequence[int]) -> int | None:
+    """An answer that needs no search: take the money of a money symbol."""
+    if view["decision"] == "card" and list(legal) == [A.PASS, A.CONFIRM]:
+        ctx = view["context"]
+        syms = tables().symbols[ctx["c"]]
+        if ctx["i"] < len(syms) and syms[ctx["i"]] == "money":
+            return A.CONFIRM
+    return None
+
+
+def default_answer(legal: Sequence[int]) -> int:
+    """Another seat's answer inside a look-ahead: decline / let it happen when possible."""
+    return A.PASS if legal[0] == A.PASS else legal[0]
+
+
+class TurnPlanner:
+    """Greedy look-ahead to the end of the deciding seat's turn (see module docstring)."""
+
+    def __init__(self, evaluator: Evaluator, depth: int = 1) -> None:
+        self.ev = evaluator
+        self.me = evaluator.seat
+        self.depth = depth
+
+    def scores(self, g: Game, legal: Sequence[int]) -> list[float]:
+        """The value of each legal action after the rest of the turn is played out."""
+        own_turn = g.active == self.me
+        start = g.turn
+        out = []
+        for a in legal:
+            h = g.clone()
+            h.apply(a)
+            self.finish(h, start, own_turn, self.depth)
+            out.append(self.ev.value(h) + (ACT_BONUS if a != A.PASS else 0.0))
+        return out
+
+    def best(self, g: Game, legal: Sequence[int]) -> int:
+        legal = useful_actions(g.decision, legal)
+        if len(legal) == 1:
+            return int(legal[0])
+        s = self.scores(g, legal)
+        return int(legal[int(np.argmax(s))])
+
+    def finish(self, h: Game, start: int, own_turn: bool, depth: int) -> None:
+        """Play on until the turn is over (own turn) or another seat must decide (out of turn)."""
+        me = self.me
+        for _ in range(MAX_STEPS):
+            if h.is_terminal or h.turn != start:
+                return
+            legal = h.legal_actions()
+            if h.current_player != me:
+                if not own_turn:
+                    return
+                h.apply(default_answer(legal))
+            elif len(legal) == 1:
+                h.apply(legal[0])
+            else:
+                h.apply(self.greedy(h, legal, start, own_turn, depth))
+
+    def greedy(self, h: Game, legal: Sequence[int], start: int, own_turn: bool, depth: int) -> int:
+        legal = useful_actions(h.decision, legal)
+        best, best_v = legal[0], -np.inf
+        for a in legal:
+            c = h.clone()
+            c.apply(a)
+            if depth > 0 and is_card_play(a):
+                self.finish(c, start, own_turn, depth - 1)
+            v = self.ev.value(c) + (ACT_BONUS if a != A.PASS else 0.0)
+            if is_card_play(a) and depth <= 0:
+                v += self.ev.w.hand  # the card is not lost, it is being used
+            if v > best_v:
+                best, best_v = a, v
+        return best
+
+
+class HeuristicBot(BaseBot):
+    """Plays towards its own personality and blocks whoever looks closest to winning.
+
+    Args:
+        role_model: ``"default"`` (the shipped role-inference model, if present), a
+            :class:`~agents.roles.RoleModel`, or ``None`` to assume the uniform prior.
+        weights: the evaluation's weights.
+        depth: how many nested card plays inside the turn are looked through.
+    """
+
+    name = "heuristic"
+    observes = True
+
+    def __init__(
+        self,
+        role_model: RoleModel | str | None = "default",
+        weights: Weights = DEFAULT_WEIGHTS,
+        depth: int = 1,
+    ) -> None:
+        super().__init__()
+        self.model = default_model() if role_model == "default" else role_model
+        self.weights = weights
+        self.depth = depth
+        self.belief: RoleBelief | None = None
+
+    def reset(self, seat: int, config: GameConfig) -> None:
+        super().reset(seat, config)
+        self.belief = RoleBelief(game_config(config), self.model)
+
+    def observe(self, view: View) -> None:
+        self._belief(view).observe(view)
+
+    def _belief(self, view: View) -> RoleBelief:
+        if self.belief is None or self.belief.config.num_players != view["num_players"]:
+            self.belief = RoleBelief(game_config(self.config_for(view)), self.model)
+        return self.belief
+
+    def evaluator(self, view: View) -> Evaluator:
+        """The evaluation for ``view``'s seat under the current belief."""
+        belief = self._belief(view)
+        marginals = belief.marginals(view)
+        return Evaluator(belief.config, view["seat"], view["personality"], marginals, self.weights)
+
+    def act(self, view: View, legal_actions: Sequence[int], rng: np.random.Generator) -> int:
+        if len(legal_actions) == 1:
+            return int(legal_actions[0])
+        obvious = obvious_action(view, legal_actions)
+        if obvious is not None:
+            self.observe(view)
+            return obvious
+        ev = self.evaluator(view)
+        g = determinize_view(view, rng, ev.config)
+        return TurnPlanner(ev, self.depth).best(g, legal_actions)

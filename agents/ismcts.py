@@ -1,0 +1,370 @@
+"""Information-set Monte-Carlo tree search (single-observer ISMCTS with determinisation).
+
+Each iteration draws one *determinisation*: a full game consistent with the bot's view, with
+other hands, the draw pile, the event deck and future dice resampled, and the others'
+personalities drawn from the role-inference posterior (every card dealt at most once). The
+iteration then walks one shared tree whose nodes are action histories from the bot's decision:
+at each node only the actions legal in this determinisation are considered, and UCB uses how
+often each action was *available* rather than how often the parent was visited (Cowling,
+Powley & Whitehouse 2012). Forced decisions (one legal action) are not stored. Each node keeps
+the value of the seat that chose its action, so other seats' choices are made for them.
+
+* Expansion: a node's actions are tried in the order of their immediate value for the acting
+  seat (its sampled personality), with progressive widening (``1 + widen * sqrt(visits)``
+  actions considered), so a few visits follow the greedy line and more visits try others. At
+  the root the order and a PUCT prior come from the scripted bot's look-ahead scores.
+* Rollout: from the new node every seat plays greedily (which card to play is random) until the
+  horizon, by default the start of this bot's next turn, where its own goal is checked.
+* Value: :func:`~agents.evaluation.sampled_values` (progress towards the sampled goals minus
+  the others' threat); a finished game gives +-``TERMINAL``. Returns are taken relative to the
+  same seats' values of the determinisation before any action (a control variate): what the
+  sampled hidden state adds to every action alike (how alarming the sampled opponent's goal is)
+  then no longer drowns the differences between actions.
+
+The budget is ``iters`` iterations or ``time`` seconds per decision (``time`` wins when set);
+the most visited root action is played. Taking the money of a money symbol needs no search.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from agents.base import BaseBot, View
+from agents.evaluation import (
+    DEFAULT_WEIGHTS,
+    NUM_PERSONALITIES,
+    Evaluator,
+    Weights,
+    game_config,
+    sampled_values,
+)
+from agents.heuristic import TurnPlanner, obvious_action
+from agents.roles import RoleBelief, RoleModel, default_model, sample_deal
+from agents.sampling import determinize_view
+from nanty_env.engine import actions as A
+from nanty_env.engine.config import GameConfig
+from nanty_env.engine.game import Game
+
+TERMINAL = 3.0  # value of a win (a loss is -TERMINAL)
+MAX_ROLLOUT = 400
+
+
+class Node:
+    """Statistics of one action history: children by action, visits, value sum of the seat
+    that chose the action leading here, and how often that action was available."""
+
+    __slots__ = ("avail", "children", "n", "order", "player", "w")
+
+    def __init__(self, player: int = -1) -> None:
+        self.children: dict[int, Node] = {}
+        self.n = 0
+        self.w = 0.0
+        self.avail = 0
+        self.player = player
+        self.order: dict[int, float] | None = None  # expansion priority of each action
+
+
+def rollout_action(legal: Sequence[int], rng: np.random.Generator, skip: float) -> int:
+    """The fast default policy: uniform among the useful actions.
+
+    Discarding an interrupt card is never chosen unless nothing else is legal, and passing is
+    dropped with probability ``skip`` when something else can be done (symbols are usually
+    worth using).
+    """
+    opts = [a for a in legal if not (A.DISCARD_CARD <= a < A.SELECT_CARD)] or list(legal)
+    if len(opts) > 1 and opts[0] == A.PASS and rng.random() < skip:
+        opts = opts[1:]
+    return int(opts[int(rng.integers(len(opts)))])
+
+
+def set_personalities(g: Game, deal: Sequence[int], seat: int, known_unused: Sequence[int]) -> None:
+    """Give ``g`` the personalities of ``deal``; the set-aside pile is whatever is left."""
+    from nanty_env.engine.setup import personality_deck
+
+    g.persona = list(deal)
+    rest = [k for k in personality_deck(g.cfg) if k not in deal]
+    g.persona_pool = sorted(rest)
+    g.known_unused = [sorted(known_unused) if q == seat else [] for q in range(g.n)]
+
+
+def sampled_evaluators(g: Game, weights: Weights) -> list[Evaluator]:
+    """One evaluator per seat that takes the determinisation's personalities as known."""
+    n = g.n
+    onehot = [np.zeros(NUM_PERSONALITIES) for _ in range(n)]
+    for r in range(n):
+        onehot[r][g.persona[r]] = 1.0
+    return [Evaluator(g.cfg, q, g.persona[q], onehot, weights) for q in range(n)]
+
+
+def greedy_scores(
+    g: Game, legal: Sequence[int], ev: Evaluator, rng: np.random.Generator
+) -> dict[int, float]:
+    """Immediate value of each action for the deciding seat (random for a choice of card,
+    and discarding interrupts or using abilities last): the expansion order of tree nodes."""
+    out = {}
+    for a in legal:
+        if A.PLAY_CARD <= a < A.DISCARD_CARD:
+            out[a] = 10.0 + float(rng.random())
+        elif A.DISCARD_CARD <= a < A.SELECT_CARD or a >= A.ABILITY:
+            out[a] = -10.0 - float(rng.random())
+        else:
+            h = g.clone()
+            h.apply(a)
+            out[a] = ev.value(h) + (1e-4 if a != A.PASS else 0.0)
+    return out
+
+
+def greedy_action(
+    g: Game, legal: Sequence[int], ev: Evaluator, rng: np.random.Generator, skip: float
+) -> int:
+    """The action with the best immediate value for the deciding seat; a choice among cards
+    to play is made at random (see ``rollout``)."""
+    cards = [a for a in legal if A.PLAY_CARD <= a < A.DISCARD_CARD]
+    if cards and (legal[0] != A.PASS or rng.random() < skip):
+        return int(cards[int(rng.integers(len(cards)))])
+    if len(legal) == 2 and legal[1] == A.CONFIRM:
+        return A.CONFIRM  # take the money / resolve the scroll: nearly always right
+    best, best_v = legal[0], -math.inf
+    for a in legal:
+        if A.DISCARD_CARD <= a < A.SELECT_CARD or a >= A.ABILITY:
+            continue
+        h = g.clone()
+        h.apply(a)
+        v = ev.value(h) + (1e-4 if a != A.PASS else 0.0)
+        if v > best_v:
+            best, best_v = a, v
+    return int(best)
+
+
+class ISMCTSBot(BaseBot):
+    """Information-set MCTS over determinisations drawn from the role posterior.
+
+    Args:
+        iters: iterations per decision (used when ``time`` is not set).
+        time: seconds per decision (overrides ``iters``).
+        c: UCB exploration constant (values are in evaluation units, roughly [-3, 3]).
+        prior: weight of the scripted bot's ranking at the root (0 turns it off).
+        horizon: ``"round"`` (until this seat's next turn starts) or ``"turn"`` (until the
+            current turn ends).
+        skip: probability that the random rollout policy drops "pass" when it has another option.
+        rollout: ``"greedy"`` (each seat takes the action with the best immediate value for
+            its sampled personality; which card to play is chosen at random, since playing a
+            card changes nothing until its symbols resolve) or ``"random"``.
+        temperature: softmax temperature turning the scripted scores into the root prior.
+        widen: progressive widening factor below the root.
+        role_model: as for :class:`~agents.heuristic.HeuristicBot`.
+    """
+
+    name = "ismcts"
+    observes = True
+
+    def __init__(
+        self,
+        iters: int = 200,
+        time: float | None = None,
+        c: float = 0.25,
+        prior: float = 1.0,
+        horizon: str = "round",
+        skip: float = 0.8,
+        rollout: str = "greedy",
+        temperature: float = 0.05,
+        widen: float = 1.0,
+        role_model: RoleModel | str | None = "default",
+        weights: Weights = DEFAULT_WEIGHTS,
+    ) -> None:
+        super().__init__()
+        if horizon not in ("round", "turn"):
+            raise ValueError(f"horizon must be 'round' or 'turn', got {horizon!r}")
+        if rollout not in ("greedy", "random"):
+            raise ValueError(f"rollout must be 'greedy' or 'random', got {rollout!r}")
+        self.rollout = rollout
+        self.iters = int(iters)
+        self.time = time
+        self.c = c
+        self.prior_weight = prior
+        self.horizon = horizon
+        self.skip = skip
+        self.temperature = temperature
+        self.widen = widen
+        self.model = default_model() if role_model == "default" else role_model
+        self.weights = weights
+        self.belief: RoleBelief | None = None
+        self.last_iterations = 0
+
+    # ------------------------------------------------------------------ bot protocol
+    def reset(self, seat: int, config: GameConfig) -> None:
+        super().reset(seat, config)
+        self.belief = RoleBelief(game_config(config), self.model)
+
+    def observe(self, view: View) -> None:
+        self._belief(view).observe(view)
+
+    def _belief(self, view: View) -> RoleBelief:
+        if self.belief is None or self.belief.config.num_players != view["num_players"]:
+            self.belief = RoleBelief(game_config(self.config_for(view)), self.model)
+        return self.belief
+
+    def act(self, view: View, legal_actions: Sequence[int], rng: np.random.Generator) -> int:
+        legal = [int(a) for a in legal_actions]
+        if len(legal) == 1:
+            return legal[0]
+        obvious = obvious_action(view, legal)
+        if obvious is not None:
+            self.observe(view)
+            return obvious
+        belief = self._belief(view)
+        cfg = belief.config
+        marginals = belief.marginals(view)
+        likelihood = belief.likelihood()
+        me = view["seat"]
+        unused = view["known_unused_personalities"]
+
+        def determinisation() -> Game:
+            g = determinize_view(view, rng, cfg)
+            set_personalities(g, sample_deal(view, cfg, likelihood, rng), me, unused)
+            return g
+
+        first = determinisation()
+        prior = self._root_prior(first, legal, view, marginals)
+        horizon = self._horizon_turn(view)
+        root = Node()
+        deadline = None if self.time is None else time.perf_counter() + float(self.time)
+        it = 0
+        while True:
+            if deadline is not None:
+                if time.perf_counter() >= deadline and it > 0:
+                    break
+            elif it >= self.iters:
+                break
+            g = first if it == 0 else determinisation()
+            self._iterate(root, g, me, prior, horizon, rng)
+            it += 1
+        self.last_iterations = it
+        best = max(
+            legal, key=lambda a: (root.children[a].n if a in root.children else -1, prior[a])
+        )
+        return int(best)
+
+    # ------------------------------------------------------------------ search
+    def _horizon_turn(self, view: View) -> int:
+        """The turn number at whose start the rollouts stop."""
+        n, me, turn, active = view["num_players"], view["seat"], view["turn"], view["active"]
+        if self.horizon == "turn":
+            return turn + 1
+        wait = (me - active) % n
+        return turn + (wait if wait else n)
+
+    def _root_prior(
+        self, g: Game, legal: list[int], view: View, marginals: list[np.ndarray]
+    ) -> dict[int, float]:
+        """Softmax of the scripted bot's look-ahead scores (uniform when ``prior`` is 0)."""
+        if self.prior_weight <= 0:
+            return dict.fromkeys(legal, 1.0 / len(legal))
+        ev = Evaluator(g.cfg, view["seat"], view["personality"], marginals, self.weights)
+        scores = np.array(TurnPlanner(ev, depth=0).scores(g, legal))
+        z = (scores - scores.max()) / max(self.temperature, 1e-6)
+        p = np.exp(z)
+        p /= p.sum()
+        return {a: float(x) for a, x in zip(legal, p, strict=True)}
+
+    def _iterate(
+        self,
+        root: Node,
+        g: Game,
+        me: int,
+        prior: dict[int, float],
+        horizon: int,
+        rng: np.random.Generator,
+    ) -> None:
+        node = root
+        path: list[Node] = []
+        evaluators: list[Evaluator] | None = None
+        # Control variate: each seat's value of this determinisation before anything is done.
+        # Subtracting it removes what the sampled hidden state adds to every action alike
+        # (e.g. how alarming the sampled opponent's goal is) from the comparison of actions.
+        baseline = self._values(g)
+        while not g.is_terminal and g.turn < horizon:
+            legal = g.legal_actions()
+            if len(legal) == 1:
+                g.apply(legal[0])
+                continue
+            p = g.current_player
+            if node is root:
+                allowed = sorted(legal, key=lambda x: -prior.get(x, 0.0))
+            else:
+                if node.order is None:
+                    if evaluators is None:
+                        evaluators = sampled_evaluators(g, self.weights)
+                    node.order = greedy_scores(g, legal, evaluators[p], rng)
+                order = node.order
+                ranked = sorted(legal, key=lambda x: -order.get(x, -100.0))
+                allowed = ranked[: 1 + int(self.widen * math.sqrt(node.n))]
+            for b in allowed:
+                if b in node.children:
+                    node.children[b].avail += 1
+            untried = [a for a in allowed if a not in node.children]
+            if untried:
+                a = untried[0]
+                child = Node(p)
+                child.avail = 1
+                node.children[a] = child
+                g.apply(a)
+                path.append(child)
+                break
+            a = self._select(node, allowed, root_prior=prior if node is root else None)
+            node = node.children[a]
+            g.apply(a)
+            path.append(node)
+        self._rollout(g, horizon, rng)
+        values = self._values(g)
+        node_visit = root
+        node_visit.n += 1
+        for nd in path:
+            nd.n += 1
+            nd.w += values[nd.player] - baseline[nd.player]
+
+    def _select(self, node: Node, legal: list[int], root_prior: dict[int, float] | None) -> int:
+        best, best_s = legal[0], -math.inf
+        children = node.children
+        if root_prior is not None:
+            sq = math.sqrt(node.n + 1)
+            for b in legal:
+                ch = children[b]
+                s = ch.w / ch.n + self.c * self.prior_weight * root_prior.get(b, 0.0) * sq / (
+                    1 + ch.n
+                )
+                if s > best_s:
+                    best, best_s = b, s
+            return best
+        for b in legal:
+            ch = children[b]
+            s = ch.w / ch.n + self.c * math.sqrt(math.log(ch.avail) / ch.n)
+            if s > best_s:
+                best, best_s = b, s
+        return best
+
+    def _rollout(self, g: Game, horizon: int, rng: np.random.Generator) -> None:
+        evaluators = None
+        for _ in range(MAX_ROLLOUT):
+            if g.is_terminal or g.turn >= horizon:
+                return
+            legal = g.legal_actions()
+            if len(legal) == 1:
+                g.apply(legal[0])
+                continue
+            if self.rollout == "random":
+                g.apply(rollout_action(legal, rng, self.skip))
+                continue
+            if evaluators is None:
+                evaluators = sampled_evaluators(g, self.weights)
+            g.apply(greedy_action(g, legal, evaluators[g.current_player], rng, self.skip))
+
+    def _values(self, g: Game) -> list[float]:
+        if g.is_terminal:
+            winners = g.outcome.winners
+            return [TERMINAL if q in winners else -TERMINAL for q in range(g.n)]
+        return sampled_values(g, self.weights)

@@ -1,0 +1,339 @@
+"""Hidden-role inference: who is which personality, judged from public play only.
+
+A :class:`RoleTracker` follows one seat's views (at the start of every turn) and attributes each
+turn's public changes to the player whose turn it was: agents placed in new areas, control
+gained, buildings, money, trouble markers added or removed, other players' pawns removed. These
+running totals and the current board make a feature vector per player. A
+:class:`RoleModel` (multinomial logistic regression, one per player count, trained on logged
+games of :class:`~agents.heuristic.HeuristicBot` self-play) turns each vector into likelihoods
+over personality cards, and :func:`posterior` combines them with what the seat knows for sure
+(its own card, set-aside cards it has seen, every card dealt at most once) by exact enumeration
+of the possible deals.
+
+Without a model the posterior is the prior: uniform over the cards the seat cannot rule out.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.evaluation import NUM_PERSONALITIES, Metrics, view_metrics
+from nanty_env.engine.config import GameConfig
+from nanty_env.engine.setup import personality_deck
+
+FEATURES: tuple[str, ...] = (
+    "bias",
+    "turns",
+    "d_occupied",
+    "d_controlled",
+    "d_agents",
+    "d_buildings",
+    "d_money",
+    "d_net_worth",
+    "trouble_added",
+    "trouble_removed",
+    "others_agents_removed",
+    "neutral_removed",
+    "cards_discarded",
+    "occupied",
+    "controlled",
+    "net_worth",
+    "buildings",
+    "agents",
+    "money",
+    "loans",
+    "exposed",
+    "game_turn",
+)
+NUM_FEATURES = len(FEATURES)
+# Rough scales that bring every feature near [0, 1] (logistic regression trains better).
+_SCALE = np.array(
+    [1, 15, 6, 4, 6, 3, 15, 15, 6, 6, 4, 3, 15, 12, 6, 50, 6, 12, 30, 2, 6, 80], dtype=np.float64
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """The public facts of one turn start that the tracker compares."""
+
+    turn: int
+    active: int
+    metrics: Metrics
+    agents: tuple[tuple[int, ...], ...]
+    neutral: int
+    trouble: tuple[int, ...]
+    discard: int
+
+
+def snapshot(view: Mapping[str, Any]) -> Snapshot:
+    return Snapshot(
+        turn=view["turn"],
+        active=view["active"],
+        metrics=view_metrics(view),
+        agents=tuple(tuple(r) for r in view["agents"]),
+        neutral=sum(view["grenadiers"]) + sum(view["citizens"]),
+        trouble=tuple(view["trouble"]),
+        discard=len(view["discard"]),
+    )
+
+
+class RoleTracker:
+    """Running public statistics of every player, fed with one seat's successive views.
+
+    Only the first view of each turn is used; a turn's changes are attributed to its active
+    player when consecutive turn starts were both seen (otherwise only the board is updated).
+    """
+
+    def __init__(self, num_players: int) -> None:
+        self.n = num_players
+        self.sums = np.zeros((num_players, 12))
+        self.turns = np.zeros(num_players)
+        self.prev: Snapshot | None = None
+
+    def update(self, view: Mapping[str, Any]) -> None:
+        if self.prev is not None and view["turn"] == self.prev.turn:
+            return
+        snap = snapshot(view)
+        prev = self.prev
+        if prev is not None and snap.turn == prev.turn + 1:
+            self._attribute(prev, snap)
+        self.prev = snap
+
+    def _attribute(self, a: Snapshot, b: Snapshot) -> None:
+        q = a.active
+        ma, mb = a.metrics, b.metrics
+        added = sum(1 for x, y in zip(a.trouble, b.trouble, strict=True) if y > x)
+        removed = sum(1 for x, y in zip(a.trouble, b.trouble, strict=True) if y < x)
+        lost = 0
+        for r in range(self.n):
+            if r != q:
+                lost += max(0, sum(a.agents[r]) - sum(b.agents[r]))
+        self.turns[q] += 1
+        self.sums[q] += (
+            mb.occupied[q] - ma.occupied[q],
+            mb.controlled[q] - ma.controlled[q],
+            mb.agents[q] - ma.agents[q],
+            mb.own_buildings[q] - ma.own_buildings[q],
+            mb.money[q] - ma.money[q],
+            mb.net_worth[q] - ma.net_worth[q],
+            added,
+            removed,
+            lost,
+            max(0, a.neutral - b.neutral),
+            max(0, b.discard - a.discard),
+            0.0,
+        )
+
+    def features(self) -> np.ndarray:
+        """``[num_players, NUM_FEATURES]`` feature matrix (scaled)."""
+        x = np.zeros((self.n, NUM_FEATURES))
+        if self.prev is None:
+            x[:, 0] = 1.0
+            return x / _SCALE
+        m = self.prev.metrics
+        for q in range(self.n):
+            x[q] = (
+                1.0,
+                self.turns[q],
+                *self.sums[q][:11],
+                m.occupied[q],
+                m.controlled[q],
+                m.net_worth[q],
+                m.own_buildings[q],
+                m.agents[q],
+                m.money[q],
+                m.loans[q],
+                m.exposed[q],
+                self.prev.turn,
+            )
+        return x / _SCALE
+
+
+class RoleModel:
+    """Multinomial logistic regression over personality indices, one weight matrix per
+    player count (classes outside that count's deck get no probability)."""
+
+    def __init__(self, weights: Mapping[int, np.ndarray], meta: Mapping[str, Any] | None = None):
+        self.weights = {int(k): np.asarray(v, dtype=np.float64) for k, v in weights.items()}
+        self.meta = dict(meta or {})
+
+    def probabilities(self, x: np.ndarray, num_players: int) -> np.ndarray:
+        """``p(personality | features)`` for each row of ``x`` (``[rows, NUM_PERSONALITIES]``)."""
+        w = self.weights.get(num_players)
+        out = np.zeros((x.shape[0], NUM_PERSONALITIES))
+        if w is None:
+            return out + 1.0 / NUM_PERSONALITIES
+        logits = x @ w
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        return p / p.sum(axis=1, keepdims=True)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "features": list(FEATURES),
+            "weights": {str(k): v.round(5).tolist() for k, v in self.weights.items()},
+            "meta": self.meta,
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> RoleModel:
+        if tuple(d["features"]) != FEATURES:
+            raise ValueError("role model was trained on other features; retrain it")
+        return cls({int(k): np.array(v) for k, v in d["weights"].items()}, d.get("meta"))
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> RoleModel:
+        return cls.from_json(json.loads(Path(path).read_text()))
+
+
+DEFAULT_MODEL_FILE = "role_model.json"
+
+
+@cache
+def default_model() -> RoleModel | None:
+    """The model shipped in ``agents/data`` (``None`` if it has not been trained yet)."""
+    f = resources.files("agents") / "data" / DEFAULT_MODEL_FILE
+    if not f.is_file():
+        return None
+    return RoleModel.from_json(json.loads(f.read_text()))
+
+
+def candidates(view: Mapping[str, Any], config: GameConfig) -> list[int]:
+    """Personality cards that another seat may hold, as far as ``view``'s seat knows."""
+    seen = set(view["known_unused_personalities"]) | {view["personality"]}
+    return [k for k in personality_deck(config) if k not in seen]
+
+
+def posterior(
+    view: Mapping[str, Any],
+    config: GameConfig,
+    likelihood: np.ndarray | None = None,
+) -> list[np.ndarray]:
+    """Marginal probabilities of every other seat's personality.
+
+    Args:
+        view: the observing seat's view (its own card and seen set-aside cards are certain).
+        likelihood: ``[num_players, NUM_PERSONALITIES]`` relative likelihoods of each seat's
+            public play under each personality; ``None`` for the prior.
+
+    Returns:
+        One vector per seat (the observer's own row is its own card, one-hot).
+    """
+    n, me = view["num_players"], view["seat"]
+    cands = candidates(view, config)
+    others = [q for q in range(n) if q != me]
+    lik = np.ones((n, NUM_PERSONALITIES)) if likelihood is None else likelihood
+    out = [np.zeros(NUM_PERSONALITIES) for _ in range(n)]
+    out[me][view["personality"]] = 1.0
+    total = 0.0
+    for deal in itertools.permutations(cands, len(others)):
+        w = 1.0
+        for q, k in zip(others, deal, strict=True):
+            w *= lik[q, k]
+        if w <= 0.0:
+            continue
+        total += w
+        for q, k in zip(others, deal, strict=True):
+            out[q][k] += w
+    if total <= 0.0:  # the model ruled everything out: fall back to the prior
+        return posterior(view, config, None)
+    for q in others:
+        out[q] /= total
+    return out
+
+
+class RoleBelief:
+    """A seat's running belief about the others: a tracker plus an optional model."""
+
+    def __init__(self, config: GameConfig, model: RoleModel | None) -> None:
+        self.config = config
+        self.model = model
+        self.tracker = RoleTracker(config.num_players)
+
+    def observe(self, view: Mapping[str, Any]) -> None:
+        self.tracker.update(view)
+
+    def likelihood(self) -> np.ndarray | None:
+        if self.model is None:
+            return None
+        x = self.tracker.features()
+        p = np.maximum(self.model.probabilities(x, self.config.num_players), 1e-9)
+        p[self.tracker.turns == 0] = 1.0  # no turn of theirs seen yet: no evidence
+        return p
+
+    def marginals(self, view: Mapping[str, Any]) -> list[np.ndarray]:
+        self.observe(view)
+        return posterior(view, self.config, self.likelihood())
+
+
+def sample_deal(
+    marginal_view: Mapping[str, Any],
+    config: GameConfig,
+    likelihood: np.ndarray | None,
+    rng: np.random.Generator,
+) -> list[int]:
+    """Draw a whole deal (one card per seat, all distinct) from the joint posterior."""
+    n, me = marginal_view["num_players"], marginal_view["seat"]
+    cands = candidates(marginal_view, config)
+    others = [q for q in range(n) if q != me]
+    lik = np.ones((n, NUM_PERSONALITIES)) if likelihood is None else likelihood
+    deals = list(itertools.permutations(cands, len(others)))
+    w = np.array([np.prod([lik[q, k] for q, k in zip(others, d, strict=True)]) for d in deals])
+    w = w / w.sum() if w.sum() > 0 else np.full(len(deals), 1.0 / len(deals))
+    d = deals[int(rng.choice(len(deals), p=w))]
+    out = [marginal_view["personality"]] * n
+    for q, k in zip(others, d, strict=True):
+        out[q] = k
+    return out
+
+
+def fit_logistic(
+    x: np.ndarray,
+    y: np.ndarray,
+    classes: Sequence[int],
+    *,
+    l2: float = 1e-3,
+    iters: int = 400,
+    lr: float = 0.5,
+) -> np.ndarray:
+    """Fit multinomial logistic regression by full-batch gradient descent (Adam steps).
+
+    Returns a ``[NUM_FEATURES, NUM_PERSONALITIES]`` weight matrix; columns of personalities
+    not in ``classes`` hold a large negative bias so they get no probability.
+    """
+    cls = list(classes)
+    idx = {k: i for i, k in enumerate(cls)}
+    yi = np.array([idx[int(k)] for k in y])
+    onehot = np.eye(len(cls))[yi]
+    w = np.zeros((x.shape[1], len(cls)))
+    m = np.zeros_like(w)
+    v = np.zeros_like(w)
+    b1, b2, eps = 0.9, 0.999, 1e-8
+    for t in range(1, iters + 1):
+        logits = x @ w
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(axis=1, keepdims=True)
+        grad = x.T @ (p - onehot) / len(x) + l2 * w
+        m = b1 * m + (1 - b1) * grad
+        v = b2 * v + (1 - b2) * grad**2
+        w -= lr * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
+        lr_decay = 0.5 if t == iters // 2 else 1.0
+        lr *= lr_decay
+    full = np.zeros((x.shape[1], NUM_PERSONALITIES))
+    full[0, :] = -30.0
+    for k, i in idx.items():
+        full[:, k] = w[:, i]
+    return full

@@ -1,0 +1,142 @@
+"""Tournament statistics: win rates with 95 % confidence intervals, per bot, per personality and
+per seat, and multi-player ratings with uncertainty (openskill's Plackett-Luce model).
+
+Input is a list of game records (plain dicts, as :mod:`agents.tournament` writes them):
+
+``{"game": i, "seats": [entry index per seat], "winners": [seats], "personalities": [ids],
+"reason": str, ...}``
+
+and the list of entries (bot specs in the order given; the same spec may appear several times,
+e.g. three random bots). Statistics are pooled per bot spec; ratings are kept per entry, since
+one rating cannot sit in two seats of the same game.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+
+
+def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (sensible near 0 and 1 too)."""
+    if games <= 0:
+        return (0.0, 1.0)
+    p = wins / games
+    denom = 1.0 + z * z / games
+    centre = (p + z * z / (2 * games)) / denom
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def rate_row(games: int, wins: int) -> dict[str, Any]:
+    lo, hi = wilson_interval(wins, games)
+    return {
+        "games": games,
+        "wins": wins,
+        "win_rate": wins / games if games else 0.0,
+        "ci95": [lo, hi],
+    }
+
+
+def entry_labels(specs: Sequence[str]) -> list[str]:
+    """Unique labels for the entries: repeats of a spec get ``#2``, ``#3``, ..."""
+    seen: Counter[str] = Counter()
+    out = []
+    for s in specs:
+        seen[s] += 1
+        out.append(s if seen[s] == 1 else f"{s}#{seen[s]}")
+    return out
+
+
+def win_tables(specs: Sequence[str], records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Win counts pooled per bot spec: overall, per personality and per seat."""
+    overall: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    by_persona: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    by_seat: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0])
+    for r in records:
+        winners = set(r["winners"])
+        for seat, e in enumerate(r["seats"]):
+            bot = specs[e]
+            won = int(seat in winners)
+            for cell in (
+                overall[bot],
+                by_persona[bot, r["personalities"][seat]],
+                by_seat[bot, seat],
+            ):
+                cell[0] += 1
+                cell[1] += won
+    order = list(dict.fromkeys(specs))
+    return {
+        "bots": [{"name": b, **rate_row(*overall[b])} for b in order if b in overall],
+        "by_personality": [
+            {"bot": b, "personality": p, **rate_row(*v)}
+            for (b, p), v in sorted(
+                by_persona.items(), key=lambda kv: (order.index(kv[0][0]), kv[0][1])
+            )
+        ],
+        "by_seat": [
+            {"bot": b, "seat": s, **rate_row(*v)}
+            for (b, s), v in sorted(
+                by_seat.items(), key=lambda kv: (order.index(kv[0][0]), kv[0][1])
+            )
+        ],
+    }
+
+
+def ratings(
+    specs: Sequence[str], records: Sequence[Mapping[str, Any]], model: Any = None
+) -> list[dict[str, Any]]:
+    """Plackett-Luce ratings (openskill) per entry, updated game by game in game order.
+
+    Each game is a free-for-all of single-player teams ranked winners first (tied), everyone
+    else second (tied). Returns ``mu``, ``sigma`` and the conservative ``ordinal`` (mu - 3 sigma)
+    per entry.
+    """
+    from openskill.models import PlackettLuce
+
+    model = model or PlackettLuce()
+    labels = entry_labels(specs)
+    table = {lab: model.rating(name=lab) for lab in labels}
+    for r in sorted(records, key=lambda r: r["game"]):
+        seats = r["seats"]
+        winners = set(r["winners"])
+        teams = [[table[labels[e]]] for e in seats]
+        ranks = [1 if s in winners else 2 for s in range(len(seats))]
+        new = model.rate(teams, ranks=ranks)
+        for e, team in zip(seats, new, strict=True):
+            table[labels[e]] = team[0]
+    return [
+        {
+            "entry": lab,
+            "bot": spec,
+            "mu": table[lab].mu,
+            "sigma": table[lab].sigma,
+            "ordinal": table[lab].mu - 3 * table[lab].sigma,
+        }
+        for lab, spec in zip(labels, specs, strict=True)
+    ]
+
+
+def summarize(specs: Sequence[str], records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Everything a tournament reports (see :mod:`agents.tournament` for the JSON layout)."""
+    out = win_tables(specs, records)
+    rated = ratings(specs, records)
+    for row in out["bots"]:
+        mine = [x for x in rated if x["bot"] == row["name"]]
+        row["entries"] = len(mine)
+        row["rating_mu"] = sum(x["mu"] for x in mine) / len(mine)
+        row["rating_sigma"] = sum(x["sigma"] for x in mine) / len(mine)
+    out["ratings"] = rated
+    out["reasons"] = dict(Counter(r["reason"] for r in records).most_common())
+    seconds: dict[str, list[float]] = defaultdict(list)
+    for r in records:
+        for seat, e in enumerate(r["seats"]):
+            seconds[specs[e]].append(r.get("seconds", [0.0] * len(r["seats"]))[seat])
+    for row in out["bots"]:
+        xs = seconds[row["name"]]
+        row["seconds_per_game"] = sum(xs) / len(xs) if xs else 0.0
+    return out

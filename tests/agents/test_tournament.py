@@ -1,0 +1,90 @@
+"""Tournament scheduling, outputs and the ``nanty eval`` command (small and fast)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import Counter
+
+from agents.cli import main
+from agents.tournament import TournamentSpec, run_tournament, schedule, seats_for, write_outputs
+
+
+def test_schedule_rotates_seats_over_shared_deals():
+    spec = TournamentSpec(bots=("a", "b", "c"), num_players=3, games=9, seed=2)
+    tasks = schedule(spec)
+    assert len({t.deal_seed for t in tasks}) == 3
+    for deal in {t.deal_seed for t in tasks}:
+        block = [t for t in tasks if t.deal_seed == deal]
+        # every entry sits in every seat exactly once per deal
+        for entry in range(3):
+            assert sorted(seats_for(t.rotation, 3).index(entry) for t in block) == [0, 1, 2]
+
+
+def test_small_tournament_in_process(tmp_path):
+    spec = TournamentSpec(bots=("random", "random"), num_players=2, games=6, seed=0)
+    result = run_tournament(spec, workers=1, progress=False)
+    assert [r["game"] for r in result.records] == list(range(6))
+    (row,) = result.summary["bots"]
+    assert row["name"] == "random" and row["games"] == 12 and row["entries"] == 2
+    wins = sum(len(r["winners"]) for r in result.records)
+    assert row["wins"] == wins
+    files = write_outputs(result, tmp_path / "r.json", plots=True)
+    assert all(p.exists() for p in files)
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert len(data["games"]) == 6 and data["chance"] == 0.5
+    rows = list(csv.DictReader((tmp_path / "r_games.csv").open()))
+    assert len(rows) == 12
+    assert Counter(r["bot"] for r in rows) == {"random": 12}
+
+
+def test_same_seed_same_results():
+    spec = TournamentSpec(bots=("heuristic", "random"), num_players=2, games=2, seed=5)
+    a = run_tournament(spec, workers=1, progress=False).records
+    b = run_tournament(spec, workers=1, progress=False).records
+    strip = lambda rs: [{k: v for k, v in r.items() if "seconds" not in k} for r in rs]  # noqa: E731
+    assert strip(a) == strip(b)
+
+
+def test_cli_eval_writes_required_fields(tmp_path, capsys):
+    out = tmp_path / "results.json"
+    code = main(
+        [
+            "eval",
+            "--bots",
+            "heuristic,random,random",
+            "--players",
+            "3",
+            "--games",
+            "3",
+            "--seed",
+            "0",
+            "--out",
+            str(out),
+            "--workers",
+            "2",
+            "--no-progress",
+            "--no-plots",
+        ]
+    )
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "win rate" in printed and "heuristic" in printed
+    data = json.loads(out.read_text())
+    names = {b["name"] for b in data["bots"]}
+    assert names == {"heuristic", "random"}
+    for b in data["bots"]:
+        assert {"name", "games", "wins", "win_rate", "ci95"} <= set(b)
+        assert len(b["ci95"]) == 2
+    assert (tmp_path / "results.csv").exists()
+
+
+def test_results_do_not_depend_on_the_number_of_workers():
+    spec = TournamentSpec(bots=("random", "random", "random"), num_players=3, games=6, seed=1)
+    one = run_tournament(spec, workers=1, progress=False)
+    two = run_tournament(spec, workers=2, progress=False, chunk=1)
+    keys = ("game", "seats", "winners", "reason", "personalities", "turns", "decisions")
+    assert [{k: r[k] for k in keys} for r in one.records] == [
+        {k: r[k] for k in keys} for r in two.records
+    ]
+    assert one.summary["ratings"] == two.summary["ratings"]
