@@ -4,6 +4,7 @@ Examples::
 
     nanty eval --bots heuristic,random,random,random --players 4 --games 1000 --seed 0 \\
         --out results.json
+    nanty summary results_games.jsonl     # a (partial) run, while it is still going
     nanty roles --players 4 --games 100
     nanty roles-train --games 300
     nanty bots
@@ -35,7 +36,18 @@ def cmd_eval(args: argparse.Namespace) -> int:
         thresholds=args.thresholds,
         interrupt_windows=args.windows,
     )
-    result = run_tournament(spec, workers=args.workers, progress=not args.no_progress)
+    journal = None
+    if args.out:
+        out = Path(args.out)
+        journal = out.with_name(out.stem + "_games.jsonl")
+    result = run_tournament(
+        spec,
+        workers=args.workers,
+        progress=not args.no_progress,
+        chunk=args.chunk,
+        journal=journal,
+        resume=args.resume,
+    )
     print(format_table(result))
     if args.out:
         for path in write_outputs(result, args.out, plots=not args.no_plots):
@@ -50,6 +62,18 @@ def _ppo(spec: str, checkpoint: str | None) -> str:
     if not checkpoint:
         raise SystemExit("nanty eval: the bot 'ppo' needs --checkpoint PATH")
     return f"policy:path={checkpoint}"
+
+
+def cmd_summary(args: argparse.Namespace) -> int:
+    from agents.tournament import format_table, load_journal, write_outputs
+
+    result = load_journal(args.journal)
+    print(f"{len(result.records)} of {result.spec.games} games finished")
+    print(format_table(result))
+    if args.out:
+        for path in write_outputs(result, args.out, plots=not args.no_plots):
+            print(f"wrote {path}")
+    return 0
 
 
 def cmd_roles(args: argparse.Namespace) -> int:
@@ -105,14 +129,29 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--players", type=int, default=4)
     ev.add_argument("--games", type=int, default=100)
     ev.add_argument("--seed", type=int, default=0)
-    ev.add_argument("--out", help="JSON output (CSV files and plots are written beside it)")
+    ev.add_argument(
+        "--out",
+        help="JSON output (CSV files, plots and a games journal are written beside it)",
+    )
     ev.add_argument("--workers", type=int, default=2)
     ev.add_argument("--personalities", default="standard")
     ev.add_argument("--thresholds", default="rulebook")
     ev.add_argument("--windows", default="public", help="interrupt window policy")
+    ev.add_argument("--chunk", type=int, help="games per worker task (1 for slow bots)")
+    ev.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the finished games of an interrupted run with the same --out and settings",
+    )
     ev.add_argument("--no-plots", action="store_true")
     ev.add_argument("--no-progress", action="store_true")
     ev.set_defaults(func=cmd_eval)
+
+    su = sub.add_parser("summary", help="report on a (partial) games journal of nanty eval")
+    su.add_argument("journal", help="the <out>_games.jsonl file of a run")
+    su.add_argument("--out", help="also write the JSON, CSV files and plots")
+    su.add_argument("--no-plots", action="store_true")
+    su.set_defaults(func=cmd_summary)
 
     ro = sub.add_parser("roles", help="top-1 accuracy of role inference by turn number")
     ro.add_argument("--players", default="2,3,4")

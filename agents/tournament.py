@@ -142,33 +142,108 @@ def run_tournament(
     workers: int | None = None,
     progress: bool = True,
     chunk: int | None = None,
+    journal: str | Path | None = None,
+    resume: bool = False,
 ) -> TournamentResult:
-    """Play the tournament (in ``workers`` processes; 1 = in this process)."""
+    """Play the tournament (in ``workers`` processes; 1 = in this process).
+
+    Args:
+        chunk: games per task sent to a worker (default: small batches of fast games; use 1
+            for slow bots so that progress and the journal follow every game).
+        journal: a JSON-lines file that receives every finished game at once (a header line
+            with the spec first), so that a long run can be watched and resumed.
+        resume: keep the games already in ``journal`` (when its spec matches) and play only
+            the missing ones.
+    """
     tasks = schedule(spec)
+    records: list[dict[str, Any]] = []
+    log = None
+    if journal is not None:
+        records = _read_journal(journal, spec) if resume else []
+        done = {r["game"] for r in records}
+        tasks = [t for t in tasks if t.game not in done]
+        log = _open_journal(journal, spec, keep=bool(records))
     workers = workers or min(2, os.cpu_count() or 1)
     chunk = chunk or max(1, min(16, len(tasks) // (workers * 8) or 1))
     chunks = [tasks[i : i + chunk] for i in range(0, len(tasks), chunk)]
     bar = progress_bar(len(tasks), progress, f"{spec.num_players}p {','.join(spec.bots)}")
-    records: list[dict[str, Any]] = []
     t0 = time.perf_counter()
+
+    def finished(out: list[dict[str, Any]]) -> None:
+        records.extend(out)
+        if log is not None:
+            for r in out:
+                log.write(json.dumps(r) + "\n")
+            log.flush()
+        bar.update(len(out))
+
     try:
         if workers <= 1:
             for c in chunks:
-                records += _play_chunk(spec, c)
-                bar.update(len(c))
-        else:
+                finished(_play_chunk(spec, c))
+        elif chunks:
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 futures = [pool.submit(_play_chunk, spec, c) for c in chunks]
                 for fut in as_completed(futures):
-                    out = fut.result()
-                    records += out
-                    bar.update(len(out))
+                    finished(fut.result())
     finally:
         bar.close()
+        if log is not None:
+            log.close()
     records.sort(key=lambda r: r["game"])
     result = TournamentResult(spec, records, seconds=time.perf_counter() - t0)
     result.summary = summarize(spec.bots, records)
     return result
+
+
+def load_journal(path: str | Path) -> TournamentResult:
+    """The (possibly partial) result recorded in a journal written by :func:`run_tournament`."""
+    lines = [x for x in Path(path).read_text().splitlines() if x.strip()]
+    if not lines:
+        raise ValueError(f"{path} is empty")
+    head = json.loads(lines[0])["spec"]
+    spec = TournamentSpec(**{**head, "bots": tuple(head["bots"])})
+    records = sorted(_read_journal(path, spec), key=lambda r: r["game"])
+    if not records:
+        raise ValueError(f"{path} holds no finished game yet")
+    seconds = sum(r.get("wall_seconds", 0.0) for r in records)
+    return TournamentResult(spec, records, summarize(spec.bots, records), seconds)
+
+
+def _spec_header(spec: TournamentSpec) -> dict[str, Any]:
+    return {"spec": {**asdict(spec), "bots": list(spec.bots)}}
+
+
+def _read_journal(path: str | Path, spec: TournamentSpec) -> list[dict[str, Any]]:
+    """Games of a matching earlier run (none if the file is missing or for another spec)."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    lines = [x for x in path.read_text().splitlines() if x.strip()]
+    if not lines or json.loads(lines[0]) != _spec_header(spec):
+        return []
+    out = {}
+    for line in lines[1:]:
+        try:
+            r = json.loads(line)
+        except json.JSONDecodeError:  # a line cut short by an interrupted run
+            continue
+        out[r["game"]] = r
+    return list(out.values())
+
+
+def _open_journal(path: str | Path, spec: TournamentSpec, *, keep: bool):
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if keep:
+        ends_cleanly = path.read_bytes().endswith(b"\n")
+        f = path.open("a")
+        if not ends_cleanly:  # an interrupted run left half a line
+            f.write("\n")
+        return f
+    f = path.open("w")
+    f.write(json.dumps(_spec_header(spec)) + "\n")
+    return f
 
 
 class _NoBar:

@@ -5,6 +5,9 @@
     python benchmarks/tournament.py --only ismcts        # ISMCTSBot vs HeuristicBot, 2p
     python benchmarks/tournament.py --only roles         # role inference accuracy by turn
 
+Every finished game is appended to ``<out>/<name>_games.jsonl``; running the same command again
+after an interruption plays only the missing games (delete the file to start afresh).
+
 Targets (from the issue):
 * HeuristicBot wins >= 70 % of >= 1,000 four-player games against three RandomBots;
 * ISMCTSBot, with a budget that keeps a 2-player game under a minute on one core, wins
@@ -24,8 +27,13 @@ from agents.tournament import TournamentSpec, format_table, run_tournament, writ
 ISMCTS_SPEC = "ismcts:iters=200"
 
 
-def _tournament(name: str, spec: TournamentSpec, out: Path, workers: int, target: float) -> dict:
-    result = run_tournament(spec, workers=workers)
+def _tournament(
+    name: str, spec: TournamentSpec, out: Path, workers: int, target: float, chunk: int | None
+) -> dict:
+    # Every finished game goes to <name>_games.jsonl at once; re-running resumes from it.
+    result = run_tournament(
+        spec, workers=workers, chunk=chunk, journal=out / f"{name}_games.jsonl", resume=True
+    )
     print(format_table(result))
     write_outputs(result, out / f"{name}.json")
     row = next(b for b in result.summary["bots"] if b["name"] == spec.bots[0])
@@ -75,10 +83,12 @@ def main(argv: list[str] | None = None) -> None:
         spec = TournamentSpec(
             ("heuristic", "random", "random", "random"), 4, args.heuristic_games, args.seed
         )
-        summary["heuristic"] = _tournament("heuristic_vs_random_4p", spec, out, args.workers, 0.70)
+        summary["heuristic"] = _tournament(
+            "heuristic_vs_random_4p", spec, out, args.workers, 0.70, None
+        )
     if "ismcts" in todo:
         spec = TournamentSpec((args.ismcts, "heuristic"), 2, args.ismcts_games, args.seed)
-        summary["ismcts"] = _tournament("ismcts_vs_heuristic_2p", spec, out, args.workers, 0.60)
+        summary["ismcts"] = _tournament("ismcts_vs_heuristic_2p", spec, out, args.workers, 0.60, 1)
     if "roles" in todo:
         report = evaluate_roles(
             (2, 3, 4), args.role_games, seed=args.seed + 1, workers=args.workers

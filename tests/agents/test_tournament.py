@@ -88,3 +88,49 @@ def test_results_do_not_depend_on_the_number_of_workers():
         {k: r[k] for k in keys} for r in two.records
     ]
     assert one.summary["ratings"] == two.summary["ratings"]
+
+
+def test_journal_resumes_an_interrupted_run(tmp_path):
+    journal = tmp_path / "j.jsonl"
+    full = TournamentSpec(bots=("random", "random"), num_players=2, games=6, seed=3)
+    part = run_tournament(full, workers=1, progress=False, journal=journal)
+    lines = journal.read_text().splitlines()
+    assert len(lines) == 1 + 6
+    journal.write_text("\n".join(lines[:4]) + "\n" + lines[4][:10])  # 3 games + a cut line
+    again = run_tournament(full, workers=1, progress=False, journal=journal, resume=True)
+    assert [r["game"] for r in again.records] == list(range(6))
+    strip = lambda rs: [{k: v for k, v in r.items() if "seconds" not in k} for r in rs]  # noqa: E731
+    assert strip(again.records) == strip(part.records)
+    resumed = run_tournament(full, workers=1, progress=False, journal=journal, resume=True)
+    assert resumed.summary["bots"] == again.summary["bots"]  # all 6 games read back
+    other = TournamentSpec(bots=("random", "random"), num_players=2, games=6, seed=4)
+    fresh = run_tournament(other, workers=1, progress=False, journal=journal, resume=True)
+    assert (
+        len(fresh.records) == 6
+        and json.loads(journal.read_text().splitlines()[0])["spec"]["seed"] == 4
+    )
+
+
+def test_cli_summary_of_a_journal(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    main(
+        [
+            "eval",
+            "--bots",
+            "random,random",
+            "--players",
+            "2",
+            "--games",
+            "4",
+            "--out",
+            str(out),
+            "--workers",
+            "1",
+            "--no-progress",
+            "--no-plots",
+        ]
+    )
+    capsys.readouterr()
+    assert main(["summary", str(tmp_path / "r_games.jsonl")]) == 0
+    text = capsys.readouterr().out
+    assert "4 of 4 games finished" in text and "random" in text
