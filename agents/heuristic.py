@@ -27,12 +27,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agents.base import BaseBot, View
-from agents.evaluation import DEFAULT_WEIGHTS, Evaluator, Weights, game_config
-from agents.roles import RoleBelief, RoleModel, default_model
+from agents.base import View
+from agents.evaluation import DEFAULT_WEIGHTS, Evaluator, Weights
+from agents.roles import RoleAwareBot, RoleModel
 from agents.sampling import determinize_view
 from nanty_env.engine import actions as A
-from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
 from nanty_env.engine.tables import tables
 
@@ -130,7 +129,7 @@ class TurnPlanner:
         return best
 
 
-class HeuristicBot(BaseBot):
+class HeuristicBot(RoleAwareBot):
     """Plays towards its own personality and blocks whoever looks closest to winning.
 
     Args:
@@ -141,7 +140,6 @@ class HeuristicBot(BaseBot):
     """
 
     name = "heuristic"
-    observes = True
 
     def __init__(
         self,
@@ -149,23 +147,9 @@ class HeuristicBot(BaseBot):
         weights: Weights = DEFAULT_WEIGHTS,
         depth: int = 1,
     ) -> None:
-        super().__init__()
-        self.model = default_model() if role_model == "default" else role_model
+        super().__init__(role_model)
         self.weights = weights
         self.depth = depth
-        self.belief: RoleBelief | None = None
-
-    def reset(self, seat: int, config: GameConfig) -> None:
-        super().reset(seat, config)
-        self.belief = RoleBelief(game_config(config), self.model)
-
-    def observe(self, view: View) -> None:
-        self._belief(view).observe(view)
-
-    def _belief(self, view: View) -> RoleBelief:
-        if self.belief is None or self.belief.config.num_players != view["num_players"]:
-            self.belief = RoleBelief(game_config(self.config_for(view)), self.model)
-        return self.belief
 
     def evaluator(self, view: View) -> Evaluator:
         """The evaluation for ``view``'s seat under the current belief."""

@@ -33,20 +33,18 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agents.base import BaseBot, View
+from agents.base import View
 from agents.evaluation import (
     DEFAULT_WEIGHTS,
     NUM_PERSONALITIES,
     Evaluator,
     Weights,
-    game_config,
     sampled_values,
 )
 from agents.heuristic import TurnPlanner, obvious_action
-from agents.roles import RoleBelief, RoleModel, default_model, sample_deal
+from agents.roles import RoleAwareBot, RoleModel, sample_deal
 from agents.sampling import determinize_view
 from nanty_env.engine import actions as A
-from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
 
 TERMINAL = 3.0  # value of a win (a loss is -TERMINAL)
@@ -140,7 +138,7 @@ def greedy_action(
     return int(best)
 
 
-class ISMCTSBot(BaseBot):
+class ISMCTSBot(RoleAwareBot):
     """Information-set MCTS over determinisations drawn from the role posterior.
 
     Args:
@@ -160,7 +158,6 @@ class ISMCTSBot(BaseBot):
     """
 
     name = "ismcts"
-    observes = True
 
     def __init__(
         self,
@@ -176,7 +173,7 @@ class ISMCTSBot(BaseBot):
         role_model: RoleModel | str | None = "default",
         weights: Weights = DEFAULT_WEIGHTS,
     ) -> None:
-        super().__init__()
+        super().__init__(role_model)
         if horizon not in ("round", "turn"):
             raise ValueError(f"horizon must be 'round' or 'turn', got {horizon!r}")
         if rollout not in ("greedy", "random"):
@@ -190,24 +187,10 @@ class ISMCTSBot(BaseBot):
         self.skip = skip
         self.temperature = temperature
         self.widen = widen
-        self.model = default_model() if role_model == "default" else role_model
         self.weights = weights
-        self.belief: RoleBelief | None = None
         self.last_iterations = 0
 
     # ------------------------------------------------------------------ bot protocol
-    def reset(self, seat: int, config: GameConfig) -> None:
-        super().reset(seat, config)
-        self.belief = RoleBelief(game_config(config), self.model)
-
-    def observe(self, view: View) -> None:
-        self._belief(view).observe(view)
-
-    def _belief(self, view: View) -> RoleBelief:
-        if self.belief is None or self.belief.config.num_players != view["num_players"]:
-            self.belief = RoleBelief(game_config(self.config_for(view)), self.model)
-        return self.belief
-
     def act(self, view: View, legal_actions: Sequence[int], rng: np.random.Generator) -> int:
         legal = [int(a) for a in legal_actions]
         if len(legal) == 1:

@@ -26,7 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.evaluation import NUM_PERSONALITIES, Metrics, view_metrics
+from agents.base import BaseBot, View
+from agents.evaluation import NUM_PERSONALITIES, Metrics, game_config, view_metrics
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.setup import personality_deck
 
@@ -337,3 +338,31 @@ def fit_logistic(
     for k, i in idx.items():
         full[:, k] = w[:, i]
     return full
+
+
+class RoleAwareBot(BaseBot):
+    """A bot that follows public play with a :class:`RoleBelief` (fed one view per turn).
+
+    Args:
+        role_model: ``"default"`` (the shipped model, if present), a :class:`RoleModel`, or
+            ``None`` for the uniform prior.
+    """
+
+    observes = True
+
+    def __init__(self, role_model: RoleModel | str | None = "default") -> None:
+        super().__init__()
+        self.model = default_model() if role_model == "default" else role_model
+        self.belief: RoleBelief | None = None
+
+    def reset(self, seat: int, config: GameConfig) -> None:
+        super().reset(seat, config)
+        self.belief = RoleBelief(game_config(config), self.model)
+
+    def observe(self, view: View) -> None:
+        self._belief(view).observe(view)
+
+    def _belief(self, view: View) -> RoleBelief:
+        if self.belief is None or self.belief.config.num_players != view["num_players"]:
+            self.belief = RoleBelief(game_config(self.config_for(view)), self.model)
+        return self.belief
