@@ -36,6 +36,10 @@ def sample_from_view(view: dict[str, Any], rng: np.random.Generator, cfg: GameCo
     hands[seat] = list(view["hand"])
     for q in others:
         hands[q] = list(view["known_cards"][q])
+    # Cards a Stanley taker holds up are still in the victim's hand, and the viewer may see them.
+    for f in view["stack"]:
+        if f["k"] == "keep_one" and f["t"] != seat and HIDDEN_CARD not in f["cards"]:
+            hands[f["t"]] += [c for c in f["cards"] if c not in hands[f["t"]]]
     visible = set(view["hand"]) | set(view["discard"]) | set(view["in_play"])
     visible |= set(view["removed"])
     for rows in (view["loans"], view["penalties"], [hands[q] for q in others]):

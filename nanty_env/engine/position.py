@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
+from nanty_env.engine.setup import personality_deck
 from nanty_env.engine.tables import tables
 
 
@@ -125,8 +126,7 @@ def build_position(
         g.events_done = [e for e in range(len(tables().data.events)) if e not in g.event_deck]
     if personalities is not None:
         g.persona = [personality(x) for x in personalities]
-        pool = [p.index for p in tables().data.personalities if p.set == cfg.personality_set]
-        g.persona_pool = sorted(p for p in pool if p not in g.persona)
+        g.persona_pool = sorted(p for p in personality_deck(cfg) if p not in g.persona)
     g.known = [[[] for _ in range(n)] for _ in range(n)]
     g.known_unused = [[] for _ in range(n)]
     g.active = active

@@ -68,3 +68,24 @@ def test_others_personalities_only_with_oracle_option() -> None:
     sl = OBS_LAYOUT["revealed_personalities"]
     assert not plain[sl].any()
     assert oracle[sl].sum() == 3
+
+
+def test_resampling_while_a_stanley_taker_decides() -> None:
+    """The two cards the taker holds up stay in the victim's hand in every resample, so the
+    taker's choice is legal and applies in the sampled game too."""
+    from nanty_env.engine.position import build_position
+
+    g = build_position(
+        2, hands=[["stanley"], ["groat", "dwarves", "ruby"]], personalities=["fagin", "moriarty"]
+    )
+    g.apply(g.legal_actions()[0])  # play Stanley
+    g.apply(g.legal_actions()[-1])  # confirm the scroll (no ability to use)
+    while g.decision != "keep_one":
+        g.apply(g.legal_actions()[0])
+    taker = g.current_player
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        h = determinize(g, taker, rng)
+        assert h.view(taker) == g.view(taker)
+        for a in h.legal_actions():
+            h.clone().apply(a)
