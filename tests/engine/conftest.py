@@ -25,20 +25,26 @@ __all__ = [
     "A",
     "ability",
     "act",
+    "ar",
     "area",
     "area_act",
     "build_position",
     "can",
     "card",
+    "dc",
     "decide",
     "die",
     "discard_act",
     "families",
     "legal_args",
     "pawn",
+    "pc",
+    "pl",
     "play",
     "play_act",
     "player_act",
+    "pw",
+    "sc",
     "select_act",
 ]
 
@@ -248,3 +254,29 @@ def _namespace(names: Iterable[str]) -> types.SimpleNamespace:
 def h() -> types.SimpleNamespace:
     """The helpers of this module as a namespace (``h.play(g, ...)``)."""
     return _namespace(__all__)
+
+
+# ---------------------------------------------------------------------------- short aliases
+# Terse action builders for long scenario tables (areas and cards by id or London name).
+def ar(name: str) -> int:
+    return A.AREA + area(name)
+
+
+def pc(cid: str) -> int:
+    return A.PLAY_CARD + card(cid)
+
+
+def dc(cid: str) -> int:
+    return A.DISCARD_CARD + card(cid)
+
+
+def sc(cid: str) -> int:
+    return A.SELECT_CARD + card(cid)
+
+
+def pw(name: str, slot: int) -> int:
+    return A.pawn_action(area(name), slot)
+
+
+def pl(rel: int) -> int:
+    return A.PLAYER + rel

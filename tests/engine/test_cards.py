@@ -24,6 +24,7 @@ from nanty_env.engine.errors import IllegalActionError
 from nanty_env.engine.game import Game
 from nanty_env.engine.position import area, build_position, card, personality
 from nanty_env.engine.tables import tables
+from tests.engine.conftest import ar, dc, pc, pl, pw, sc
 
 # ---------------------------------------------------------------------------- the deck
 # A agent, B building, K assassinate, T remove trouble, $n money, S scroll, E random event,
@@ -168,30 +169,6 @@ def parse(code: str) -> list[tuple[str, int]]:
 # ---------------------------------------------------------------------------- helpers
 N = 4
 PERSONAS = ("sherlock_holmes", "moriarty", "fagin", "lord_bellinger")
-
-
-def ar(name: str) -> int:
-    return A.AREA + area(name)
-
-
-def pc(cid: str) -> int:
-    return A.PLAY_CARD + card(cid)
-
-
-def dc(cid: str) -> int:
-    return A.DISCARD_CARD + card(cid)
-
-
-def sc(cid: str) -> int:
-    return A.SELECT_CARD + card(cid)
-
-
-def pw(name: str, slot: int) -> int:
-    return A.pawn_action(area(name), slot)
-
-
-def pl(rel: int) -> int:
-    return A.PLAYER + rel
 
 
 def ids(cards: Iterable[int]) -> list[str]:

@@ -19,6 +19,7 @@ from nanty_env.engine.errors import IllegalActionError
 from nanty_env.engine.game import Game
 from nanty_env.engine.position import area, build_position, card
 from nanty_env.engine.tables import tables
+from tests.engine.conftest import ar, dc, pc, pl, pw
 
 PERSONAS = ("sherlock_holmes", "moriarty", "fagin", "lord_bellinger")
 INTERRUPTS = (
@@ -30,30 +31,6 @@ INTERRUPTS = (
     "doctor_mossy_lawn",
 )
 REACTIVE = INTERRUPTS[:-1]
-
-
-def ar(name: str) -> int:
-    return A.AREA + area(name)
-
-
-def pc(cid: str) -> int:
-    return A.PLAY_CARD + card(cid)
-
-
-def dc(cid: str) -> int:
-    return A.DISCARD_CARD + card(cid)
-
-
-def sc(cid: str) -> int:
-    return A.SELECT_CARD + card(cid)
-
-
-def pw(name: str, slot: int) -> int:
-    return A.pawn_action(area(name), slot)
-
-
-def pl(rel: int) -> int:
-    return A.PLAYER + rel
 
 
 def legal(g: Game) -> set[int]:
