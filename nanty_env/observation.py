@@ -187,12 +187,22 @@ def _context(x: np.ndarray, f: dict, seat: int, n: int) -> None:
         x[OFF["context_cards"] + c] = 1.0
 
 
+_MASKS: dict[tuple[int, ...], np.ndarray] = {}  # legal set -> mask; the same sets recur
+_MASK_CACHE_SIZE = 4096
+
+
 def action_mask(g: Game, seat: int) -> np.ndarray:
     """int8 mask over the action space: the legal actions if ``seat`` decides now, else zeros."""
-    m = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
-    if g.outcome is None and g.stack[-1]["p"] == seat:
+    if g.outcome is not None or g.stack[-1]["p"] != seat:
+        return np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+    legal = tuple(g._legal)
+    m = _MASKS.get(legal)
+    if m is None:
+        if len(_MASKS) >= _MASK_CACHE_SIZE:
+            _MASKS.clear()
+        m = _MASKS[legal] = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
         m[g._legal] = 1
-    return m
+    return m.copy()
 
 
 # ---------------------------------------------------------------------- full state

@@ -2,8 +2,8 @@
 
 ``NantyVecEnv``: N games in one process stepping together (stacked observations, rewards and
 action masks; auto-reset, with the last observation in ``infos[i]["terminal_observation"]``).
-``SubprocNantyVecEnv``: the same split over worker processes (one ``NantyVecEnv`` chunk per
-worker), for more cores. Both expose ``action_masks()`` -> bool array of shape (N, actions),
+``SubprocNantyVecEnv``: the same split into chunks (one ``NantyVecEnv`` each) played by the
+calling process and worker processes, for more cores. Both expose ``action_masks()`` -> bool array of shape (N, actions),
 which sb3-contrib's ``MaskablePPO`` reads through ``env_method("action_masks")``.
 """
 
@@ -88,34 +88,60 @@ class NantyVecEnv(VecEnv):
         return [None] * self.num_envs
 
 
+def _handle(venv: NantyVecEnv, cmd: str, data: Any) -> Any:
+    """Carry out one command of the worker protocol on a chunk of games."""
+    if cmd == "step":
+        venv.step_async(data)
+        return (*venv.step_wait(), venv.action_masks())
+    if cmd == "reset":
+        return venv.reset(), venv.action_masks()
+    if cmd == "masks":
+        return venv.action_masks()
+    if cmd == "seed":
+        return venv.seed(data)
+    if cmd == "call":
+        name, args, kwargs, idx = data
+        return venv.env_method(name, *args, indices=idx, **kwargs)
+    if cmd == "get":
+        return venv.get_attr(data[0], data[1])
+    if cmd == "set":
+        return venv.set_attr(data[0], data[1], data[2])
+    raise ValueError(f"unknown worker command {cmd!r}")
+
+
 def _worker(remote, env_fns: list[EnvFactory]) -> None:
     venv = NantyVecEnv(env_fns)
     while True:
         cmd, data = remote.recv()
-        if cmd == "step":
-            venv.step_async(data)
-            remote.send((*venv.step_wait(), venv.action_masks()))
-        elif cmd == "reset":
-            remote.send((venv.reset(), venv.action_masks()))
-        elif cmd == "masks":
-            remote.send(venv.action_masks())
-        elif cmd == "seed":
-            remote.send(venv.seed(data))
-        elif cmd == "call":
-            name, args, kwargs, idx = data
-            remote.send(venv.env_method(name, *args, indices=idx, **kwargs))
-        elif cmd == "get":
-            remote.send(venv.get_attr(data[0], data[1]))
-        elif cmd == "set":
-            venv.set_attr(data[0], data[1], data[2])
-            remote.send(None)
-        elif cmd == "close":
+        if cmd == "close":
             remote.close()
             return
+        remote.send(_handle(venv, cmd, data))
+
+
+class _InProcess:
+    """The calling process's own chunk of games, behind the pipe's ``send``/``recv``: a command
+    runs when its answer is received, i.e. while the worker processes run theirs."""
+
+    def __init__(self, env_fns: list[EnvFactory]) -> None:
+        self.venv = NantyVecEnv(env_fns)
+        self._pending: tuple[str, Any] | None = None
+
+    def send(self, message: tuple[str, Any]) -> None:
+        self._pending = None if message[0] == "close" else message
+
+    def recv(self) -> Any:
+        assert self._pending is not None, "recv() without a command"
+        cmd, data = self._pending
+        self._pending = None
+        return _handle(self.venv, cmd, data)
 
 
 class SubprocNantyVecEnv(VecEnv):
-    """N games split over ``num_workers`` processes (env factories must be picklable)."""
+    """N games split over ``num_workers`` processes, the calling process included: it plays the
+    first chunk itself while ``num_workers - 1`` worker processes play the others, so two
+    workers keep two cores busy without a third process competing with them (env factories
+    must be picklable)."""
 
     def __init__(self, env_fns: Sequence[EnvFactory], num_workers: int = 2) -> None:
         n = len(env_fns)
@@ -125,8 +151,9 @@ class SubprocNantyVecEnv(VecEnv):
         ctx = mp.get_context(
             "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
         )
-        self._remotes, self._procs = [], []
-        for chunk in self._chunks:
+        self._remotes: list[Any] = [_InProcess([env_fns[i] for i in self._chunks[0]])]
+        self._procs = []
+        for chunk in self._chunks[1:]:
             parent, child = ctx.Pipe()
             proc = ctx.Process(
                 target=_worker, args=(child, [env_fns[i] for i in chunk]), daemon=True

@@ -134,3 +134,24 @@ def test_maskable_ppo_learns_a_little() -> None:
     actions, _ = model.predict(obs, action_masks=venv.action_masks(), deterministic=True)
     masks = venv.action_masks()
     assert all(masks[i, a] for i, a in enumerate(actions))
+
+
+@pytest.mark.parametrize("workers", (2, 3))
+def test_split_vec_env_matches_one_process(workers: int) -> None:
+    """The calling process's chunk and the worker chunks together replay the one-process run."""
+    one = make_vec_env(5, num_workers=1, seed=7, num_players=4)
+    split = make_vec_env(5, num_workers=workers, seed=7, num_players=4)
+    assert np.array_equal(one.reset(), split.reset())
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        masks = one.action_masks()
+        assert np.array_equal(masks, split.action_masks())
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        a, b = one.step(acts), split.step(acts)
+        for x, y in zip(a[:3], b[:3], strict=True):
+            assert np.array_equal(x, y)
+    assert split.get_attr("seat") == one.get_attr("seat")
+    split.set_attr("illegal_action", "raise", indices=[0, 4])
+    assert split.get_attr("illegal_action", indices=[0, 4]) == ["raise", "raise"]
+    assert split.env_method("action_masks", indices=[4])[0].shape == (split.action_space.n,)
+    split.close()
