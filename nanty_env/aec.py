@@ -181,10 +181,54 @@ class raw_env(AECEnv):
         return self.game.view(self.agent_name_mapping[agent])
 
 
+# The AEC attributes read on every step. PettingZoo's wrappers reach them through
+# ``__getattr__`` (a failed normal lookup, then a Python call, at every wrapper level); the
+# subclasses below read them through plain properties instead. Behaviour is PettingZoo's.
+_PER_STEP = ("agent_selection", "agents", "terminations", "truncations", "rewards", "infos")
+
+
+def _passthrough(name: str, guarded: bool) -> property:
+    def get(self: wrappers.BaseWrapper) -> Any:
+        if guarded and not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    def put(self: wrappers.BaseWrapper, value: Any) -> None:
+        setattr(self.env, name, value)
+
+    return property(get, put)
+
+
+def _passthrough_mixin(guarded: bool) -> type:
+    """A mixin of properties reading the per-step attributes from the wrapped env (``guarded``:
+    refused before ``reset()``, as ``OrderEnforcingWrapper`` does)."""
+    props = {n: _passthrough(n, guarded) for n in _PER_STEP}
+    props["_cumulative_rewards"] = _passthrough("_cumulative_rewards", False)
+    return type("PerStepPassthrough", (), props)
+
+
+_Passthrough = _passthrough_mixin(guarded=False)
+_GuardedPassthrough = _passthrough_mixin(guarded=True)
+
+
+class TerminateIllegalWrapper(_Passthrough, wrappers.TerminateIllegalWrapper):
+    """PettingZoo's wrapper, reading per-step attributes directly."""
+
+
+class AssertOutOfBoundsWrapper(_Passthrough, wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's wrapper, reading per-step attributes directly."""
+
+
+class OrderEnforcingWrapper(_GuardedPassthrough, wrappers.OrderEnforcingWrapper):
+    """PettingZoo's wrapper, reading per-step attributes directly (still refused before
+    ``reset()``)."""
+
+
 def env(illegal_reward: float = -1.0, **kwargs: Any) -> AECEnv:
     """The wrapped AEC env: an illegal action ends the game with ``illegal_reward`` for the
-    offender (PettingZoo's TerminateIllegalWrapper), then the usual order and bounds checks."""
+    offender (PettingZoo's TerminateIllegalWrapper), then the usual order and bounds checks
+    (PettingZoo's wrappers, subclassed only to read per-step attributes faster)."""
     e = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    e = TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
+    e = AssertOutOfBoundsWrapper(e)
+    return OrderEnforcingWrapper(e)

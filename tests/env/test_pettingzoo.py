@@ -155,3 +155,23 @@ def test_ansi_render_shows_only_own_hand() -> None:
         for c in g.hands[q]:
             if c not in g.hands[1]:
                 assert f" {names[c]}," not in text and not text.endswith(names[c])
+
+
+def test_wrapped_env_is_pettingzoos_wrapper_stack_with_its_checks() -> None:
+    from pettingzoo.utils import wrappers
+
+    e = nanty_env.env(num_players=2)
+    assert isinstance(e, wrappers.OrderEnforcingWrapper)
+    assert isinstance(e.env, wrappers.AssertOutOfBoundsWrapper)
+    assert isinstance(e.env.env, wrappers.TerminateIllegalWrapper)
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = e.agent_selection
+    e.reset(seed=3)
+    raw = e.unwrapped
+    assert (e.agent_selection, e.agents, e.terminations) == (
+        raw.agent_selection,
+        raw.agents,
+        raw.terminations,
+    )
+    with pytest.raises(AssertionError, match="not in action space"):
+        e.step(A.NUM_ACTIONS)
