@@ -22,6 +22,7 @@ from nanty_env.engine import Game, GameConfig
 from nanty_env.engine import actions as A
 from nanty_env.observation import OBS_SIZE, STATE_SIZE, action_mask, encode, encode_state
 from nanty_env.render import render_text
+from nanty_env.render_image import render_view_image
 from nanty_env.rewards import Potential, terminal_rewards
 
 ENV_NAME = "nanty_narking_v0"
@@ -55,7 +56,8 @@ class raw_env(AECEnv):
 
     Args:
         num_players, personalities, thresholds, theme, interrupt_windows: see ``GameConfig``.
-        render_mode: ``"ansi"`` (text of the current seat's view) or ``None``.
+        render_mode: ``"ansi"`` (text of the current seat's view), ``"rgb_array"`` (an image of
+            it; needs matplotlib) or ``None``.
         reward_mode: ``"win_loss"`` or ``"zero_sum"`` (see ``nanty_env.rewards``).
         shaping: optional potential ``phi(game, seat)`` for potential-based shaping.
         reveal_personalities: put the others' personalities into observations (oracle).
@@ -63,7 +65,7 @@ class raw_env(AECEnv):
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "rgb_array"],
         "name": ENV_NAME,
         "is_parallelizable": False,
     }
@@ -82,8 +84,10 @@ class raw_env(AECEnv):
         log: bool = False,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(
+                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+            )
         self.config = game_config(
             num_players, personalities, thresholds, theme, interrupt_windows, log
         )
@@ -155,17 +159,21 @@ class raw_env(AECEnv):
         else:
             self.agent_selection = self.possible_agents[g.current_player]
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            pass  # rendering is on demand via render()
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return self.render_image_for(self.agent_selection)
         return self.render_for(self.agent_selection)
 
     def render_for(self, agent: str) -> str:
         """The ansi text of ``agent``'s view (only its own hand)."""
         return render_text(self.game, self.agent_name_mapping[agent])
+
+    def render_image_for(self, agent: str) -> np.ndarray:
+        """An RGB image of ``agent``'s view (only its own hand), drawn from its dict view."""
+        return render_view_image(self.view(agent), self.config.theme)
 
     def close(self) -> None:
         pass

@@ -175,3 +175,24 @@ def test_wrapped_env_is_pettingzoos_wrapper_stack_with_its_checks() -> None:
     )
     with pytest.raises(AssertionError, match="not in action space"):
         e.step(A.NUM_ACTIONS)
+
+
+def test_rgb_array_render_is_an_image_of_the_viewers_own_view() -> None:
+    from nanty_env.engine.determinize import determinize
+    from nanty_env.render_image import render_view_image
+
+    e = nanty_env.raw_env(num_players=4, render_mode="rgb_array")
+    e.reset(seed=5)
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        e.step(int(rng.choice(e.game.legal_actions())))
+    img = e.render()
+    assert img.shape == (640, 960, 3) and img.dtype == np.uint8 and img.std() > 0
+    seat = e.agent_name_mapping[e.agent_selection]
+    for _ in range(2):  # resampling what this seat cannot see leaves its picture unchanged
+        h = determinize(e.game, seat, rng)
+        assert np.array_equal(img, render_view_image(h.view(seat)))
+    other = (seat + 1) % 4
+    assert not np.array_equal(img, e.render_image_for(e.possible_agents[other]))
+    with pytest.raises(ValueError, match="render_mode"):
+        nanty_env.raw_env(render_mode="human")
