@@ -10,6 +10,7 @@ which sb3-contrib's ``MaskablePPO`` reads through ``env_method("action_masks")``
 from __future__ import annotations
 
 import multiprocessing as mp
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -109,9 +110,22 @@ def _handle(venv: NantyVecEnv, cmd: str, data: Any) -> Any:
     raise ValueError(f"unknown worker command {cmd!r}")
 
 
+# How long a waiting side polls its pipe before blocking on it. An idle virtual CPU that is
+# put to sleep and woken up every step costs more than the step itself on small machines.
+SPIN_SECONDS = 0.002
+
+
+def _poll_briefly(conn: Any) -> None:
+    """Poll ``conn`` for up to ``SPIN_SECONDS`` (then a blocking ``recv`` takes over)."""
+    deadline = time.perf_counter() + SPIN_SECONDS
+    while not conn.poll() and time.perf_counter() < deadline:
+        pass
+
+
 def _worker(remote, env_fns: list[EnvFactory]) -> None:
     venv = NantyVecEnv(env_fns)
     while True:
+        _poll_briefly(remote)
         cmd, data = remote.recv()
         if cmd == "close":
             remote.close()
@@ -176,10 +190,13 @@ class SubprocNantyVecEnv(VecEnv):
 
     def step_async(self, actions: np.ndarray) -> None:
         for r, chunk in zip(self._remotes, self._chunks, strict=True):
-            r.send(("step", np.asarray(actions)[chunk]))
+            r.send(("step", np.asarray(actions)[chunk].tolist()))
 
     def step_wait(self):
-        results = [r.recv() for r in self._remotes]
+        results = [self._remotes[0].recv()]  # the calling process's own chunk
+        for r in self._remotes[1:]:
+            _poll_briefly(r)
+            results.append(r.recv())
         obs = np.concatenate([x[0] for x in results])
         rewards = np.concatenate([x[1] for x in results])
         dones = np.concatenate([x[2] for x in results])
