@@ -34,7 +34,7 @@ class RandomOpponent:
     needs_view = False
 
     def act(self, view: dict, legal_actions: Sequence[int], rng: np.random.Generator) -> int:
-        return int(legal_actions[int(rng.integers(len(legal_actions)))])
+        return int(legal_actions[int(rng.random() * len(legal_actions))])  # 3x cheaper
 
 
 def _policy(opp: Opponent) -> Callable[[dict, Sequence[int], np.random.Generator], int]:
