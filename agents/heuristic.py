@@ -129,6 +129,27 @@ class TurnPlanner:
         return best
 
 
+PLANS = ("turn", "greedy")
+
+
+def one_ply(ev: Evaluator, g: Game, legal: Sequence[int]) -> int:
+    """The legal action with the best value right after it (no look-ahead; a card play is
+    valued as if the card were still in hand, since its effects come in later decisions)."""
+    legal = useful_actions(g.decision, legal)
+    if len(legal) == 1:
+        return int(legal[0])
+    best, best_v = legal[0], -np.inf
+    for a in legal:
+        c = g.clone()
+        c.apply(a)
+        v = ev.value(c) + (ACT_BONUS if a != A.PASS else 0.0)
+        if is_card_play(a):
+            v += ev.w.hand
+        if v > best_v:
+            best, best_v = a, v
+    return int(best)
+
+
 class HeuristicBot(RoleAwareBot):
     """Plays towards its own personality and blocks whoever looks closest to winning.
 
@@ -137,6 +158,11 @@ class HeuristicBot(RoleAwareBot):
             :class:`~agents.roles.RoleModel`, or ``None`` to assume the uniform prior.
         weights: the evaluation's weights.
         depth: how many nested card plays inside the turn are looked through.
+        plan: ``"turn"`` (default): each candidate is played out to the end of the turn as
+            above; ``"greedy"``: a much cheaper one-ply bot that values the position right
+            after each candidate (a card play counts as the card kept in hand; the card's
+            symbols are then chosen one by one in the same way). Used as a fast training
+            opponent (``heuristic:plan=greedy``).
     """
 
     name = "heuristic"
@@ -146,10 +172,14 @@ class HeuristicBot(RoleAwareBot):
         role_model: RoleModel | str | None = "default",
         weights: Weights = DEFAULT_WEIGHTS,
         depth: int = 1,
+        plan: str = "turn",
     ) -> None:
         super().__init__(role_model)
+        if plan not in PLANS:
+            raise ValueError(f"plan must be one of {PLANS}, got {plan!r}")
         self.weights = weights
         self.depth = depth
+        self.plan = plan
 
     def evaluator(self, view: View) -> Evaluator:
         """The evaluation for ``view``'s seat under the current belief."""
@@ -166,4 +196,6 @@ class HeuristicBot(RoleAwareBot):
             return obvious
         ev = self.evaluator(view)
         g = determinize_view(view, rng, ev.config)
+        if self.plan == "greedy":
+            return one_ply(ev, g, legal_actions)
         return TurnPlanner(ev, self.depth).best(g, legal_actions)

@@ -62,6 +62,7 @@ class PPOSection:
     gae_lambda: float = 0.95
     ent_coef: float = 0.01
     clip_range: float = 0.2
+    target_kl: float | None = None  # stop an update's epochs early past this KL (None: never)
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
 
     def validate(self) -> None:
@@ -73,6 +74,8 @@ class PPOSection:
         for name in ("gamma", "gae_lambda"):
             if not 0 < getattr(self, name) <= 1:
                 raise ValueError(f"{name} must be in (0, 1]")
+        if self.target_kl is not None and self.target_kl <= 0:
+            raise ValueError(f"target_kl must be positive or null, got {self.target_kl!r}")
         if not self.net_arch or any(w <= 0 for w in self.net_arch):
             raise ValueError("net_arch must be a non-empty list of positive layer widths")
 
@@ -110,15 +113,49 @@ class SelfPlaySection:
 
 @dataclass(frozen=True)
 class EvalSection:
+    """Periodic evaluation: ``games`` games (seats rotated) against ``num_players - 1`` copies
+    of each opponent spec; ``at_start`` also evaluates before PPO (e.g. the pretrained policy);
+    ``workers`` > 1 plays the games in that many processes."""
+
     every: int = 25_000
     games: int = 100
     opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
+    at_start: bool = False
+    workers: int = 1
 
     def validate(self) -> None:
         _positive("every", self.every)
         _positive("games", self.games)
+        _positive("workers", self.workers)
         for o in self.opponents:
-            _choice("opponents", o, ("random", "heuristic"))
+            _bot_spec("opponents", o, allow=("random", "heuristic"))
+
+
+@dataclass(frozen=True)
+class PretrainSection:
+    """Behaviour cloning before PPO (``training/pretrain.py``): ``teacher`` (a bot spec) plays
+    ``games`` games in every seat using ``workers`` processes; the policy is fitted to its
+    decisions for ``epochs`` epochs (masked cross-entropy + ``value_coef`` x value error on
+    the returns). The data is cached in ``cache_dir``."""
+
+    enabled: bool = False
+    teacher: str = "heuristic"
+    games: int = 200
+    workers: int = 2
+    epochs: int = 4
+    batch_size: int = 512
+    learning_rate: float = 1e-3
+    value_coef: float = 0.5
+    cache_dir: str = "runs/cache"
+
+    def validate(self) -> None:
+        _bot_spec("teacher", self.teacher, allow=("random", "heuristic"))
+        for name in ("games", "workers", "epochs", "batch_size"):
+            _positive(name, getattr(self, name))
+        if not 0 < self.learning_rate < 1:
+            raise ValueError("learning_rate must be in (0, 1)")
+        if self.value_coef < 0:
+            raise ValueError(f"value_coef must be non-negative, got {self.value_coef!r}")
 
 
 @dataclass(frozen=True)
@@ -129,16 +166,22 @@ class TrainConfig:
     device: str = "cpu"
     torch_threads: int = 1  # small MLPs on 2 cores: one thread is many times faster
     time_limit_minutes: float | None = None  # stop (and save) after this much wall time
+    # stop (and save) once this process and its workers have used this much CPU time
+    # (pretraining data generation included, cached or not)
+    cpu_limit_minutes: float | None = None
     env: EnvSection = field(default_factory=EnvSection)
     ppo: PPOSection = field(default_factory=PPOSection)
     selfplay: SelfPlaySection = field(default_factory=SelfPlaySection)
     eval: EvalSection = field(default_factory=EvalSection)
+    pretrain: PretrainSection = field(default_factory=PretrainSection)
 
     def validate(self) -> None:
         _positive("checkpoint_every", self.checkpoint_every)
         _positive("torch_threads", self.torch_threads)
-        if self.time_limit_minutes is not None and self.time_limit_minutes <= 0:
-            raise ValueError("time_limit_minutes must be positive or null")
+        for name in ("time_limit_minutes", "cpu_limit_minutes"):
+            value = getattr(self, name)
+            if value is not None and value <= 0:
+                raise ValueError(f"{name} must be positive or null")
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -224,6 +267,18 @@ def _join(where: str, name: str) -> str:
 def _choice(name: str, value: Any, allowed: tuple) -> None:
     if value not in allowed:
         raise ValueError(f"{name} must be one of {list(allowed)}, got {value!r}")
+
+
+def _bot_spec(name: str, spec: str, allow: tuple[str, ...]) -> None:
+    """``spec`` must parse as a bot spec whose bot is one of ``allow``."""
+    from agents.registry import parse_spec
+
+    try:
+        bot = parse_spec(spec)[0]
+    except ValueError as e:
+        raise ValueError(f"{name}: {e}") from e
+    if bot not in allow:
+        raise ValueError(f"{name} must be one of {list(allow)} (with options), got {spec!r}")
 
 
 def _positive(name: str, value: int) -> None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import multiprocessing as mp
+from pathlib import Path
 from typing import Any
 
 from nanty_env.engine import GameConfig
 
 
 def scripted(kind: str):
+    """An opponent from its bot spec (``random``, ``heuristic``, ``heuristic:plan=greedy``)."""
     if kind == "random":
         from agents.random_bot import RandomBot
 
@@ -16,7 +19,34 @@ def scripted(kind: str):
         from agents.heuristic import HeuristicBot
 
         return HeuristicBot()
-    raise ValueError(f"unknown opponent {kind!r}")
+    from agents.registry import make_bot
+
+    return make_bot(kind)
+
+
+def _play(model: Any, opponent: str, cfg: GameConfig, seed: int, games: range) -> int:
+    from agents.base import play_game
+    from agents.policy import PolicyBot
+
+    n = cfg.num_players
+    wins = 0
+    for k in games:
+        seat = k % n
+        bots = [scripted(opponent) for _ in range(n)]
+        bots[seat] = PolicyBot(model=model)
+        _, record = play_game(bots, cfg, seed=seed * 100_003 + k)
+        wins += seat in record.winners
+    return wins
+
+
+def _play_saved(args: tuple) -> int:
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)
+    path, opponent, cfg_dict, seed, games = args
+    model = MaskablePPO.load(path, device="cpu")
+    return _play(model, opponent, GameConfig.from_dict(cfg_dict), seed, games)
 
 
 def evaluate_model(
@@ -27,23 +57,33 @@ def evaluate_model(
     seed: int = 0,
     personalities: str = "standard",
     thresholds: str = "rulebook",
+    workers: int = 1,
+    scratch: str | Path | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games of the model against ``num_players - 1`` copies of ``opponent``,
-    rotating the model's seat; returns games, wins, win_rate and the 95 % Wilson interval."""
-    from agents.base import play_game
-    from agents.policy import PolicyBot
+    rotating the model's seat; returns games, wins, win_rate and the 95 % Wilson interval.
+
+    With ``workers`` > 1 the model is saved to ``scratch`` and the games are split over that
+    many processes (the same games and seeds as in one process)."""
+    from agents.stats import wilson_interval
 
     cfg = GameConfig(
         num_players=num_players, personalities=personalities, thresholds=thresholds, log=False
     )
-    wins = 0
-    for k in range(games):
-        seat = k % num_players
-        bots = [scripted(opponent) for _ in range(num_players)]
-        bots[seat] = PolicyBot(model=model)
-        _, record = play_game(bots, cfg, seed=seed * 100_003 + k)
-        wins += seat in record.winners
-    from agents.stats import wilson_interval
-
+    if workers <= 1 or games < 2:
+        wins = _play(model, opponent, cfg, seed, range(games))
+    else:
+        if scratch is None:
+            raise ValueError("evaluating in several processes needs a scratch path")
+        model.save(scratch)
+        jobs = [
+            (str(scratch), opponent, cfg.to_dict(), seed, range(w, games, workers))
+            for w in range(workers)
+        ]
+        ctx = mp.get_context(
+            "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+        )
+        with ctx.Pool(workers) as pool:
+            wins = sum(pool.map(_play_saved, jobs))
     lo, hi = wilson_interval(wins, games)
     return {"games": games, "wins": wins, "win_rate": wins / games, "ci_low": lo, "ci_high": hi}

@@ -54,6 +54,7 @@ def build_model(cfg: TrainConfig, venv, tb_dir: Path | None):
         gae_lambda=p.gae_lambda,
         ent_coef=p.ent_coef,
         clip_range=p.clip_range,
+        target_kl=p.target_kl,
         policy_kwargs={"net_arch": list(p.net_arch)},
         tensorboard_log=None if tb_dir is None else str(tb_dir),
         seed=cfg.seed,
@@ -85,14 +86,34 @@ class ProgressBar(BaseCallback):
 
 
 class TimeLimit(BaseCallback):
-    """Stop learning after ``minutes`` of wall time (the run is then saved as usual)."""
+    """Stop learning after ``minutes`` of wall time since ``start`` (a ``time.monotonic()``
+    value; default now); the run is then saved as usual."""
 
-    def __init__(self, minutes: float) -> None:
+    def __init__(self, minutes: float, start: float | None = None) -> None:
         super().__init__()
-        self.deadline = time.monotonic() + 60 * minutes
+        self.deadline = (time.monotonic() if start is None else start) + 60 * minutes
 
     def _on_step(self) -> bool:
         return time.monotonic() < self.deadline
+
+
+class CPULimit(BaseCallback):
+    """Stop learning once this process and its workers have used ``minutes`` of CPU time
+    (counting ``offset`` seconds spent elsewhere, e.g. generating cached pretraining data)."""
+
+    def __init__(self, minutes: float, offset: float = 0.0, every: int = 50) -> None:
+        super().__init__()
+        self.limit = 60 * minutes
+        self.offset = offset
+        self.every = every
+
+    def used(self) -> float:
+        from training.cputime import cpu_seconds
+
+        return cpu_seconds() + self.offset
+
+    def _on_step(self) -> bool:
+        return self.n_calls % self.every != 0 or self.used() < self.limit
 
 
 class EpisodeLog(BaseCallback):
@@ -203,6 +224,8 @@ def run_eval(model, cfg: TrainConfig, out: Path, t: int, logger=None) -> list[di
             seed=cfg.seed + t,
             personalities=cfg.env.personalities,
             thresholds=cfg.env.thresholds,
+            workers=cfg.eval.workers,
+            scratch=out / "eval_model.zip",
         )
         row = {"timesteps": t, "opponent": opp, **res}
         rows.append(row)
@@ -222,6 +245,19 @@ def run_eval(model, cfg: TrainConfig, out: Path, t: int, logger=None) -> list[di
     return rows
 
 
+def _pretrain(model, cfg: TrainConfig, out: Path) -> tuple[float, dict[str, Any]]:
+    """Behaviour cloning (see ``training/pretrain.py``); returns the CPU seconds of cached
+    data generation not seen by this process, and the fit's statistics."""
+    from training.pretrain import generate, pretrain_policy
+
+    data, gen_cpu, cached = generate(cfg)
+    stats = pretrain_policy(model, data, cfg)
+    stats["data_cpu_seconds"] = round(gen_cpu, 1)
+    stats["data_cached"] = cached
+    model.save(out / "pretrained.zip")
+    return (gen_cpu if cached else 0.0), stats
+
+
 def train(
     cfg: TrainConfig,
     *,
@@ -231,6 +267,7 @@ def train(
     progress: bool = True,
 ) -> Path:
     """Train (or resume) and return the output folder."""
+    t_start, mono_start = time.perf_counter(), time.monotonic()
     if total_timesteps is not None:
         cfg = replace(cfg, ppo=replace(cfg.ppo, total_timesteps=total_timesteps))
     out = Path(out or cfg.out)
@@ -250,6 +287,8 @@ def train(
         cfg.ppo.num_envs, num_workers=cfg.ppo.num_workers, seed=cfg.seed, **env_kwargs(cfg, pool)
     )
     tb = out / "tb"
+    offset = 0.0  # CPU seconds spent outside this process's accounting (cached data)
+    info: dict[str, Any] = {}
     if resume is not None:
         from sb3_contrib import MaskablePPO
 
@@ -258,12 +297,19 @@ def train(
     else:
         model = build_model(cfg, venv, tb)
         start = 0
+        if cfg.pretrain.enabled:
+            offset, info["pretrain"] = _pretrain(model, cfg, out)
+        if cfg.eval.at_start:
+            run_eval(model, cfg, out, 0)
     total = cfg.ppo.total_timesteps
     callbacks = [EpisodeLog(out / "progress.csv"), Periodic(cfg, out, pool)]
     if progress:
         callbacks.insert(0, ProgressBar(total, start))
     if cfg.time_limit_minutes is not None:
-        callbacks.append(TimeLimit(cfg.time_limit_minutes))
+        callbacks.append(TimeLimit(cfg.time_limit_minutes, mono_start))
+    cpu = CPULimit(cfg.cpu_limit_minutes or 1e12, offset)
+    if cfg.cpu_limit_minutes is not None:
+        callbacks.append(cpu)
     t0 = time.perf_counter()
     if total > start:
         model.learn(
@@ -274,15 +320,20 @@ def train(
         )
     save_checkpoint(model, out, model.num_timesteps)
     model.save(out / "model.zip")
+    cpu_used = cpu.used()  # before the workers exit: their CPU time is read while they live
+    venv.close()
     (out / "train.json").write_text(
         json.dumps(
             {
                 "timesteps": model.num_timesteps,
                 "seconds": round(time.perf_counter() - t0, 1),
-            }
+                "wall_seconds_total": round(time.perf_counter() - t_start, 1),
+                "cpu_seconds_total": round(cpu_used, 1),
+                **info,
+            },
+            indent=2,
         )
     )
-    venv.close()
     try:
         from training.plots import learning_curve
 
