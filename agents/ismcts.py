@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -39,16 +39,50 @@ from agents.evaluation import (
     NUM_PERSONALITIES,
     Evaluator,
     Weights,
-    sampled_values,
+    metrics,
 )
-from agents.heuristic import TurnPlanner, obvious_action
+from agents.heuristic import TurnPlanner, obvious_action, useful_actions
 from agents.roles import RoleAwareBot, RoleModel, sample_deal
 from agents.sampling import determinize_view
 from nanty_env.engine import actions as A
+from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
 
 TERMINAL = 3.0  # value of a win (a loss is -TERMINAL)
 MAX_ROLLOUT = 400
+CARDS_PER_TURN = 1.8  # how fast the draw pile shrinks, roughly (for the per-game budget)
+DECISIONS_PER_TURN = 6.0  # searched decisions in one of the bot's turns (weighted, see below)
+MAIN_WEIGHT = 2.0  # the choice of a card to play gets this many shares of the budget
+MAINS_PER_TURN = 1.5  # choices of a card to play in one turn (when only those are searched)
+
+
+class Determinisation:
+    """One sampled game with what every iteration on it needs: the seats' evaluators under
+    the sampled personalities and their values before any action (the control variate)."""
+
+    __slots__ = ("baseline", "evaluators", "game", "persona", "weights")
+
+    def __init__(self, game: Game, weights: Weights) -> None:
+        self.game = game
+        self.weights = weights
+        self.persona = list(game.persona)
+        self.evaluators = sampled_evaluators(game, weights)
+        self.baseline = seat_values(game, self.evaluators)
+
+    def evaluators_for(self, g: Game) -> list[Evaluator]:
+        """The evaluators of ``g``'s seats (new ones if a personality has changed hands)."""
+        if g.persona == self.persona:
+            return self.evaluators
+        return sampled_evaluators(g, self.weights)
+
+
+def seat_values(g: Game, evaluators: Sequence[Evaluator]) -> list[float]:
+    """Every seat's value of ``g`` under its sampled personality; +-``TERMINAL`` at the end."""
+    if g.is_terminal:
+        winners = g.outcome.winners
+        return [TERMINAL if q in winners else -TERMINAL for q in range(g.n)]
+    m = metrics(g)
+    return [ev.value_from_metrics(m) for ev in evaluators]
 
 
 class Node:
@@ -142,8 +176,16 @@ class ISMCTSBot(RoleAwareBot):
     """Information-set MCTS over determinisations drawn from the role posterior.
 
     Args:
-        iters: iterations per decision (used when ``time`` is not set).
+        iters: iterations per decision (with ``budget`` or ``time``: the most per decision).
         time: seconds per decision (overrides ``iters``).
+        budget: CPU seconds of thinking for the whole game (overrides ``time``): each decision
+            gets a share of what is left, by how many of the bot's decisions the rest of the
+            game may still hold (from the draw pile); choosing a card to play gets
+            ``MAIN_WEIGHT`` shares. Spending is measured in CPU time, so other processes on
+            the machine do not shrink the search.
+        min_time: the smallest time for one decision under ``budget`` (one iteration at least).
+        dets: how many determinisations one decision samples; the iterations cycle through
+            them (each iteration plays on a copy). 0 samples a fresh one every iteration.
         c: UCB exploration constant (values are in evaluation units, roughly [-3, 3]).
         prior: weight of the scripted bot's ranking at the root (0 turns it off).
         horizon: ``"round"`` (until this seat's next turn starts) or ``"turn"`` (until the
@@ -153,7 +195,19 @@ class ISMCTSBot(RoleAwareBot):
             its sampled personality; which card to play is chosen at random, since playing a
             card changes nothing until its symbols resolve) or ``"random"``.
         temperature: softmax temperature turning the scripted scores into the root prior.
+        prior_depth: nested card plays the root prior's look-ahead resolves (the scripted
+            bot uses 1).
         widen: progressive widening factor below the root.
+        opp: how other seats choose a card to play, in the tree's expansion order and in
+            rollouts: ``"random"``, or ``"planner"`` (the scripted bot's choice: each card
+            played out to the end of the turn, valued under the seat's sampled personality).
+        root: ``"ucb"`` (PUCT over all legal actions with the prior) or ``"rr"`` (rounds over
+            the ``top`` candidates on common determinisations, see :meth:`_round_robin`).
+        top: candidates of the round-robin root.
+        margin: how much better (mean relative return) the round-robin root's best must be
+            than the prior's favourite to replace it.
+        only: decision kinds to search, joined by ``+`` (e.g. ``"main"``); the others take
+            the prior's favourite (the scripted bot's look-ahead). Empty: search every kind.
         role_model: as for :class:`~agents.heuristic.HeuristicBot`.
     """
 
@@ -163,6 +217,9 @@ class ISMCTSBot(RoleAwareBot):
         self,
         iters: int = 200,
         time: float | None = None,
+        budget: float | None = None,
+        min_time: float = 0.01,
+        dets: int = 0,
         c: float = 0.25,
         prior: float = 1.0,
         horizon: str = "round",
@@ -170,6 +227,12 @@ class ISMCTSBot(RoleAwareBot):
         rollout: str = "greedy",
         temperature: float = 0.05,
         widen: float = 1.0,
+        opp: str = "random",
+        prior_depth: int = 0,
+        root: str = "ucb",
+        top: int = 4,
+        margin: float = 0.0,
+        only: str = "",
         role_model: RoleModel | str | None = "default",
         weights: Weights = DEFAULT_WEIGHTS,
     ) -> None:
@@ -178,9 +241,22 @@ class ISMCTSBot(RoleAwareBot):
             raise ValueError(f"horizon must be 'round' or 'turn', got {horizon!r}")
         if rollout not in ("greedy", "random"):
             raise ValueError(f"rollout must be 'greedy' or 'random', got {rollout!r}")
+        if opp not in ("random", "planner"):
+            raise ValueError(f"opp must be 'random' or 'planner', got {opp!r}")
+        self.opp = opp
+        self.prior_depth = int(prior_depth)
+        if root not in ("ucb", "rr"):
+            raise ValueError(f"root must be 'ucb' or 'rr', got {root!r}")
+        self.root = root
+        self.top = int(top)
+        self.margin = float(margin)
+        self.only = tuple(k for k in str(only).split("+") if k)
         self.rollout = rollout
         self.iters = int(iters)
         self.time = time
+        self.budget = budget
+        self.min_time = float(min_time)
+        self.dets = int(dets)
         self.c = c
         self.prior_weight = prior
         self.horizon = horizon
@@ -189,6 +265,11 @@ class ISMCTSBot(RoleAwareBot):
         self.widen = widen
         self.weights = weights
         self.last_iterations = 0
+        self.spent = 0.0  # CPU seconds of thinking so far in this game
+
+    def reset(self, seat: int, config: GameConfig) -> None:
+        super().reset(seat, config)
+        self.spent = 0.0
 
     # ------------------------------------------------------------------ bot protocol
     def act(self, view: View, legal_actions: Sequence[int], rng: np.random.Generator) -> int:
@@ -199,6 +280,25 @@ class ISMCTSBot(RoleAwareBot):
         if obvious is not None:
             self.observe(view)
             return obvious
+        start = time.process_time()
+        try:
+            return self._search(view, legal, rng, start)
+        finally:
+            self.spent += time.process_time() - start
+
+    def decision_time(self, view: View) -> float | None:
+        """CPU seconds for this decision (None: count iterations only)."""
+        if self.budget is None:
+            return None if self.time is None else float(self.time)
+        n = view["num_players"]
+        own_turns = 1.0 + view["deck_size"] / (CARDS_PER_TURN * n)
+        per_turn = MAINS_PER_TURN if self.only else DECISIONS_PER_TURN
+        share = (self.budget - self.spent) / (own_turns * per_turn)
+        if view["decision"] == "main" and not self.only:
+            share *= MAIN_WEIGHT
+        return max(self.min_time, share)
+
+    def _search(self, view: View, legal: list[int], rng: np.random.Generator, start: float) -> int:
         belief = self._belief(view)
         cfg = belief.config
         marginals = belief.marginals(view)
@@ -206,30 +306,93 @@ class ISMCTSBot(RoleAwareBot):
         me = view["seat"]
         unused = view["known_unused_personalities"]
 
-        def determinisation() -> Game:
+        def determinisation() -> Determinisation:
             g = determinize_view(view, rng, cfg)
             set_personalities(g, sample_deal(view, cfg, likelihood, rng), me, unused)
-            return g
+            return Determinisation(g, self.weights)
 
-        first = determinisation()
-        prior = self._root_prior(first, legal, view, marginals)
+        pool = [determinisation()]
+        prior = self._root_prior(pool[0].game, legal, view, marginals)
+        if self.only and view["decision"] not in self.only:
+            self.last_iterations = 0
+            useful = useful_actions(view["decision"], legal)
+            return max(useful, key=lambda a: prior[a])
         horizon = self._horizon_turn(view)
         root = Node()
-        deadline = None if self.time is None else time.perf_counter() + float(self.time)
+        seconds = self.decision_time(view)
+        deadline = None if seconds is None else start + seconds
+        cap = self.iters if self.budget is not None or self.time is None else None
+        if self.root == "rr":
+            return self._round_robin(
+                root, pool, determinisation, legal, me, prior, horizon, rng, deadline, cap
+            )
         it = 0
         while True:
-            if deadline is not None:
-                if time.perf_counter() >= deadline and it > 0:
-                    break
-            elif it >= self.iters:
+            if cap is not None and it >= cap:
                 break
-            g = first if it == 0 else determinisation()
-            self._iterate(root, g, me, prior, horizon, rng)
+            if deadline is not None and it > 0 and time.process_time() >= deadline:
+                break
+            if self.dets <= 0:
+                d = pool[0] if it == 0 else determinisation()
+                g = d.game
+            else:
+                if it == len(pool) < self.dets:
+                    pool.append(determinisation())
+                d = pool[it % len(pool)]
+                g = d.game.clone()
+            self._iterate(root, g, d, me, prior, horizon, rng)
             it += 1
         self.last_iterations = it
         best = max(
             legal, key=lambda a: (root.children[a].n if a in root.children else -1, prior[a])
         )
+        return int(best)
+
+    def _round_robin(
+        self,
+        root: Node,
+        pool: list[Determinisation],
+        determinisation: Callable[[], Determinisation],
+        legal: list[int],
+        me: int,
+        prior: dict[int, float],
+        horizon: int,
+        rng: np.random.Generator,
+        deadline: float | None,
+        cap: int | None,
+    ) -> int:
+        """Root by rounds: every round takes one determinisation and plays one iteration of
+        each of the ``top`` candidates (by the prior) on it, with the same generator seed for
+        the rollouts' random choices. Candidates are thus compared on the same hidden states
+        and dice (common random numbers); below the root the tree is shared as usual. The
+        best mean return wins, unless it beats the prior's favourite by less than ``margin``.
+        """
+        ranked = sorted(legal, key=lambda a: -prior[a])
+        cands = ranked[: max(1, self.top)]
+        total = dict.fromkeys(cands, 0.0)
+        seeds: list[int] = []
+        rounds = it = 0
+        while True:
+            if cap is not None and it >= cap:
+                break
+            if deadline is not None and rounds > 0 and time.process_time() >= deadline:
+                break
+            k = rounds % max(1, self.dets) if self.dets > 0 else rounds
+            if k >= len(pool):
+                pool.append(determinisation())
+            if k >= len(seeds):
+                seeds.append(int(rng.integers(2**62)))
+            d = pool[k]
+            for a in cands:
+                r = np.random.default_rng(seeds[k])
+                total[a] += self._iterate(root, d.game.clone(), d, me, prior, horizon, r, first=a)
+                it += 1
+            rounds += 1
+        self.last_iterations = it
+        fav = cands[0]
+        best = max(cands, key=lambda a: (total[a], prior[a]))
+        if best != fav and (total[best] - total[fav]) / rounds < self.margin:
+            best = fav
         return int(best)
 
     # ------------------------------------------------------------------ search
@@ -248,7 +411,7 @@ class ISMCTSBot(RoleAwareBot):
         if self.prior_weight <= 0:
             return dict.fromkeys(legal, 1.0 / len(legal))
         ev = Evaluator(g.cfg, view["seat"], view["personality"], marginals, self.weights)
-        scores = np.array(TurnPlanner(ev, depth=0).scores(g, legal))
+        scores = np.array(TurnPlanner(ev, depth=self.prior_depth).scores(g, legal))
         z = (scores - scores.max()) / max(self.temperature, 1e-6)
         p = np.exp(z)
         p /= p.sum()
@@ -258,18 +421,28 @@ class ISMCTSBot(RoleAwareBot):
         self,
         root: Node,
         g: Game,
+        det: Determinisation,
         me: int,
         prior: dict[int, float],
         horizon: int,
         rng: np.random.Generator,
-    ) -> None:
+        first: int | None = None,
+    ) -> float:
+        """One iteration on ``g`` (played on); returns the deciding seat's relative return.
+        ``first`` forces the root action (the round-robin root)."""
         node = root
         path: list[Node] = []
-        evaluators: list[Evaluator] | None = None
+        if first is not None:
+            node = root.children.get(first)
+            if node is None:
+                node = root.children[first] = Node(me)
+            node.avail += 1
+            g.apply(first)
+            path.append(node)
         # Control variate: each seat's value of this determinisation before anything is done.
         # Subtracting it removes what the sampled hidden state adds to every action alike
         # (e.g. how alarming the sampled opponent's goal is) from the comparison of actions.
-        baseline = self._values(g)
+        baseline = det.baseline
         while not g.is_terminal and g.turn < horizon:
             legal = g.legal_actions()
             if len(legal) == 1:
@@ -280,9 +453,12 @@ class ISMCTSBot(RoleAwareBot):
                 allowed = sorted(legal, key=lambda x: -prior.get(x, 0.0))
             else:
                 if node.order is None:
-                    if evaluators is None:
-                        evaluators = sampled_evaluators(g, self.weights)
-                    node.order = greedy_scores(g, legal, evaluators[p], rng)
+                    ev = det.evaluators_for(g)[p]
+                    if p != me and self.opp == "planner" and g.decision == "main":
+                        scores = TurnPlanner(ev, depth=0).scores(g, legal)
+                        node.order = dict(zip(legal, scores, strict=True))
+                    else:
+                        node.order = greedy_scores(g, legal, ev, rng)
                 order = node.order
                 ranked = sorted(legal, key=lambda x: -order.get(x, -100.0))
                 allowed = ranked[: 1 + int(self.widen * math.sqrt(node.n))]
@@ -302,13 +478,13 @@ class ISMCTSBot(RoleAwareBot):
             node = node.children[a]
             g.apply(a)
             path.append(node)
-        self._rollout(g, horizon, rng)
-        values = self._values(g)
-        node_visit = root
-        node_visit.n += 1
+        self._rollout(g, horizon, det, me, rng)
+        values = seat_values(g, det.evaluators_for(g))
+        root.n += 1
         for nd in path:
             nd.n += 1
             nd.w += values[nd.player] - baseline[nd.player]
+        return values[me] - baseline[me]
 
     def _select(self, node: Node, legal: list[int], root_prior: dict[int, float] | None) -> int:
         best, best_s = legal[0], -math.inf
@@ -330,7 +506,9 @@ class ISMCTSBot(RoleAwareBot):
                 best, best_s = b, s
         return best
 
-    def _rollout(self, g: Game, horizon: int, rng: np.random.Generator) -> None:
+    def _rollout(
+        self, g: Game, horizon: int, det: Determinisation, me: int, rng: np.random.Generator
+    ) -> None:
         evaluators = None
         for _ in range(MAX_ROLLOUT):
             if g.is_terminal or g.turn >= horizon:
@@ -343,11 +521,9 @@ class ISMCTSBot(RoleAwareBot):
                 g.apply(rollout_action(legal, rng, self.skip))
                 continue
             if evaluators is None:
-                evaluators = sampled_evaluators(g, self.weights)
-            g.apply(greedy_action(g, legal, evaluators[g.current_player], rng, self.skip))
-
-    def _values(self, g: Game) -> list[float]:
-        if g.is_terminal:
-            winners = g.outcome.winners
-            return [TERMINAL if q in winners else -TERMINAL for q in range(g.n)]
-        return sampled_values(g, self.weights)
+                evaluators = det.evaluators_for(g)
+            p = g.current_player
+            if p != me and self.opp == "planner" and g.decision == "main":
+                g.apply(TurnPlanner(evaluators[p], depth=0).best(g, legal))
+                continue
+            g.apply(greedy_action(g, legal, evaluators[p], rng, self.skip))

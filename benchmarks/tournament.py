@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 from pathlib import Path
 
 from agents.role_eval import evaluate_roles, format_role_report
@@ -44,10 +45,12 @@ def _tournament(
         f"over {row['games']} games (target >= {target:.0%}); "
         f"{row['seconds_per_game']:.1f}s thinking per game"
     )
-    cpu = [r["cpu_seconds"] for r in result.records]
+    cpu = sorted(r["cpu_seconds"] for r in result.records)
+    median = statistics.median(cpu)
+    over = sum(1 for x in cpu if x > 60.0)
     print(
         f"CPU seconds per game (one core, all bots): mean {sum(cpu) / len(cpu):.1f}, "
-        f"max {max(cpu):.1f}"
+        f"median {median:.1f}, max {max(cpu):.1f}; {over} of {len(cpu)} games over 60 s"
     )
     return {
         "name": name,
@@ -60,7 +63,9 @@ def _tournament(
         "wall_seconds_per_game": sum(r["wall_seconds"] for r in result.records)
         / len(result.records),
         "cpu_seconds_per_game": sum(r["cpu_seconds"] for r in result.records) / len(result.records),
-        "cpu_seconds_max": max(r["cpu_seconds"] for r in result.records),
+        "cpu_seconds_median": median,
+        "cpu_seconds_max": max(cpu),
+        "games_over_60_cpu_seconds": over,
     }
 
 

@@ -1,0 +1,63 @@
+"""ISMCTSBot options: the per-game budget, the round-robin root and searching only some kinds."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents import ISMCTSBot
+from agents.registry import make_bot
+from nanty_env.engine.determinize import determinize
+
+
+def variants() -> dict[str, ISMCTSBot]:
+    return {
+        "rr": ISMCTSBot(iters=8, root="rr", top=3),
+        "rr-dets": ISMCTSBot(iters=8, root="rr", top=3, dets=2, margin=0.05),
+        "main-only": ISMCTSBot(iters=6, root="rr", only="main", prior_depth=1),
+        "planner": ISMCTSBot(iters=4, opp="planner", dets=2),
+    }
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_variants_return_legal_actions_and_ignore_hidden_state(states, n):
+    for name, bot in variants().items():
+        for i, g in enumerate(states[n][:5]):
+            seat = g.current_player
+            other = determinize(g, seat, np.random.default_rng(200 + i))
+            actions = []
+            for v in (g.view(seat), other.view(seat)):
+                bot.reset(seat, g.cfg)
+                actions.append(bot.act(v, v["legal_actions"], np.random.default_rng(3)))
+            assert actions[0] in g.legal_actions(), (name, n, i)
+            assert actions[0] == actions[1], (name, n, i)
+
+
+def test_budget_is_shared_out_and_spent(states):
+    g = states[2][0]
+    seat = g.current_player
+    bot = ISMCTSBot(budget=0.5, iters=100_000)
+    bot.reset(seat, g.cfg)
+    view = g.view(seat)
+    share = bot.decision_time(view)
+    assert 0 < share < 0.5
+    bot.act(view, view["legal_actions"], np.random.default_rng(0))
+    assert bot.last_iterations >= 1
+    assert bot.spent > 0
+    # Once the budget is gone every decision still runs one iteration at least.
+    bot.spent = 10.0
+    assert bot.decision_time(view) == bot.min_time
+    bot.act(view, view["legal_actions"], np.random.default_rng(0))
+    assert bot.last_iterations >= 1
+    bot.reset(seat, g.cfg)
+    assert bot.spent == 0.0
+
+
+def test_options_from_spec():
+    bot = make_bot("ismcts:budget=20:root=rr:top=3:only=main:opp=planner:margin=0.05")
+    assert bot.budget == 20 and bot.root == "rr" and bot.top == 3
+    assert bot.only == ("main",) and bot.opp == "planner" and bot.margin == 0.05
+    with pytest.raises(ValueError):
+        ISMCTSBot(root="best")
+    with pytest.raises(ValueError):
+        ISMCTSBot(opp="clever")
