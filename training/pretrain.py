@@ -119,12 +119,14 @@ def _game_config(cfg: TrainConfig) -> GameConfig:
     )
 
 
-def cache_path(cfg: TrainConfig) -> Path:
+def cache_path(cfg: TrainConfig, games: int | None = None) -> Path:
+    """The cache file of the first ``games`` (default: the configured number) teacher games;
+    the name's digest covers everything else that determines the data."""
     p, e = cfg.pretrain, cfg.env
+    games = p.games if games is None else games
     key = json.dumps(
         [
             p.teacher,
-            p.games,
             cfg.seed,
             e.num_players,
             e.personalities,
@@ -137,22 +139,34 @@ def cache_path(cfg: TrainConfig) -> Path:
     )
     digest = hashlib.sha1(key.encode()).hexdigest()[:12]
     name = p.teacher.replace(":", "_").replace("=", "")
-    return Path(p.cache_dir) / f"bc_{name}_{p.games}g_{digest}.npz"
+    return Path(p.cache_dir) / f"bc_{name}_{games}g_{digest}.npz"
 
 
-def generate(cfg: TrainConfig, log=print) -> tuple[dict[str, np.ndarray], float, bool]:
+def _load(path: Path) -> tuple[dict[str, np.ndarray], float]:
+    with np.load(path) as z:
+        data = {k: z[k] for k in z.files}
+    return data, float(data.pop("cpu_seconds"))
+
+
+def generate(cfg: TrainConfig, log=print) -> tuple[dict[str, np.ndarray], float, float]:
     """The teacher's decisions, the CPU seconds their generation took (workers included) and
-    whether they came from the cache."""
+    how much of that was spent earlier (data read from the cache). A cache of fewer games
+    with the same settings is extended (the games are the same, seeded by index)."""
+    p = cfg.pretrain
     path = cache_path(cfg)
     if path.exists():
-        with np.load(path) as z:
-            data = {k: z[k] for k in z.files}
-        cpu = float(data.pop("cpu_seconds"))
+        data, cpu = _load(path)
         log(f"pretrain: {len(data['action'])} cached decisions from {path} ({cpu:.0f} CPU-s)")
-        return data, cpu, True
-    p = cfg.pretrain
-    seeds = [cfg.seed * 1_000_003 + 7919 + k for k in range(p.games)]
-    chunk = max(1, min(5, p.games // (4 * p.workers) or 1))
+        return data, cpu, cpu
+    done, old, old_cpu = 0, None, 0.0
+    for k in range(p.games - 1, 0, -1):
+        if cache_path(cfg, k).exists():
+            done = k
+            old, old_cpu = _load(cache_path(cfg, k))
+            log(f"pretrain: extending {cache_path(cfg, k)} ({k} games) to {p.games} games")
+            break
+    seeds = [cfg.seed * 1_000_003 + 7919 + k for k in range(done, p.games)]
+    chunk = max(1, min(5, len(seeds) // (4 * p.workers) or 1))
     jobs = [
         (
             p.teacher,
@@ -178,15 +192,17 @@ def generate(cfg: TrainConfig, log=print) -> tuple[dict[str, np.ndarray], float,
                 parts.append(part)
                 if k % max(1, len(jobs) // 10) == 0:
                     log(f"pretrain: {k}/{len(jobs)} game chunks ({time.perf_counter() - t0:.0f} s)")
+    if old is not None:
+        parts.insert(0, old)
     data = {k: np.concatenate([x[k] for x in parts]) for k in parts[0]}
     cpu = cpu_seconds() - c0
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(path, cpu_seconds=np.float64(cpu), **data)
+    np.savez(path, cpu_seconds=np.float64(cpu + old_cpu), **data)
     log(
-        f"pretrain: {len(data['action'])} decisions from {p.games} games of {p.teacher!r} in "
-        f"{time.perf_counter() - t0:.0f} s ({cpu:.0f} CPU-s) -> {path}"
+        f"pretrain: {len(data['action'])} decisions from {p.games} games of {p.teacher!r} "
+        f"({len(seeds)} new in {time.perf_counter() - t0:.0f} s, {cpu:.0f} CPU-s) -> {path}"
     )
-    return data, cpu, False
+    return data, cpu + old_cpu, old_cpu
 
 
 def pretrain_policy(model: Any, data: dict[str, np.ndarray], cfg: TrainConfig, log=print) -> dict:

@@ -71,8 +71,14 @@ def test_pretrain_then_ppo_with_cpu_limit(tmp_path: Path) -> None:
     assert rows[1].startswith("0,random")  # evaluated before PPO
     # the second time the data comes from the cache, with the CPU time it cost
     assert cache_path(cfg).exists()
-    data, cpu, cached = generate(cfg, log=lambda *_: None)
-    assert cached and cpu > 0 and len(data["action"]) == info["pretrain"]["decisions"]
+    data, cpu, earlier = generate(cfg, log=lambda *_: None)
+    assert earlier == cpu > 0 and len(data["action"]) == info["pretrain"]["decisions"]
+    # more games extend the cached ones: the first games are the same
+    more = load_config(ROOT / "configs" / "quick.yaml", **{**overrides, "pretrain.games": 3})
+    data3, cpu3, earlier3 = generate(more, log=lambda *_: None)
+    assert earlier3 == pytest.approx(cpu) and cpu3 > cpu
+    n = len(data["action"])
+    assert len(data3["action"]) > n and (data3["action"][:n] == data["action"]).all()
 
 
 def test_cpu_limit_stops_training(tmp_path: Path) -> None:
