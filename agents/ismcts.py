@@ -21,8 +21,17 @@ the value of the seat that chose its action, so other seats' choices are made fo
   sampled hidden state adds to every action alike (how alarming the sampled opponent's goal is)
   then no longer drowns the differences between actions.
 
-The budget is ``iters`` iterations or ``time`` seconds per decision (``time`` wins when set);
-the most visited root action is played. Taking the money of a money symbol needs no search.
+The budget is ``iters`` iterations or ``time`` seconds per decision, or ``budget`` CPU seconds
+for the whole game, shared out over the decisions the rest of the game may still hold (from the
+size of the draw pile). Taking the money of a money symbol needs no search, and with ``only``
+the decision kinds not listed take the scripted bot's choice (the root prior's favourite).
+
+Two roots: ``"ucb"`` plays the most visited action of a PUCT search over every legal action.
+``"rr"`` (round robin) takes the prior's ``top`` candidates and, one determinisation at a time,
+plays one iteration of each of them on a copy of it with the same rollout seed, so they are
+compared on the same hidden cards, dice and random choices (common random numbers); the best
+mean return replaces the prior's favourite only if it is better by ``margin``. Determinisations
+can be reused (``dets``): iterations then cycle through a fixed set, each on a copy.
 """
 
 from __future__ import annotations
@@ -47,9 +56,11 @@ from agents.sampling import determinize_view
 from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
+from nanty_env.engine.setup import personality_deck
 
 TERMINAL = 3.0  # value of a win (a loss is -TERMINAL)
 MAX_ROLLOUT = 400
+DEFAULT_ITERS = 200
 CARDS_PER_TURN = 1.8  # how fast the draw pile shrinks, roughly (for the per-game budget)
 DECISIONS_PER_TURN = 6.0  # searched decisions in one of the bot's turns (weighted, see below)
 MAIN_WEIGHT = 2.0  # the choice of a card to play gets this many shares of the budget
@@ -60,20 +71,22 @@ class Determinisation:
     """One sampled game with what every iteration on it needs: the seats' evaluators under
     the sampled personalities and their values before any action (the control variate)."""
 
-    __slots__ = ("baseline", "evaluators", "game", "persona", "weights")
+    __slots__ = ("baseline", "evaluators", "game", "known", "me", "persona", "weights")
 
-    def __init__(self, game: Game, weights: Weights) -> None:
+    def __init__(self, game: Game, weights: Weights, me: int = -1, known: float = 1.0) -> None:
         self.game = game
         self.weights = weights
+        self.me = me
+        self.known = known
         self.persona = list(game.persona)
-        self.evaluators = sampled_evaluators(game, weights)
+        self.evaluators = sampled_evaluators(game, weights, me, known)
         self.baseline = seat_values(game, self.evaluators)
 
     def evaluators_for(self, g: Game) -> list[Evaluator]:
         """The evaluators of ``g``'s seats (new ones if a personality has changed hands)."""
         if g.persona == self.persona:
             return self.evaluators
-        return sampled_evaluators(g, self.weights)
+        return sampled_evaluators(g, self.weights, self.me, self.known)
 
 
 def seat_values(g: Game, evaluators: Sequence[Evaluator]) -> list[float]:
@@ -115,21 +128,39 @@ def rollout_action(legal: Sequence[int], rng: np.random.Generator, skip: float) 
 
 def set_personalities(g: Game, deal: Sequence[int], seat: int, known_unused: Sequence[int]) -> None:
     """Give ``g`` the personalities of ``deal``; the set-aside pile is whatever is left."""
-    from nanty_env.engine.setup import personality_deck
-
     g.persona = list(deal)
     rest = [k for k in personality_deck(g.cfg) if k not in deal]
     g.persona_pool = sorted(rest)
     g.known_unused = [sorted(known_unused) if q == seat else [] for q in range(g.n)]
 
 
-def sampled_evaluators(g: Game, weights: Weights) -> list[Evaluator]:
-    """One evaluator per seat that takes the determinisation's personalities as known."""
+def sampled_evaluators(
+    g: Game, weights: Weights, me: int = -1, known: float = 1.0
+) -> list[Evaluator]:
+    """One evaluator per seat that takes the determinisation's personalities as known.
+
+    With ``known < 1`` the other seats are less sure about seat ``me`` (the searching bot):
+    their belief about it is ``known`` on its true card and the rest spread evenly over the
+    cards they cannot rule out, as a real opponent only infers it from public play.
+    """
     n = g.n
     onehot = [np.zeros(NUM_PERSONALITIES) for _ in range(n)]
     for r in range(n):
         onehot[r][g.persona[r]] = 1.0
-    return [Evaluator(g.cfg, q, g.persona[q], onehot, weights) for q in range(n)]
+    if known >= 1.0 or me < 0:
+        return [Evaluator(g.cfg, q, g.persona[q], onehot, weights) for q in range(n)]
+    deck = personality_deck(g.cfg)
+    out = []
+    for q in range(n):
+        belief = onehot
+        if q != me:
+            soft = np.zeros(NUM_PERSONALITIES)
+            rest = [k for k in deck if k != g.persona[q]]
+            soft[rest] = (1.0 - known) / len(rest)
+            soft[g.persona[me]] += known
+            belief = [soft if r == me else onehot[r] for r in range(n)]
+        out.append(Evaluator(g.cfg, q, g.persona[q], belief, weights))
+    return out
 
 
 def greedy_scores(
@@ -176,7 +207,8 @@ class ISMCTSBot(RoleAwareBot):
     """Information-set MCTS over determinisations drawn from the role posterior.
 
     Args:
-        iters: iterations per decision (with ``budget`` or ``time``: the most per decision).
+        iters: iterations per decision (default ``DEFAULT_ITERS``); with ``budget`` or
+            ``time`` the most per decision (default: no limit).
         time: seconds per decision (overrides ``iters``).
         budget: CPU seconds of thinking for the whole game (overrides ``time``): each decision
             gets a share of what is left, by how many of the bot's decisions the rest of the
@@ -208,6 +240,8 @@ class ISMCTSBot(RoleAwareBot):
             than the prior's favourite to replace it.
         only: decision kinds to search, joined by ``+`` (e.g. ``"main"``); the others take
             the prior's favourite (the scripted bot's look-ahead). Empty: search every kind.
+        known: how sure the other seats are of this bot's personality inside the search
+            (1: they know it; less: the rest spread over the cards they cannot rule out).
         role_model: as for :class:`~agents.heuristic.HeuristicBot`.
     """
 
@@ -215,7 +249,7 @@ class ISMCTSBot(RoleAwareBot):
 
     def __init__(
         self,
-        iters: int = 200,
+        iters: int | None = None,
         time: float | None = None,
         budget: float | None = None,
         min_time: float = 0.01,
@@ -233,6 +267,7 @@ class ISMCTSBot(RoleAwareBot):
         top: int = 4,
         margin: float = 0.0,
         only: str = "",
+        known: float = 1.0,
         role_model: RoleModel | str | None = "default",
         weights: Weights = DEFAULT_WEIGHTS,
     ) -> None:
@@ -250,9 +285,10 @@ class ISMCTSBot(RoleAwareBot):
         self.root = root
         self.top = int(top)
         self.margin = float(margin)
+        self.known = float(known)
         self.only = tuple(k for k in str(only).split("+") if k)
         self.rollout = rollout
-        self.iters = int(iters)
+        self.iters = None if iters is None else int(iters)
         self.time = time
         self.budget = budget
         self.min_time = float(min_time)
@@ -292,9 +328,10 @@ class ISMCTSBot(RoleAwareBot):
             return None if self.time is None else float(self.time)
         n = view["num_players"]
         own_turns = 1.0 + view["deck_size"] / (CARDS_PER_TURN * n)
-        per_turn = MAINS_PER_TURN if self.only else DECISIONS_PER_TURN
+        main_only = self.only == ("main",)
+        per_turn = MAINS_PER_TURN if main_only else DECISIONS_PER_TURN
         share = (self.budget - self.spent) / (own_turns * per_turn)
-        if view["decision"] == "main" and not self.only:
+        if view["decision"] == "main" and not main_only:
             share *= MAIN_WEIGHT
         return max(self.min_time, share)
 
@@ -309,7 +346,7 @@ class ISMCTSBot(RoleAwareBot):
         def determinisation() -> Determinisation:
             g = determinize_view(view, rng, cfg)
             set_personalities(g, sample_deal(view, cfg, likelihood, rng), me, unused)
-            return Determinisation(g, self.weights)
+            return Determinisation(g, self.weights, me, self.known)
 
         pool = [determinisation()]
         prior = self._root_prior(pool[0].game, legal, view, marginals)
@@ -321,7 +358,9 @@ class ISMCTSBot(RoleAwareBot):
         root = Node()
         seconds = self.decision_time(view)
         deadline = None if seconds is None else start + seconds
-        cap = self.iters if self.budget is not None or self.time is None else None
+        cap = self.iters
+        if cap is None and self.budget is None and self.time is None:
+            cap = DEFAULT_ITERS
         if self.root == "rr":
             return self._round_robin(
                 root, pool, determinisation, legal, me, prior, horizon, rng, deadline, cap
