@@ -25,9 +25,9 @@ from pathlib import Path
 from agents.role_eval import evaluate_roles, format_role_report
 from agents.tournament import TournamentSpec, format_table, run_tournament, write_outputs
 
-# 20 CPU-s of thinking per game at most; the round-robin root searches only the choice of a
+# 25 CPU-s of thinking per game at most; the round-robin root searches only the choice of a
 # card and of each symbol's target, every other decision is the scripted bot's.
-ISMCTS_SPEC = "ismcts:budget=20:root=rr:prior_depth=1:margin=0.05:only=main+card"
+ISMCTS_SPEC = "ismcts:budget=25:root=rr:prior_depth=1:margin=0.05:only=main+card"
 
 
 def _tournament(
