@@ -30,8 +30,13 @@ def _heuristic(**kw: Any) -> Bot:
 
 
 def _ismcts(**kw: Any) -> Bot:
+    from agents.evaluation import Weights
     from agents.ismcts import ISMCTSBot
 
+    # ``w_<name>=x`` sets one evaluation weight (e.g. ``ismcts:w_points=0.5``).
+    weights = {k[2:]: float(kw.pop(k)) for k in list(kw) if k.startswith("w_")}
+    if weights:
+        kw["weights"] = Weights(**weights)
     return ISMCTSBot(**kw)
 
 

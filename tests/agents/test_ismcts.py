@@ -57,6 +57,7 @@ def test_options_from_spec():
     bot = make_bot("ismcts:budget=20:root=rr:top=3:only=main:opp=planner:margin=0.05")
     assert bot.budget == 20 and bot.root == "rr" and bot.top == 3
     assert bot.only == ("main",) and bot.opp == "planner" and bot.margin == 0.05
+    assert make_bot("ismcts:iters=2:w_points=0.5:w_own=2").weights.points == 0.5
     with pytest.raises(ValueError):
         ISMCTSBot(root="best")
     with pytest.raises(ValueError):
