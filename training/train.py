@@ -277,7 +277,12 @@ def train(
 
     torch.set_num_threads(cfg.torch_threads)
     set_random_seed(cfg.seed)
-    snaps = sorted((out / "snapshots").glob("step_*.zip"), key=lambda p: int(p.stem[5:]))
+    if resume is None:  # a fresh run: its logs and opponent pool start empty, even in an old folder
+        for log in ("eval.csv", "progress.csv"):
+            (out / log).unlink(missing_ok=True)
+        snaps: list[Path] = []
+    else:
+        snaps = sorted((out / "snapshots").glob("step_*.zip"), key=lambda p: int(p.stem[5:]))
     pool = OpponentPool(
         cfg.env.num_players - 1,
         cfg.selfplay.weights,

@@ -54,3 +54,8 @@ def test_train_checkpoint_policybot_resume(tmp_path: Path) -> None:
     assert resumed >= 2048 > first_steps
     steps = [int(r["timesteps"]) for r in csv.DictReader((out / "progress.csv").open())]
     assert steps == sorted(steps) and steps[-1] > first_steps
+
+    # a fresh run in the same folder starts its logs afresh instead of appending
+    train(cfg, total_timesteps=512, out=out, progress=False)
+    steps = [int(r["timesteps"]) for r in csv.DictReader((out / "progress.csv").open())]
+    assert steps and max(steps) < first_steps
