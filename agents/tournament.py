@@ -283,20 +283,17 @@ def format_table(result: TournamentResult) -> str:
             f"{b['name']:<28} {b['games']:>6} {b['wins']:>6} {b['win_rate']:>9.1%} {ci:>17} "
             f"{rating:>17} {b['seconds_per_game']:>7.2f}"
         )
-    lines.append("by personality:")
-    for r in s["by_personality"]:
-        lo, hi = r["ci95"]
-        lines.append(
-            f"  {r['bot']:<26} {r['personality']:<18} {r['wins']:>5}/{r['games']:<5} "
-            f"{r['win_rate']:>6.1%} [{lo:.1%}, {hi:.1%}]"
-        )
-    lines.append("by seat:")
-    for r in s["by_seat"]:
-        lo, hi = r["ci95"]
-        lines.append(
-            f"  {r['bot']:<26} seat {r['seat']:<13} {r['wins']:>5}/{r['games']:<5} "
-            f"{r['win_rate']:>6.1%} [{lo:.1%}, {hi:.1%}]"
-        )
+    for title, rows, label in (
+        ("by personality", s["by_personality"], lambda r: r["personality"]),
+        ("by seat", s["by_seat"], lambda r: f"seat {r['seat']}"),
+    ):
+        lines.append(f"{title}:")
+        for r in rows:
+            lo, hi = r["ci95"]
+            lines.append(
+                f"  {r['bot']:<26} {label(r):<18} {r['wins']:>5}/{r['games']:<5} "
+                f"{r['win_rate']:>6.1%} [{lo:.1%}, {hi:.1%}]"
+            )
     lines.append("how games ended: " + ", ".join(f"{k} {v}" for k, v in s["reasons"].items()))
     return "\n".join(lines)
 

@@ -94,17 +94,11 @@ class SelfPlaySection:
     pool_size: int = 5
 
     def validate(self) -> None:
-        from agents.registry import BOTS, parse_spec
+        from agents.registry import BOTS
 
         for key in self.weights:
-            if key == "snapshots":
-                continue
-            try:
-                name = parse_spec(key)[0]
-            except ValueError as e:
-                raise ValueError(f"weights: {e}") from e
-            if name not in BOTS:
-                raise ValueError(f"weights: unknown opponent {key!r} (bots: {sorted(BOTS)})")
+            if key != "snapshots":
+                _bot_spec("weights", key, allow=tuple(sorted(BOTS)))
         if any(w < 0 for w in self.weights.values()) or not any(self.weights.values()):
             raise ValueError("weights must be non-negative and not all zero")
         _positive("snapshot_every", self.snapshot_every)
