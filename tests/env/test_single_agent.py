@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env as gym_check_env
@@ -136,6 +138,14 @@ def test_maskable_ppo_learns_a_little() -> None:
     assert all(masks[i, a] for i, a in enumerate(actions))
 
 
+def same_infos(a: list[dict], b: list[dict]) -> bool:
+    """Infos equal key by key (arrays compared by value)."""
+    return len(a) == len(b) and all(
+        x.keys() == y.keys() and all(np.array_equal(x[k], y[k]) for k in x)
+        for x, y in zip(a, b, strict=True)
+    )
+
+
 @pytest.mark.parametrize("workers", (2, 3))
 def test_split_vec_env_matches_one_process(workers: int) -> None:
     """The calling process's chunk and the worker chunks together replay the one-process run."""
@@ -150,8 +160,38 @@ def test_split_vec_env_matches_one_process(workers: int) -> None:
         a, b = one.step(acts), split.step(acts)
         for x, y in zip(a[:3], b[:3], strict=True):
             assert np.array_equal(x, y)
+        assert same_infos(a[3], b[3])
     assert split.get_attr("seat") == one.get_attr("seat")
     split.set_attr("illegal_action", "raise", indices=[0, 4])
     assert split.get_attr("illegal_action", indices=[0, 4]) == ["raise", "raise"]
     assert split.env_method("action_masks", indices=[4])[0].shape == (split.action_space.n,)
+    split.close()
+
+
+def test_split_vec_env_wakes_a_sleeping_worker() -> None:
+    """After an idle pause longer than the spin (a PPO update), the worker sleeps; the next
+    steps still arrive and replay the one-process run."""
+    from nanty_env import vector
+
+    one = make_vec_env(4, num_workers=1, seed=2, num_players=3)
+    split = make_vec_env(4, num_workers=2, seed=2, num_players=3)
+    one.reset(), split.reset()
+    rng = np.random.default_rng(0)
+    for k in range(40):
+        if k % 10 == 0:
+            time.sleep(3 * vector.SPIN_SECONDS)
+            assert split._bufs[0].ctrl[vector.ASLEEP] == 1
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in one.action_masks()])
+        a, b = one.step(acts), split.step(acts)
+        assert np.array_equal(a[0], b[0]) and same_infos(a[3], b[3])
+    split.close()
+
+
+def test_split_vec_env_reports_a_dead_worker() -> None:
+    split = make_vec_env(4, num_workers=2, seed=0, num_players=2)
+    split.reset()
+    split._procs[0].kill()
+    split._procs[0].join()
+    with pytest.raises(EOFError, match="died"):
+        split.step(np.array([int(np.flatnonzero(m)[0]) for m in split.action_masks()]))
     split.close()
