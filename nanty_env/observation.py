@@ -87,89 +87,105 @@ def layout_table() -> str:
     return "\n".join(rows)
 
 
+def _area_layout(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Positions and scales of the per-area counts, in :func:`_area_counts` order."""
+    idx = [OFF["agents"] + a * NS + r for r in range(n) for a in range(NA)]
+    scale = [0.25] * (n * NA)
+    for name, k in (
+        ("grenadiers", 0.25),
+        ("citizens", 1 / 3),
+        ("trouble", 1.0),
+        ("city_retired", 1.0),
+    ):
+        idx += range(OFF[name], OFF[name] + NA)
+        scale += [k] * NA
+    return np.array(idx), np.array(scale)
+
+
+_AREA_LAYOUT = {n: _area_layout(n) for n in range(2, NS + 1)}
+
+
+def _area_counts(g: Game, rel: list[int]) -> np.ndarray:
+    """Agents per area of each relative seat, then grenadiers, citizens, trouble markers and
+    retired City Area cards per area (all small counts, hence bytes)."""
+    counts: list[int] = []
+    for q in rel:
+        counts += g.agents[q]
+    counts += g.gren
+    counts += g.cit
+    counts += g.trouble
+    counts += g.city_retired
+    return np.frombuffer(bytes(counts), dtype=np.uint8)
+
+
 def encode(g: Game, seat: int, *, reveal_personalities: bool = False) -> np.ndarray:
     """The observation vector of ``seat`` (float32, length ``OBS_SIZE``)."""
     x = np.zeros(OBS_SIZE, dtype=np.float32)
+    m = memoryview(x)  # its item assignment is cheaper than numpy's, with the same rounding
     n = g.n
     rel = [(seat + r) % n for r in range(n)]  # rel[r] = absolute seat at relative position r
 
-    off = OFF["agents"]
-    for r, q in enumerate(rel):
-        row = g.agents[q]
-        for a in range(NA):
-            if row[a]:
-                x[off + a * NS + r] = row[a] * 0.25
-    off = OFF["buildings"]
+    idx, scale = _AREA_LAYOUT[n]
+    x[idx] = _area_counts(g, rel) * scale  # the same float64 products as one at a time
     for a, b in enumerate(g.building):
         if b >= 0:
-            x[off + a * NS + (b - seat) % n] = 1.0
-    for name, arr, scale in (
-        ("grenadiers", g.gren, 0.25),
-        ("citizens", g.cit, 1 / 3),
-        ("trouble", g.trouble, 1.0),
-        ("city_retired", g.city_retired, 1.0),
-    ):
-        off = OFF[name]
-        for a in range(NA):
-            if arr[a]:
-                x[off + a] = arr[a] * scale
-    off = OFF["city_gained_this_turn"]
-    for a in range(NA):
-        if g.city_gained[a] == g.turn:
-            x[off + a] = 1.0
+            m[OFF["buildings"] + a * NS + (b - seat) % n] = 1.0
+    off, turn = OFF["city_gained_this_turn"], g.turn
+    for a, t in enumerate(g.city_gained):
+        if t == turn:
+            m[off + a] = 1.0
     used = g.ability_used
     if used:
         off = OFF["abilities_used"]
         for a in range(NA):
             if used >> a & 1:
-                x[off + a] = 1.0
+                m[off + a] = 1.0
     for r, q in enumerate(rel):
-        x[OFF["money"] + r] = g.money[q] / 50
-        x[OFF["loans"] + r] = len(g.loans[q])
-        x[OFF["penalties"] + r] = len(g.penalties[q])
-        x[OFF["hand_sizes"] + r] = len(g.hands[q]) / 10
-        x[OFF["agents_on_board"] + r] = g.on_board[q] / 12
-        x[OFF["seat_present"] + r] = 1.0
-    x[OFF["active"] + (g.active - seat) % n] = 1.0
-    x[OFF["num_players"] + n - 2] = 1.0
+        m[OFF["money"] + r] = g.money[q] / 50
+        m[OFF["loans"] + r] = len(g.loans[q])
+        m[OFF["penalties"] + r] = len(g.penalties[q])
+        m[OFF["hand_sizes"] + r] = len(g.hands[q]) / 10
+        m[OFF["agents_on_board"] + r] = g.on_board[q] / 12
+        m[OFF["seat_present"] + r] = 1.0
+    m[OFF["active"] + (g.active - seat) % n] = 1.0
+    m[OFF["num_players"] + n - 2] = 1.0
 
-    off = OFF["hand"]
-    for c in g.hands[seat]:
-        x[off + c] = 1.0
-    off = OFF["known_cards"]
+    _ones(m, OFF["hand"], g.hands[seat])
     for r in range(1, n):
-        for c in g.known[seat][rel[r]]:
-            x[off + (r - 1) * NC + c] = 1.0
-    x[OFF["personality"] + g.persona[seat]] = 1.0
-    for p in g.known_unused[seat]:
-        x[OFF["known_unused"] + p] = 1.0
+        _ones(m, OFF["known_cards"] + (r - 1) * NC, g.known[seat][rel[r]])
+    m[OFF["personality"] + g.persona[seat]] = 1.0
+    _ones(m, OFF["known_unused"], g.known_unused[seat])
     if reveal_personalities:
         off = OFF["revealed_personalities"]
         for r in range(1, n):
-            x[off + (r - 1) * NP + g.persona[rel[r]]] = 1.0
-    for name, cards in (("discard", g.discard), ("in_play", g.in_play)):
-        off = OFF[name]
-        for c in cards:
-            x[off + c] = 1.0
-    for e in g.events_done:
-        x[OFF["events_done"] + e] = 1.0
+            m[off + (r - 1) * NP + g.persona[rel[r]]] = 1.0
+    _ones(m, OFF["discard"], g.discard)
+    _ones(m, OFF["in_play"], g.in_play)
+    _ones(m, OFF["events_done"], g.events_done)
     s = OFF["scalars"]
-    x[s] = len(g.deck) / NC
-    x[s + 1] = len(g.event_deck) / NE
-    x[s + 2] = g.turn / 100
-    x[s + 3] = sum(g.trouble) / NA
+    m[s] = len(g.deck) / NC
+    m[s + 1] = len(g.event_deck) / NE
+    m[s + 2] = g.turn / 100
+    m[s + 3] = sum(g.trouble) / NA
 
     for f in reversed(g.stack):
         if f["k"] == "card":
-            x[OFF["resolving_card"] + f["c"]] = 1.0
-            x[OFF["symbol_index"] + min(f["i"], MAX_SYMBOLS - 1)] = 1.0
+            m[OFF["resolving_card"] + f["c"]] = 1.0
+            m[OFF["symbol_index"] + min(f["i"], MAX_SYMBOLS - 1)] = 1.0
             break
     if g.outcome is None and g.stack[-1]["p"] == seat:
-        _context(x, g.stack[-1], seat, n)
+        _context(m, g.stack[-1], seat, n)
     return x
 
 
-def _context(x: np.ndarray, f: dict, seat: int, n: int) -> None:
+def _ones(m: memoryview, off: int, items: list[int]) -> None:
+    """Set ``m[off + i]`` to 1 for every ``i`` in ``items``."""
+    for i in items:
+        m[off + i] = 1.0
+
+
+def _context(x: np.ndarray | memoryview, f: dict, seat: int, n: int) -> None:
+    """Mark the kind and the context of the pending decision ``f`` of ``seat``."""
     x[OFF["decision"] + KIND_INDEX[f["k"]]] = 1.0
     x[OFF["my_turn_to_act"]] = 1.0
     a = f.get("a", -1)

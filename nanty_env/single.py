@@ -181,21 +181,21 @@ class NantySingleAgentEnv(gym.Env):
     def _play_opponents(self) -> None:
         """Play until the learner owes a real decision (forced ones are applied for it when
         ``auto_forced``) or the game ends; observing opponents see each new turn."""
-        g = self.game
-        while not g.is_terminal:
+        g, seat, opps, views, rng = self.game, self.seat, self._opps, self._views, self._rng
+        while g.outcome is None:
             if g.turn != self._last_turn:
                 self._last_turn = g.turn
                 for s in self._observers:
                     self._bots[s].observe(g.view(s))
-            p = g.current_player
+            p = g.stack[-1]["p"]  # the current player
             legal = g._legal
-            if p == self.seat:
+            if p == seat:
                 if not (self.auto_forced and len(legal) == 1):
                     return
                 g.apply(legal[0])
                 continue
-            view = g.view(p) if self._views[p] else None
-            g.apply(int(self._opps[p](view, list(legal), self._rng)))
+            view = g.view(p) if views[p] else None
+            g.apply(int(opps[p](view, list(legal), rng)))
         for s in self._observers:
             self._bots[s].observe(g.view(s))
 

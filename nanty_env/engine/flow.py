@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING
 
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
+from nanty_env.engine.abilities import usable_abilities, use_ability
 from nanty_env.engine.frames import Frame, call, handler, pop, push
 from nanty_env.engine.knowledge import card_revealed, cards_drawn
 from nanty_env.engine.tables import AGENTS_PER_PLAYER, BUILDINGS_PER_PLAYER, HAND_SIZE, tables
+from nanty_env.engine.victory import end_by_deck, start_of_turn_win
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
@@ -35,8 +37,6 @@ def card_name(g: Game, c: int) -> str:
 def extras(g: Game, p: int) -> list[int]:
     """Actions open at every top-level decision of your own turn: City Area abilities,
     discarding interrupt cards, and Doctor John H. Watson once a card has been played."""
-    from nanty_env.engine.abilities import usable_abilities
-
     t = tables()
     out = [A.ABILITY + a for a in usable_abilities(g, p)] if p in g.building else []
     for c in g.hands[p]:
@@ -56,8 +56,6 @@ def is_extra_action(a: int) -> bool:
 
 def handle_extra(g: Game, p: int, action: int) -> bool:
     """Apply an extra action; False when ``action`` is not one."""
-    from nanty_env.engine.abilities import use_ability
-
     if action >= A.ABILITY:
         use_ability(g, p, action - A.ABILITY)
         return True
@@ -76,8 +74,6 @@ def handle_extra(g: Game, p: int, action: int) -> bool:
 
 
 def _has_ability(g: Game, p: int) -> bool:
-    from nanty_env.engine.abilities import usable_abilities
-
     return p in g.building and bool(usable_abilities(g, p))
 
 
@@ -169,8 +165,6 @@ def refill(g: Game, p: int) -> bool:
 class Turn:
     @staticmethod
     def options(g: Game, f: Frame) -> list[int] | None:
-        from nanty_env.engine.victory import end_by_deck, start_of_turn_win
-
         s = f["s"]
         if s == 0:
             g.ability_used = 0

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
 from typing import TYPE_CHECKING
 
 from nanty_env.engine import board
@@ -20,10 +22,19 @@ def personality(g: Game, seat: int):  # -> Personality
     return tables().data.personalities[g.persona[seat]]
 
 
+@cache
+def _goal(persona: int, n: int, threshold_set: str) -> tuple[tuple[Callable, int], ...]:
+    """The alternatives of a personality's goal as (metric function, threshold) pairs."""
+    goal = tables().data.personalities[persona].goal(n, threshold_set)
+    return tuple((board.METRICS[name], need) for name, need in goal.items())
+
+
 def goal_met(g: Game, seat: int) -> bool:
     """Whether ``seat``'s personality goal holds now (any one of its alternatives)."""
-    goal = personality(g, seat).goal(g.n, g.cfg.threshold_set)
-    return any(board.metric(g, name, seat) >= need for name, need in goal.items())
+    for metric, need in _goal(g.persona[seat], g.n, g.cfg.threshold_set):
+        if metric(g, seat) >= need:
+            return True
+    return False
 
 
 def start_of_turn_win(g: Game, seat: int) -> bool:
