@@ -118,6 +118,12 @@ def _area_counts(g: Game, rel: list[int]) -> np.ndarray:
     return np.frombuffer(bytes(counts), dtype=np.uint8)
 
 
+_MONEY, _LOANS, _PENALTIES, _HAND_SIZES, _ON_BOARD, _PRESENT = (
+    OFF[name]
+    for name in ("money", "loans", "penalties", "hand_sizes", "agents_on_board", "seat_present")
+)
+
+
 def encode(g: Game, seat: int, *, reveal_personalities: bool = False) -> np.ndarray:
     """The observation vector of ``seat`` (float32, length ``OBS_SIZE``)."""
     x = np.zeros(OBS_SIZE, dtype=np.float32)
@@ -141,12 +147,12 @@ def encode(g: Game, seat: int, *, reveal_personalities: bool = False) -> np.ndar
             if used >> a & 1:
                 m[off + a] = 1.0
     for r, q in enumerate(rel):
-        m[OFF["money"] + r] = g.money[q] / 50
-        m[OFF["loans"] + r] = len(g.loans[q])
-        m[OFF["penalties"] + r] = len(g.penalties[q])
-        m[OFF["hand_sizes"] + r] = len(g.hands[q]) / 10
-        m[OFF["agents_on_board"] + r] = g.on_board[q] / 12
-        m[OFF["seat_present"] + r] = 1.0
+        m[_MONEY + r] = g.money[q] / 50
+        m[_LOANS + r] = len(g.loans[q])
+        m[_PENALTIES + r] = len(g.penalties[q])
+        m[_HAND_SIZES + r] = len(g.hands[q]) / 10
+        m[_ON_BOARD + r] = g.on_board[q] / 12
+        m[_PRESENT + r] = 1.0
     m[OFF["active"] + (g.active - seat) % n] = 1.0
     m[OFF["num_players"] + n - 2] = 1.0
 

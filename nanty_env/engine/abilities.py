@@ -40,19 +40,17 @@ def trouble_nearby_targets(g: Game, a: int) -> list[int]:
 
 def usable_abilities(g: Game, p: int) -> list[int]:
     """Areas whose City Area ability ``p`` may use right now."""
-    out = []
-    used = g.ability_used
-    for a in range(12):
-        if (
-            g.building[a] == p
-            and not g.city_retired[a]
-            and not g.gren[a]
-            and g.city_gained[a] != g.turn
-            and not used >> a & 1
-            and _possible(g, p, a)
-        ):
-            out.append(a)
-    return out
+    used, turn = g.ability_used, g.turn
+    return [
+        a
+        for a, owner in enumerate(g.building)
+        if owner == p
+        and not g.city_retired[a]
+        and not g.gren[a]
+        and g.city_gained[a] != turn
+        and not used >> a & 1
+        and _possible(g, p, a)
+    ]
 
 
 def use_ability(g: Game, p: int, a: int) -> None:
