@@ -131,7 +131,12 @@ def controls(g: Game, seat: int, area: int) -> bool:
 
 
 def controlled_areas(g: Game, seat: int) -> int:
-    return sum(1 for a in range(12) if controls(g, seat, a))
+    row, building = g.agents[seat], g.building
+    count = 0
+    for a in range(12):  # only where ``seat`` has a piece: nobody controls an area with none
+        if (row[a] or building[a] == seat) and controls(g, seat, a):
+            count += 1
+    return count
 
 
 def building_value(g: Game, seat: int) -> int:

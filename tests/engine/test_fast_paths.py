@@ -1,0 +1,38 @@
+"""The engine's shortcuts on hot paths agree with the definitions they stand for, over the
+states of random games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from nanty_env.engine import Game, GameConfig, board
+from nanty_env.engine.tables import tables
+from nanty_env.engine.victory import goal_met
+
+
+def _states(n: int, seeds: int = 4):
+    for seed in range(seeds):
+        g = Game.new(GameConfig(num_players=n, log=False), seed=seed)
+        rng = random.Random(seed)
+        while not g.is_terminal:
+            yield g
+            g.apply(rng.choice(g.legal_actions()))
+
+
+@pytest.mark.parametrize("n", (2, 3, 4))
+def test_controlled_areas_counts_every_controlled_area(n: int) -> None:
+    for g in _states(n):
+        for s in range(n):
+            assert board.controlled_areas(g, s) == sum(board.controls(g, s, a) for a in range(12))
+
+
+@pytest.mark.parametrize("n", (2, 3, 4))
+def test_goal_met_reads_the_personality_goal(n: int) -> None:
+    people = tables().data.personalities
+    for g in _states(n):
+        for s in range(n):
+            goal = people[g.persona[s]].goal(n, g.cfg.threshold_set)
+            expected = any(board.metric(g, name, s) >= need for name, need in goal.items())
+            assert goal_met(g, s) == expected
