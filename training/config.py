@@ -130,7 +130,12 @@ class PretrainSection:
     """Behaviour cloning before PPO (``training/pretrain.py``): ``teacher`` (a bot spec) plays
     ``games`` games in every seat using ``workers`` processes; the policy is fitted to its
     decisions for ``epochs`` epochs (masked cross-entropy + ``value_coef`` x value error on
-    the returns). The data is cached in ``cache_dir``."""
+    the returns). The data is cached in ``cache_dir``.
+
+    ``vs`` (bot spec -> number of games, default none) adds games in which the teacher plays
+    one seat (rotated with the game index) against that spec in every other seat; only the
+    teacher's decisions are recorded, so the clone also sees positions against e.g. weak
+    opponents. Each entry is generated and cached separately from the mirror games."""
 
     enabled: bool = False
     teacher: str = "heuristic"
@@ -141,9 +146,13 @@ class PretrainSection:
     learning_rate: float = 1e-3
     value_coef: float = 0.5
     cache_dir: str = "runs/cache"
+    vs: dict[str, int] = field(default_factory=dict)
 
     def validate(self) -> None:
         _bot_spec("teacher", self.teacher, allow=("random", "heuristic"))
+        for spec, games in self.vs.items():
+            _bot_spec("vs", spec, allow=("random", "heuristic"))
+            _positive(f"vs.{spec}", games)
         for name in ("games", "workers", "epochs", "batch_size"):
             _positive(name, getattr(self, name))
         if not 0 < self.learning_rate < 1:

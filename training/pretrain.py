@@ -5,12 +5,15 @@
    decisions the learner sees in the single-learner env) is recorded as the observation the
    policy would get (``encode_view`` of the seat's view), the legal-action mask, the chosen
    action and the discounted return that seat went on to collect (terminal reward plus the
-   configured shaping, with the config's ``gamma``), the value head's target.
+   configured shaping, with the config's ``gamma``), the value head's target. For each
+   ``vs`` entry (opponent spec -> games) the teacher also plays one seat (``index % n``)
+   against that opponent in the other seats, and only its own decisions are recorded.
 2. ``pretrain_policy``: fits the MaskablePPO policy to that data: masked cross-entropy of the
    teacher's action plus ``value_coef`` x the squared error of the value head.
 
-The data is cached under ``cache_dir`` (keyed by everything that determines it) together with
-the CPU time its generation took, so a rerun reuses it and still reports the full cost.
+The data is cached under ``cache_dir``, one file per part (mirror games, each ``vs`` entry; keyed
+by everything that determines it) together with the CPU time its generation took, so a rerun
+reuses it and still reports the full cost.
 """
 
 from __future__ import annotations
@@ -45,15 +48,26 @@ def _returns(phi: list[float], final_phi: float, reward: float, gamma: float) ->
 
 
 def play_recorded(
-    spec: str, config: GameConfig, seed: int, gamma: float, shaping: bool, reward_mode: str
+    spec: str | list[str],
+    config: GameConfig,
+    seed: int,
+    gamma: float,
+    shaping: bool,
+    reward_mode: str,
+    record: set[int] | None = None,
 ) -> dict[str, np.ndarray]:
-    """One game of ``spec`` in every seat; the arrays of all seats' real decisions."""
+    """One game of ``spec`` (one spec for every seat, or a list: seat -> spec); the arrays of
+    the real decisions of the seats in ``record`` (default: all seats)."""
     from agents.base import bot_rngs
     from agents.registry import make_bot
-    from nanty_env.observation import encode_view
+    from nanty_env.observation import OBS_SIZE, encode_view
 
     n = config.num_players
-    bots = [make_bot(spec) for _ in range(n)]
+    specs = [spec] * n if isinstance(spec, str) else list(spec)
+    if len(specs) != n:
+        raise ValueError(f"{len(specs)} bot specs for {n} players")
+    recorded = set(range(n)) if record is None else set(record)
+    bots = [make_bot(s) for s in specs]
     g = Game.new(config, seed)
     rngs = bot_rngs(seed, n)
     for s, b in enumerate(bots):
@@ -77,13 +91,14 @@ def play_recorded(
         p = g.current_player
         view = g.view(p)
         a = int(bots[p].act(view, view["legal_actions"], rngs[p]))
-        obs.append(encode_view(view).astype(np.float16))
-        m = np.zeros(NUM_ACTIONS, dtype=bool)
-        m[list(legal)] = True
-        masks.append(m)
-        acts.append(a)
-        seats.append(p)
-        phis.append(goal_progress(g, p) if shaping else 0.0)
+        if p in recorded:
+            obs.append(encode_view(view).astype(np.float16))
+            m = np.zeros(NUM_ACTIONS, dtype=bool)
+            m[list(legal)] = True
+            masks.append(m)
+            acts.append(a)
+            seats.append(p)
+            phis.append(goal_progress(g, p) if shaping else 0.0)
         g.apply(a)
     rewards = terminal_rewards(g, reward_mode)
     ret = np.zeros(len(acts), dtype=np.float32)
@@ -94,7 +109,7 @@ def play_recorded(
             final = goal_progress(g, s) if shaping else 0.0
             ret[idx] = _returns([phis[i] for i in idx], final, rewards[s], gamma)
     return {
-        "obs": np.array(obs, dtype=np.float16).reshape(-1, obs[0].shape[0] if obs else 0),
+        "obs": np.array(obs, dtype=np.float16).reshape(-1, OBS_SIZE),
         "mask": np.array(masks, dtype=bool).reshape(-1, NUM_ACTIONS),
         "action": np.array(acts, dtype=np.int64),
         "ret": ret,
@@ -102,13 +117,39 @@ def play_recorded(
     }
 
 
+def game_seats(
+    teacher: str, opponent: str | None, n: int, index: int
+) -> tuple[list[str], set[int] | None]:
+    """Seat specs and recorded seats of game ``index`` of a part: the teacher everywhere
+    (``opponent`` None, all seats recorded), or the teacher in seat ``index % n`` only."""
+    if opponent is None:
+        return [teacher] * n, None
+    seat = index % n
+    specs = [opponent] * n
+    specs[seat] = teacher
+    return specs, {seat}
+
+
+def game_seed(seed: int, opponent: str | None, index: int) -> int:
+    """The seed of game ``index`` of a part (the mirror games keep their original seeds)."""
+    base = seed * 1_000_003 + 7919
+    return base + index if opponent is None else base + 500_009 + index
+
+
 def _play_many(args: tuple) -> dict[str, np.ndarray]:
     import torch
 
     torch.set_num_threads(1)
-    spec, config_dict, seeds, gamma, shaping, reward_mode = args
+    teacher, opponent, config_dict, indices, seed, gamma, shaping, reward_mode = args
     config = GameConfig.from_dict(config_dict)
-    parts = [play_recorded(spec, config, s, gamma, shaping, reward_mode) for s in seeds]
+    parts = []
+    for k in indices:
+        specs, record = game_seats(teacher, opponent, config.num_players, k)
+        parts.append(
+            play_recorded(
+                specs, config, game_seed(seed, opponent, k), gamma, shaping, reward_mode, record
+            )
+        )
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
@@ -119,26 +160,33 @@ def _game_config(cfg: TrainConfig) -> GameConfig:
     )
 
 
-def cache_path(cfg: TrainConfig, games: int | None = None) -> Path:
-    """The cache file of the first ``games`` (default: the configured number) teacher games;
-    the name's digest covers everything else that determines the data."""
+def cache_path(cfg: TrainConfig, games: int | None = None, opponent: str | None = None) -> Path:
+    """The cache file of the first ``games`` teacher games of one part: the mirror games
+    (``opponent`` None; default count ``games``) or those against ``opponent`` (default
+    count ``vs[opponent]``); the name's digest covers everything else that determines the
+    data."""
     p, e = cfg.pretrain, cfg.env
-    games = p.games if games is None else games
-    key = json.dumps(
-        [
-            p.teacher,
-            cfg.seed,
-            e.num_players,
-            e.personalities,
-            e.thresholds,
-            e.reward_mode,
-            e.shaping,
-            cfg.ppo.gamma,
-            1,
-        ],
-    )
-    digest = hashlib.sha1(key.encode()).hexdigest()[:12]
-    name = p.teacher.replace(":", "_").replace("=", "")
+    if games is None:
+        games = p.games if opponent is None else p.vs[opponent]
+    fields: list[Any] = [
+        p.teacher,
+        cfg.seed,
+        e.num_players,
+        e.personalities,
+        e.thresholds,
+        e.reward_mode,
+        e.shaping,
+        cfg.ppo.gamma,
+        1,
+    ]
+    if opponent is not None:  # the mirror games' key (and file names) are unchanged
+        fields += ["vs", opponent]
+    digest = hashlib.sha1(json.dumps(fields).encode()).hexdigest()[:12]
+
+    def clean(spec: str) -> str:
+        return spec.replace(":", "_").replace("=", "")
+
+    name = clean(p.teacher) + ("" if opponent is None else f"_vs_{clean(opponent)}")
     return Path(p.cache_dir) / f"bc_{name}_{games}g_{digest}.npz"
 
 
@@ -149,34 +197,53 @@ def _load(path: Path) -> tuple[dict[str, np.ndarray], float]:
 
 
 def generate(cfg: TrainConfig, log=print) -> tuple[dict[str, np.ndarray], float, float]:
-    """The teacher's decisions, the CPU seconds their generation took (workers included) and
-    how much of that was spent earlier (data read from the cache). A cache of fewer games
-    with the same settings is extended (the games are the same, seeded by index)."""
+    """The teacher's decisions (the mirror games, then those against each ``vs`` opponent),
+    the CPU seconds their generation took (workers included) and how much of that was spent
+    earlier (data read from the caches)."""
+    parts, cpu, earlier = [], 0.0, 0.0
+    for opponent in [None, *cfg.pretrain.vs]:
+        data, c, e = generate_part(cfg, opponent, log)
+        parts.append(data)
+        cpu += c
+        earlier += e
+    data = {k: np.concatenate([x[k] for x in parts]) for k in parts[0]}
+    return data, cpu, earlier
+
+
+def generate_part(
+    cfg: TrainConfig, opponent: str | None = None, log=print
+) -> tuple[dict[str, np.ndarray], float, float]:
+    """One part of :func:`generate`, with its own cache file. A cache of fewer games with
+    the same settings is extended (the games are the same, seeded by index)."""
     p = cfg.pretrain
-    path = cache_path(cfg)
+    games = p.games if opponent is None else p.vs[opponent]
+    what = f"{p.teacher!r}" + ("" if opponent is None else f" vs {opponent!r}")
+    path = cache_path(cfg, games, opponent)
     if path.exists():
         data, cpu = _load(path)
         log(f"pretrain: {len(data['action'])} cached decisions from {path} ({cpu:.0f} CPU-s)")
         return data, cpu, cpu
     done, old, old_cpu = 0, None, 0.0
-    for k in range(p.games - 1, 0, -1):
-        if cache_path(cfg, k).exists():
+    for k in range(games - 1, 0, -1):
+        if cache_path(cfg, k, opponent).exists():
             done = k
-            old, old_cpu = _load(cache_path(cfg, k))
-            log(f"pretrain: extending {cache_path(cfg, k)} ({k} games) to {p.games} games")
+            old, old_cpu = _load(cache_path(cfg, k, opponent))
+            log(f"pretrain: extending {cache_path(cfg, k, opponent)} ({k} games) to {games} games")
             break
-    seeds = [cfg.seed * 1_000_003 + 7919 + k for k in range(done, p.games)]
-    chunk = max(1, min(5, len(seeds) // (4 * p.workers) or 1))
+    indices = list(range(done, games))
+    chunk = max(1, min(5, len(indices) // (4 * p.workers) or 1))
     jobs = [
         (
             p.teacher,
+            opponent,
             _game_config(cfg).to_dict(),
-            seeds[i : i + chunk],
+            indices[i : i + chunk],
+            cfg.seed,
             cfg.ppo.gamma,
             cfg.env.shaping == "goal_progress",
             cfg.env.reward_mode,
         )
-        for i in range(0, len(seeds), chunk)
+        for i in range(0, len(indices), chunk)
     ]
     t0, c0 = time.perf_counter(), cpu_seconds()
     parts = []
@@ -188,7 +255,9 @@ def generate(cfg: TrainConfig, log=print) -> tuple[dict[str, np.ndarray], float,
             "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
         )
         with ctx.Pool(p.workers) as pool:
-            for k, part in enumerate(pool.imap_unordered(_play_many, jobs), 1):
+            # imap (not imap_unordered): the games are stored in index order, so a cache of
+            # fewer games is a prefix of a longer one
+            for k, part in enumerate(pool.imap(_play_many, jobs), 1):
                 parts.append(part)
                 if k % max(1, len(jobs) // 10) == 0:
                     log(f"pretrain: {k}/{len(jobs)} game chunks ({time.perf_counter() - t0:.0f} s)")
@@ -199,8 +268,8 @@ def generate(cfg: TrainConfig, log=print) -> tuple[dict[str, np.ndarray], float,
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(path, cpu_seconds=np.float64(cpu + old_cpu), **data)
     log(
-        f"pretrain: {len(data['action'])} decisions from {p.games} games of {p.teacher!r} "
-        f"({len(seeds)} new in {time.perf_counter() - t0:.0f} s, {cpu:.0f} CPU-s) -> {path}"
+        f"pretrain: {len(data['action'])} decisions from {games} games of {what} "
+        f"({len(indices)} new in {time.perf_counter() - t0:.0f} s, {cpu:.0f} CPU-s) -> {path}"
     )
     return data, cpu + old_cpu, old_cpu
 

@@ -12,7 +12,15 @@ import pytest
 
 from nanty_env.engine import GameConfig
 from training.config import load_config
-from training.pretrain import _returns, cache_path, generate, play_recorded
+from training.pretrain import (
+    _returns,
+    cache_path,
+    game_seats,
+    game_seed,
+    generate,
+    generate_part,
+    play_recorded,
+)
 from training.train import train
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,3 +94,52 @@ def test_cpu_limit_stops_training(tmp_path: Path) -> None:
     cfg = load_config(ROOT / "configs" / "quick.yaml", **overrides, cpu_limit_minutes=1e-4)
     out = train(cfg, total_timesteps=100_000, out=tmp_path / "run", progress=False)
     assert json.loads((out / "train.json").read_text())["timesteps"] < 100_000
+
+
+def test_only_the_recorded_seat_is_kept() -> None:
+    cfg = GameConfig(num_players=3, log=False)
+    specs = ["random", "heuristic:plan=greedy", "random"]
+    full = play_recorded(specs, cfg, seed=4, gamma=0.99, shaping=True, reward_mode="win_loss")
+    one = play_recorded(specs, cfg, 4, 0.99, True, "win_loss", record={1})
+    assert 0 < len(one["action"]) < len(full["action"])
+    # the same game: the recorded seat's decisions are a subsequence of all decisions
+    rows = {(a, m.tobytes()) for a, m in zip(full["action"], full["mask"], strict=True)}
+    assert all((a, m.tobytes()) in rows for a, m in zip(one["action"], one["mask"], strict=True))
+    assert len(set(one["won"].tolist())) == 1  # one seat: one outcome
+    with pytest.raises(ValueError, match="2 bot specs for 3 players"):
+        play_recorded(specs[:2], cfg, 4, 0.99, True, "win_loss")
+
+
+def test_vs_games_rotate_the_teacher_seat() -> None:
+    assert game_seats("heuristic", None, 4, 5) == (["heuristic"] * 4, None)
+    for k in range(6):
+        specs, record = game_seats("heuristic", "random", 3, k)
+        assert record == {k % 3} and specs[k % 3] == "heuristic"
+        assert specs.count("random") == 2
+    # the mirror games keep their seeds; the other parts get different ones
+    assert game_seed(0, None, 3) == 7919 + 3
+    assert game_seed(0, "random", 3) != game_seed(0, None, 3)
+
+
+def test_vs_parts_cached_separately(tmp_path: Path) -> None:
+    base = {**TINY, "pretrain.cache_dir": str(tmp_path), "pretrain.teacher": "random"}
+    cfg = load_config(ROOT / "configs" / "quick.yaml", **base, **{"pretrain.vs": {"random": 3}})
+    mirror = cache_path(cfg)
+    assert mirror == cache_path(load_config(ROOT / "configs" / "quick.yaml", **base))
+    vs = cache_path(cfg, opponent="random")
+    assert vs != mirror and "_vs_random_3g_" in vs.name
+    assert vs.stem.split("_")[-1] != mirror.stem.split("_")[-1]  # different digest
+    other = load_config(ROOT / "configs" / "quick.yaml", **{**base, "seed": 1})
+    assert cache_path(other, 3, "random").name != cache_path(cfg, 3, "random").name
+    data, cpu, earlier = generate(cfg, log=lambda *_: None)
+    assert mirror.exists() and vs.exists() and earlier == 0 and cpu > 0
+    mirror_data, mirror_cpu, _ = generate(
+        load_config(ROOT / "configs" / "quick.yaml", **base), log=lambda *_: None
+    )
+    part, part_cpu, _ = generate_part(cfg, "random", log=lambda *_: None)
+    assert len(data["action"]) == len(mirror_data["action"]) + len(part["action"])
+    assert mirror_cpu + part_cpu == pytest.approx(cpu)  # the parts' costs add up
+    # the second time everything comes from the caches, with the CPU time it cost
+    again, cpu2, earlier2 = generate(cfg, log=lambda *_: None)
+    assert earlier2 == pytest.approx(cpu2) and cpu2 == pytest.approx(cpu)
+    assert (again["action"] == data["action"]).all()
