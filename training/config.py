@@ -135,7 +135,13 @@ class PretrainSection:
     ``vs`` (bot spec -> number of games, default none) adds games in which the teacher plays
     one seat (rotated with the game index) against that spec in every other seat; only the
     teacher's decisions are recorded, so the clone also sees positions against e.g. weak
-    opponents. Each entry is generated and cached separately from the mirror games."""
+    opponents. Each entry is generated and cached separately from the mirror games.
+
+    ``dagger_rounds`` (default 0: off) rounds of DAgger-style relabelling follow the fit: the
+    current policy (greedy) plays one seat (rotated) of ``dagger_vs`` games per round (opponent
+    spec -> games), the teacher labels each of its real decisions from that seat's view, the
+    rows are added to the data and the policy is fitted ``dagger_epochs`` more epochs on
+    everything. These rows are not cached (they depend on the policy)."""
 
     enabled: bool = False
     teacher: str = "heuristic"
@@ -147,12 +153,24 @@ class PretrainSection:
     value_coef: float = 0.5
     cache_dir: str = "runs/cache"
     vs: dict[str, int] = field(default_factory=dict)
+    dagger_rounds: int = 0
+    dagger_vs: dict[str, int] = field(default_factory=lambda: {"random": 200})
+    dagger_epochs: int = 2
 
     def validate(self) -> None:
         _bot_spec("teacher", self.teacher, allow=("random", "heuristic"))
         for spec, games in self.vs.items():
             _bot_spec("vs", spec, allow=("random", "heuristic"))
             _positive(f"vs.{spec}", games)
+        if self.dagger_rounds < 0:
+            raise ValueError(f"dagger_rounds must be non-negative, got {self.dagger_rounds!r}")
+        for spec, games in self.dagger_vs.items():
+            _bot_spec("dagger_vs", spec, allow=("random", "heuristic"))
+            if games < 0:
+                raise ValueError(f"dagger_vs.{spec} must be non-negative, got {games!r}")
+        if self.dagger_rounds > 0 and sum(self.dagger_vs.values()) == 0:
+            raise ValueError("dagger_vs must have at least one game when dagger_rounds > 0")
+        _positive("dagger_epochs", self.dagger_epochs)
         for name in ("games", "workers", "epochs", "batch_size"):
             _positive(name, getattr(self, name))
         if not 0 < self.learning_rate < 1:

@@ -10,6 +10,12 @@
    against that opponent in the other seats, and only its own decisions are recorded.
 2. ``pretrain_policy``: fits the MaskablePPO policy to that data: masked cross-entropy of the
    teacher's action plus ``value_coef`` x the squared error of the value head.
+3. ``dagger`` (``dagger_rounds`` > 0): DAgger-style relabelling. The fitted policy (greedy)
+   plays one seat (rotated) against each ``dagger_vs`` opponent; at each of its real
+   decisions the teacher, reset and observing from that seat exactly like a seated bot, is
+   asked what it would do, and that is recorded as the label (the policy's action is the one
+   played; the value target is the return the policy's seat then collected). The rows are
+   added to the data and the policy is fitted ``dagger_epochs`` more epochs on all of it.
 
 The data is cached under ``cache_dir``, one file per part (mirror games, each ``vs`` entry; keyed
 by everything that determines it) together with the CPU time its generation took, so a rerun
@@ -48,16 +54,22 @@ def _returns(phi: list[float], final_phi: float, reward: float, gamma: float) ->
 
 
 def play_recorded(
-    spec: str | list[str],
+    spec: str | list[Any],
     config: GameConfig,
     seed: int,
     gamma: float,
     shaping: bool,
     reward_mode: str,
     record: set[int] | None = None,
+    label: dict[int, str] | None = None,
 ) -> dict[str, np.ndarray]:
-    """One game of ``spec`` (one spec for every seat, or a list: seat -> spec); the arrays of
-    the real decisions of the seats in ``record`` (default: all seats)."""
+    """One game of ``spec`` (one spec for every seat, or a list: seat -> spec or bot object);
+    the arrays of the real decisions of the seats in ``record`` (default: all seats).
+
+    ``label`` (seat -> teacher spec, DAgger): in those seats the seat's own bot plays, but the
+    recorded ``action`` is what the teacher would do there; the teacher is reset, observes
+    and acts exactly like a seated bot, from that seat's view only. The actions actually
+    played are then returned as ``played`` too."""
     from agents.base import bot_rngs
     from agents.registry import make_bot
     from nanty_env.observation import OBS_SIZE, encode_view
@@ -67,23 +79,32 @@ def play_recorded(
     if len(specs) != n:
         raise ValueError(f"{len(specs)} bot specs for {n} players")
     recorded = set(range(n)) if record is None else set(record)
-    bots = [make_bot(s) for s in specs]
+    label = dict(label or {})
+    if not set(label) <= recorded:
+        raise ValueError(f"labelled seats {sorted(label)} must be recorded ({sorted(recorded)})")
+    bots = [make_bot(s) if isinstance(s, str) else s for s in specs]
+    teachers = {s: make_bot(t) for s, t in label.items()}
     g = Game.new(config, seed)
     rngs = bot_rngs(seed, n)
+    teacher_rngs = bot_rngs(seed, n, salt=1)  # the seated bots' random streams are unchanged
     for s, b in enumerate(bots):
         b.reset(s, config)
-    observers = [s for s, b in enumerate(bots) if getattr(b, "observes", False)]
+    for s, t in teachers.items():
+        t.reset(s, config)
+    observers = [(s, b) for s, b in enumerate(bots) if getattr(b, "observes", False)]
+    observers += [(s, t) for s, t in teachers.items() if getattr(t, "observes", False)]
     obs: list[np.ndarray] = []
     masks: list[np.ndarray] = []
     acts: list[int] = []
+    played: list[int] = []
     seats: list[int] = []
     phis: list[float] = []
     last_turn = -1
     while not g.is_terminal:
         if g.turn != last_turn:
             last_turn = g.turn
-            for s in observers:
-                bots[s].observe(g.view(s))
+            for s, b in observers:
+                b.observe(g.view(s))
         legal = g.legal_actions()
         if len(legal) == 1:
             g.apply(legal[0])
@@ -96,7 +117,12 @@ def play_recorded(
             m = np.zeros(NUM_ACTIONS, dtype=bool)
             m[list(legal)] = True
             masks.append(m)
-            acts.append(a)
+            if p in teachers:
+                tv = g.view(p)  # the teacher gets its own copy of the seat's view
+                acts.append(int(teachers[p].act(tv, tv["legal_actions"], teacher_rngs[p])))
+            else:
+                acts.append(a)
+            played.append(a)
             seats.append(p)
             phis.append(goal_progress(g, p) if shaping else 0.0)
         g.apply(a)
@@ -108,13 +134,16 @@ def play_recorded(
         if len(idx):
             final = goal_progress(g, s) if shaping else 0.0
             ret[idx] = _returns([phis[i] for i in idx], final, rewards[s], gamma)
-    return {
+    out = {
         "obs": np.array(obs, dtype=np.float16).reshape(-1, OBS_SIZE),
         "mask": np.array(masks, dtype=bool).reshape(-1, NUM_ACTIONS),
         "action": np.array(acts, dtype=np.int64),
         "ret": ret,
         "won": np.array([int(s in g.outcome.winners) for s in seats], dtype=np.int8),
     }
+    if teachers:
+        out["played"] = np.array(played, dtype=np.int64)
+    return out
 
 
 def game_seats(
@@ -274,52 +303,79 @@ def generate_part(
     return data, cpu + old_cpu, old_cpu
 
 
-def pretrain_policy(model: Any, data: dict[str, np.ndarray], cfg: TrainConfig, log=print) -> dict:
-    """Fit ``model.policy`` to the teacher's decisions; returns the fit's statistics."""
+def _batch(data: dict[str, np.ndarray], idx: np.ndarray, device: Any):
+    import torch
+
+    obs = torch.as_tensor(data["obs"][idx].astype(np.float32), device=device)
+    mask = data["mask"][idx]
+    act = torch.as_tensor(data["action"][idx], device=device)
+    ret = torch.as_tensor(data["ret"][idx], device=device)
+    return obs, mask, act, ret
+
+
+def accuracy(policy: Any, data: dict[str, np.ndarray], idx: np.ndarray) -> tuple[float, float]:
+    """The policy's greedy agreement with ``data["action"]`` and the value head's mean squared
+    error on rows ``idx`` (NaN for none)."""
+    import torch
+    import torch.nn.functional as F
+
+    if len(idx) == 0:
+        return float("nan"), float("nan")
+    policy.set_training_mode(False)
+    correct, vloss = 0, 0.0
+    with torch.no_grad():
+        for k in range(0, len(idx), 2048):
+            obs, mask, act, ret = _batch(data, idx[k : k + 2048], policy.device)
+            dist = policy.get_distribution(obs, action_masks=mask)
+            pred = dist.distribution.probs.argmax(dim=1)
+            correct += int((pred == act).sum())
+            vloss += float(F.mse_loss(policy.predict_values(obs).flatten(), ret, reduction="sum"))
+    return correct / len(idx), vloss / len(idx)
+
+
+def split(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Held-out (a random 5 %, none for 20 rows or fewer) and training row indices."""
+    order = np.random.default_rng(seed).permutation(n)
+    n_val = max(1, n // 20) if n > 20 else 0
+    return order[:n_val], order[n_val:]
+
+
+def pretrain_policy(
+    model: Any,
+    data: dict[str, np.ndarray],
+    cfg: TrainConfig,
+    log=print,
+    epochs: int | None = None,
+    rows: tuple[np.ndarray, np.ndarray] | None = None,
+) -> dict:
+    """Fit ``model.policy`` to the teacher's decisions for ``epochs`` (default: the config's)
+    epochs; ``rows``: (held-out, training) indices (default :func:`split` with the config's
+    seed). Returns the fit's statistics."""
     import torch
     import torch.nn.functional as F
 
     p = cfg.pretrain
+    epochs = p.epochs if epochs is None else epochs
     policy = model.policy
     device = policy.device
     n = len(data["action"])
     rng = np.random.default_rng(cfg.seed)
-    order = rng.permutation(n)
-    n_val = max(1, n // 20) if n > 20 else 0
-    val, tr = order[:n_val], order[n_val:]
+    if rows is None:
+        order = rng.permutation(n)  # the same as split(n, cfg.seed), and rng continues from it
+        n_val = max(1, n // 20) if n > 20 else 0
+        val, tr = order[:n_val], order[n_val:]
+    else:
+        val, tr = np.asarray(rows[0]), np.array(rows[1])
     opt = torch.optim.Adam(policy.parameters(), lr=p.learning_rate)
 
-    def batch(idx: np.ndarray):
-        obs = torch.as_tensor(data["obs"][idx].astype(np.float32), device=device)
-        mask = data["mask"][idx]
-        act = torch.as_tensor(data["action"][idx], device=device)
-        ret = torch.as_tensor(data["ret"][idx], device=device)
-        return obs, mask, act, ret
-
-    def evaluate(idx: np.ndarray) -> tuple[float, float]:
-        if len(idx) == 0:
-            return float("nan"), float("nan")
-        policy.set_training_mode(False)
-        correct, vloss = 0, 0.0
-        with torch.no_grad():
-            for k in range(0, len(idx), 2048):
-                obs, mask, act, ret = batch(idx[k : k + 2048])
-                dist = policy.get_distribution(obs, action_masks=mask)
-                pred = dist.distribution.probs.argmax(dim=1)
-                correct += int((pred == act).sum())
-                vloss += float(
-                    F.mse_loss(policy.predict_values(obs).flatten(), ret, reduction="sum")
-                )
-        return correct / len(idx), vloss / len(idx)
-
     t0 = time.perf_counter()
-    stats: dict[str, Any] = {"decisions": n, "validation": n_val, "epochs": []}
-    for epoch in range(p.epochs):
+    stats: dict[str, Any] = {"decisions": n, "validation": len(val), "epochs": []}
+    for epoch in range(epochs):
         policy.set_training_mode(True)
         rng.shuffle(tr)
         total, steps = 0.0, 0
         for k in range(0, len(tr), p.batch_size):
-            obs, mask, act, ret = batch(tr[k : k + p.batch_size])
+            obs, mask, act, ret = _batch(data, tr[k : k + p.batch_size], device)
             values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
             loss = -log_prob.mean() + p.value_coef * F.mse_loss(values.flatten(), ret)
             opt.zero_grad()
@@ -328,13 +384,183 @@ def pretrain_policy(model: Any, data: dict[str, np.ndarray], cfg: TrainConfig, l
             opt.step()
             total += loss.item()
             steps += 1
-        acc, vmse = evaluate(val)
+        acc, vmse = accuracy(policy, data, val)
         row = {"epoch": epoch + 1, "loss": total / max(1, steps), "val_acc": acc, "val_mse": vmse}
         stats["epochs"].append(row)
         log(
-            f"pretrain epoch {epoch + 1}/{p.epochs}: loss {row['loss']:.3f}, validation accuracy "
+            f"pretrain epoch {epoch + 1}/{epochs}: loss {row['loss']:.3f}, validation accuracy "
             f"{acc:.3f}, value mse {vmse:.3f} ({time.perf_counter() - t0:.0f} s)"
         )
     policy.set_training_mode(False)
     stats["seconds"] = round(time.perf_counter() - t0, 1)
     return stats
+
+
+# --- DAgger: the policy plays, the teacher labels ------------------------------------------
+
+_MODELS: dict[str, Any] = {}
+
+
+def dagger_games(cfg: TrainConfig, round_: int) -> list[tuple[str, int, int]]:
+    """(opponent spec, learner seat, seed) of the games of DAgger round ``round_`` (from 0):
+    ``dagger_vs`` in order, the learner's seat rotated with the game's index in the round."""
+    n = cfg.env.num_players
+    base = cfg.seed * 1_000_003 + 7919 + 2_000_003 + 100_003 * round_
+    games, j = [], 0
+    for opponent, count in cfg.pretrain.dagger_vs.items():
+        for _ in range(count):
+            games.append((opponent, j % n, base + j))
+            j += 1
+    return games
+
+
+def play_dagger(
+    learner: Any,
+    teacher: str,
+    opponent: str,
+    seat: int,
+    config: GameConfig,
+    seed: int,
+    gamma: float,
+    shaping: bool,
+    reward_mode: str,
+) -> dict[str, np.ndarray]:
+    """One game: ``learner`` (a bot) in ``seat``, ``opponent`` elsewhere; the learner's real
+    decisions with the teacher's action as the label (``played``: the learner's action) and
+    the return the learner's seat went on to collect."""
+    specs: list[Any] = [opponent] * config.num_players
+    specs[seat] = learner
+    return play_recorded(
+        specs, config, seed, gamma, shaping, reward_mode, record={seat}, label={seat: teacher}
+    )
+
+
+def _dagger_many(args: tuple) -> dict[str, np.ndarray]:
+    import torch
+
+    from agents.policy import PolicyBot
+
+    torch.set_num_threads(1)
+    model, teacher, config_dict, games, gamma, shaping, reward_mode = args
+    if isinstance(model, str):  # a saved policy, loaded once per worker process
+        if model not in _MODELS:
+            from sb3_contrib import MaskablePPO
+
+            _MODELS.clear()
+            _MODELS[model] = MaskablePPO.load(model, device="cpu")
+        model = _MODELS[model]
+    config = GameConfig.from_dict(config_dict)
+    parts = [
+        play_dagger(
+            PolicyBot(model=model, deterministic=True),
+            teacher,
+            opponent,
+            seat,
+            config,
+            seed,
+            gamma,
+            shaping,
+            reward_mode,
+        )
+        for opponent, seat, seed in games
+    ]
+    out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    # one entry per game: whether the learner won it
+    out["game_won"] = np.array([p["won"][0] if len(p["won"]) else 0 for p in parts], np.int8)
+    return out
+
+
+def dagger_round(
+    model: Any, cfg: TrainConfig, round_: int, scratch: str | Path | None = None, log=print
+) -> tuple[dict[str, np.ndarray], float]:
+    """The games of DAgger round ``round_``: the data (with ``played``) and the CPU seconds
+    they took, workers included. With ``pretrain.workers`` > 1 the policy is saved to
+    ``scratch`` and loaded by each worker process."""
+    p = cfg.pretrain
+    games = dagger_games(cfg, round_)
+    chunk = max(1, min(5, len(games) // (4 * p.workers) or 1))
+    t0, c0 = time.perf_counter(), cpu_seconds()
+    workers = min(p.workers, len(games))
+    if workers > 1:
+        if scratch is None:
+            raise ValueError("DAgger games in several processes need a scratch path")
+        model.save(scratch)
+        ref: Any = str(scratch)
+    else:
+        ref = model
+    jobs = [
+        (
+            ref,
+            p.teacher,
+            _game_config(cfg).to_dict(),
+            games[i : i + chunk],
+            cfg.ppo.gamma,
+            cfg.env.shaping == "goal_progress",
+            cfg.env.reward_mode,
+        )
+        for i in range(0, len(games), chunk)
+    ]
+    if workers <= 1:
+        parts = [_dagger_many(j) for j in jobs]
+    else:
+        ctx = mp.get_context(
+            "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+        )
+        with ctx.Pool(workers) as pool:
+            parts = list(pool.imap(_dagger_many, jobs))
+    data = {k: np.concatenate([x[k] for x in parts]) for k in parts[0]}
+    cpu = cpu_seconds() - c0
+    log(
+        f"dagger round {round_ + 1}: {len(data['action'])} learner decisions in {len(games)} "
+        f"games, teacher agrees {np.mean(data['played'] == data['action']):.3f}, "
+        f"learner won {int(data['game_won'].sum())}/{len(games)} ({time.perf_counter() - t0:.0f} s, "
+        f"{cpu:.0f} CPU-s)"
+    )
+    return data, cpu
+
+
+def dagger(
+    model: Any,
+    data: dict[str, np.ndarray],
+    cfg: TrainConfig,
+    scratch: str | Path | None = None,
+    log=print,
+    after_round: Any = None,
+) -> tuple[dict[str, np.ndarray], float, list[dict[str, Any]]]:
+    """``pretrain.dagger_rounds`` rounds of relabelling after the fit to ``data``: each round's
+    rows are added to the data and the policy is fitted ``dagger_epochs`` more epochs on all
+    of it (held-out rows: the first fit's, plus 5 % of each round's). Returns the aggregated
+    data, the CPU seconds of the games and per-round statistics. ``after_round(r)`` (if
+    given) is called after round ``r``'s refit (from 1), e.g. to save the policy."""
+    p = cfg.pretrain
+    val, tr = split(len(data["action"]), cfg.seed)
+    stats: list[dict[str, Any]] = []
+    cpu = 0.0
+    for r in range(p.dagger_rounds):
+        new, c = dagger_round(model, cfg, r, scratch, log)
+        cpu += c
+        played = new.pop("played")
+        won = new.pop("game_won")
+        offset = len(data["action"])
+        v, t = split(len(played), cfg.seed + 1 + r)
+        val, tr = np.concatenate([val, v + offset]), np.concatenate([tr, t + offset])
+        row: dict[str, Any] = {
+            "round": r + 1,
+            "games": len(dagger_games(cfg, r)),
+            "decisions": len(played),
+            "agreement": float(np.mean(played == new["action"])),
+            "learner_wins": int(won.sum()),
+            "cpu_seconds": round(c, 1),
+        }
+        data = {k: np.concatenate([data[k], new[k]]) for k in data}
+        fit = pretrain_policy(model, data, cfg, log, epochs=p.dagger_epochs, rows=(val, tr))
+        row["fit"] = fit
+        row["new_val_acc"] = accuracy(model.policy, data, v + offset)[0]
+        log(
+            f"dagger round {r + 1}: held-out accuracy on its own rows {row['new_val_acc']:.3f} "
+            f"after the refit (agreement while playing {row['agreement']:.3f})"
+        )
+        stats.append(row)
+        if after_round is not None:
+            after_round(r + 1)
+    return data, cpu, stats

@@ -248,12 +248,16 @@ def run_eval(model, cfg: TrainConfig, out: Path, t: int, logger=None) -> list[di
 def _pretrain(model, cfg: TrainConfig, out: Path) -> tuple[float, dict[str, Any]]:
     """Behaviour cloning (see ``training/pretrain.py``); returns the CPU seconds of cached
     data generation not seen by this process, and the fit's statistics."""
-    from training.pretrain import generate, pretrain_policy
+    from training.pretrain import dagger, generate, pretrain_policy
 
     data, gen_cpu, earlier = generate(cfg)
     stats = pretrain_policy(model, data, cfg)
     stats["data_cpu_seconds"] = round(gen_cpu, 1)
     stats["data_cpu_seconds_cached"] = round(earlier, 1)
+    if cfg.pretrain.dagger_rounds > 0:
+        model.save(out / "pretrained_bc.zip")  # before relabelling
+        _, dagger_cpu, stats["dagger"] = dagger(model, data, cfg, out / "dagger_policy.zip")
+        stats["dagger_cpu_seconds"] = round(dagger_cpu, 1)
     model.save(out / "pretrained.zip")
     return earlier, stats
 
