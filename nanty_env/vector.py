@@ -28,6 +28,12 @@ from nanty_env.single import NantySingleAgentEnv
 EnvFactory = Callable[[], NantySingleAgentEnv]
 
 
+def process_context() -> Any:
+    """The multiprocessing context for worker processes: ``forkserver`` where available
+    (workers start clean, without a copy of the parent's torch state), else ``spawn``."""
+    return mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn")
+
+
 class NantyVecEnv(VecEnv):
     """N single-learner games in this process."""
 
@@ -140,36 +146,52 @@ POSTED, DONE, ASLEEP, INFO_LEN = range(4)
 INFO_BY_PIPE, INFO_ERROR = -1, -2
 
 
+def _nbytes(dtype: Any, shape: tuple[int, ...]) -> int:
+    return int(np.prod(shape)) * np.dtype(dtype).itemsize
+
+
+def _aligned(size: int) -> int:
+    return -(-size // 8) * 8
+
+
 class _StepBuffers:
     """One worker chunk's step exchange in shared memory: the caller writes ``actions`` and
     bumps ``ctrl[POSTED]``; the worker writes observations, rewards, dones, next masks and the
     pickled infos, then sets ``ctrl[DONE]`` to the same count."""
 
+    ctrl: np.ndarray
+    actions: np.ndarray
+    rewards: np.ndarray
+    dones: np.ndarray
+    masks: np.ndarray
+    obs: np.ndarray
+
     def __init__(self, raw: Any, n: int, obs_dim: int, num_actions: int) -> None:
         self.raw, self.n, self.obs_dim, self.num_actions = raw, n, obs_dim, num_actions
         buf = np.frombuffer(raw, dtype=np.uint8)
         offset = 0
-
-        def carve(dtype: Any, shape: tuple[int, ...]) -> np.ndarray:
-            nonlocal offset
-            size = int(np.prod(shape)) * np.dtype(dtype).itemsize
-            view = buf[offset : offset + size].view(dtype).reshape(shape)
-            offset += -(-size // 8) * 8
-            return view
-
-        self.ctrl = carve(np.int64, (4,))
-        self.actions = carve(np.int64, (n,))
-        self.rewards = carve(np.float32, (n,))
-        self.dones = carve(np.bool_, (n,))
-        self.masks = carve(np.bool_, (n, num_actions))
-        self.obs = carve(np.float32, (n, obs_dim))
+        for name, dtype, shape in self.layout(n, obs_dim, num_actions):
+            size = _nbytes(dtype, shape)
+            setattr(self, name, buf[offset : offset + size].view(dtype).reshape(shape))
+            offset += _aligned(size)
         self.infos = buf[offset:]
 
     @staticmethod
-    def nbytes(n: int, obs_dim: int, num_actions: int) -> int:
-        """Bytes for the arrays (8-aligned) plus room for the pickled infos."""
-        arrays = 32 + 8 * n + 8 * -(-4 * n // 8) + 8 * -(-n // 8)
-        arrays += 8 * -(-n * num_actions // 8) + 8 * -(-4 * n * obs_dim // 8)
+    def layout(n: int, obs_dim: int, num_actions: int) -> list[tuple[str, Any, tuple[int, ...]]]:
+        """(attribute, dtype, shape) of each array, in buffer order (each 8-byte aligned)."""
+        return [
+            ("ctrl", np.int64, (4,)),
+            ("actions", np.int64, (n,)),
+            ("rewards", np.float32, (n,)),
+            ("dones", np.bool_, (n,)),
+            ("masks", np.bool_, (n, num_actions)),
+            ("obs", np.float32, (n, obs_dim)),
+        ]
+
+    @classmethod
+    def nbytes(cls, n: int, obs_dim: int, num_actions: int) -> int:
+        """Bytes for the arrays plus room for the pickled infos."""
+        arrays = sum(_aligned(_nbytes(d, s)) for _, d, s in cls.layout(n, obs_dim, num_actions))
         return arrays + n * (4 * obs_dim + 1024) + 4096
 
     @classmethod
@@ -258,9 +280,7 @@ class SubprocNantyVecEnv(VecEnv):
         probe = self._local.envs[0]
         super().__init__(n, probe.observation_space, probe.action_space)
         obs_dim, num_actions = int(np.prod(self.observation_space.shape)), int(self.action_space.n)
-        ctx = mp.get_context(
-            "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-        )
+        ctx = process_context()
         self._remotes: list[Any] = []
         self._bufs: list[_StepBuffers] = []
         self._procs: list[Any] = []
