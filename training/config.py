@@ -162,12 +162,10 @@ class PretrainSection:
         for spec, games in self.vs.items():
             _bot_spec("vs", spec, allow=("random", "heuristic"))
             _positive(f"vs.{spec}", games)
-        if self.dagger_rounds < 0:
-            raise ValueError(f"dagger_rounds must be non-negative, got {self.dagger_rounds!r}")
+        _non_negative("dagger_rounds", self.dagger_rounds)
         for spec, games in self.dagger_vs.items():
             _bot_spec("dagger_vs", spec, allow=("random", "heuristic"))
-            if games < 0:
-                raise ValueError(f"dagger_vs.{spec} must be non-negative, got {games!r}")
+            _non_negative(f"dagger_vs.{spec}", games)
         if self.dagger_rounds > 0 and sum(self.dagger_vs.values()) == 0:
             raise ValueError("dagger_vs must have at least one game when dagger_rounds > 0")
         _positive("dagger_epochs", self.dagger_epochs)
@@ -175,8 +173,7 @@ class PretrainSection:
             _positive(name, getattr(self, name))
         if not 0 < self.learning_rate < 1:
             raise ValueError("learning_rate must be in (0, 1)")
-        if self.value_coef < 0:
-            raise ValueError(f"value_coef must be non-negative, got {self.value_coef!r}")
+        _non_negative("value_coef", self.value_coef)
 
 
 @dataclass(frozen=True)
@@ -305,3 +302,8 @@ def _bot_spec(name: str, spec: str, allow: tuple[str, ...]) -> None:
 def _positive(name: str, value: int) -> None:
     if value <= 0:
         raise ValueError(f"{name} must be positive, got {value!r}")
+
+
+def _non_negative(name: str, value: float) -> None:
+    if value < 0:
+        raise ValueError(f"{name} must be non-negative, got {value!r}")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import multiprocessing as mp
 from pathlib import Path
 from typing import Any
 
 from nanty_env.engine import GameConfig
+from nanty_env.vector import process_context
 
 
 def scripted(kind: str):
@@ -80,9 +80,7 @@ def evaluate_model(
             (str(scratch), opponent, cfg.to_dict(), seed, range(w, games, workers))
             for w in range(workers)
         ]
-        ctx = mp.get_context(
-            "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-        )
+        ctx = process_context()
         with ctx.Pool(workers) as pool:
             wins = sum(pool.map(_play_saved, jobs))
     lo, hi = wilson_interval(wins, games)

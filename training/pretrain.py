@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing as mp
 import time
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ import numpy as np
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine.actions import NUM_ACTIONS
 from nanty_env.rewards import goal_progress, terminal_rewards
+from nanty_env.vector import process_context
 from training.config import TrainConfig
 from training.cputime import cpu_seconds
 
@@ -179,7 +179,7 @@ def _play_many(args: tuple) -> dict[str, np.ndarray]:
                 specs, config, game_seed(seed, opponent, k), gamma, shaping, reward_mode, record
             )
         )
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    return _concat(parts)
 
 
 def _game_config(cfg: TrainConfig) -> GameConfig:
@@ -187,6 +187,32 @@ def _game_config(cfg: TrainConfig) -> GameConfig:
     return GameConfig(
         num_players=e.num_players, personalities=e.personalities, thresholds=e.thresholds, log=False
     )
+
+
+def _chunks(items: list, workers: int) -> list[list]:
+    """``items`` in chunks of 1-5 (about four chunks a worker) for a process pool."""
+    size = max(1, min(5, len(items) // (4 * workers) or 1))
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _run(fn: Any, jobs: list, workers: int, log: Any = None) -> list:
+    """``fn`` of every job, in job order: in this process, or in a pool of ``workers``
+    processes (``imap``, not ``imap_unordered``: games stay in index order, so a cache of fewer
+    games is a prefix of a longer one); ``log`` gets the pool's progress."""
+    if workers <= 1:
+        return [fn(j) for j in jobs]
+    out, t0 = [], time.perf_counter()
+    with process_context().Pool(workers) as pool:
+        for k, part in enumerate(pool.imap(fn, jobs), 1):
+            out.append(part)
+            if log is not None and k % max(1, len(jobs) // 10) == 0:
+                log(f"pretrain: {k}/{len(jobs)} game chunks ({time.perf_counter() - t0:.0f} s)")
+    return out
+
+
+def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The parts' arrays joined key by key."""
+    return {k: np.concatenate([x[k] for x in parts]) for k in parts[0]}
 
 
 def cache_path(cfg: TrainConfig, games: int | None = None, opponent: str | None = None) -> Path:
@@ -235,8 +261,7 @@ def generate(cfg: TrainConfig, log=print) -> tuple[dict[str, np.ndarray], float,
         parts.append(data)
         cpu += c
         earlier += e
-    data = {k: np.concatenate([x[k] for x in parts]) for k in parts[0]}
-    return data, cpu, earlier
+    return _concat(parts), cpu, earlier
 
 
 def generate_part(
@@ -260,39 +285,24 @@ def generate_part(
             log(f"pretrain: extending {cache_path(cfg, k, opponent)} ({k} games) to {games} games")
             break
     indices = list(range(done, games))
-    chunk = max(1, min(5, len(indices) // (4 * p.workers) or 1))
     jobs = [
         (
             p.teacher,
             opponent,
             _game_config(cfg).to_dict(),
-            indices[i : i + chunk],
+            chunk,
             cfg.seed,
             cfg.ppo.gamma,
             cfg.env.shaping == "goal_progress",
             cfg.env.reward_mode,
         )
-        for i in range(0, len(indices), chunk)
+        for chunk in _chunks(indices, p.workers)
     ]
     t0, c0 = time.perf_counter(), cpu_seconds()
-    parts = []
-    if p.workers <= 1:
-        for j in jobs:
-            parts.append(_play_many(j))
-    else:
-        ctx = mp.get_context(
-            "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-        )
-        with ctx.Pool(p.workers) as pool:
-            # imap (not imap_unordered): the games are stored in index order, so a cache of
-            # fewer games is a prefix of a longer one
-            for k, part in enumerate(pool.imap(_play_many, jobs), 1):
-                parts.append(part)
-                if k % max(1, len(jobs) // 10) == 0:
-                    log(f"pretrain: {k}/{len(jobs)} game chunks ({time.perf_counter() - t0:.0f} s)")
+    parts = _run(_play_many, jobs, p.workers, log)
     if old is not None:
         parts.insert(0, old)
-    data = {k: np.concatenate([x[k] for x in parts]) for k in parts[0]}
+    data = _concat(parts)
     cpu = cpu_seconds() - c0
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez(path, cpu_seconds=np.float64(cpu + old_cpu), **data)
@@ -333,8 +343,9 @@ def accuracy(policy: Any, data: dict[str, np.ndarray], idx: np.ndarray) -> tuple
     return correct / len(idx), vloss / len(idx)
 
 
-def split(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Held-out (a random 5 %, none for 20 rows or fewer) and training row indices."""
+def split(n: int, seed: int | np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Held-out (a random 5 %, none for 20 rows or fewer) and training row indices, drawn
+    from ``seed`` (a seed or a generator, which then continues past the draw)."""
     order = np.random.default_rng(seed).permutation(n)
     n_val = max(1, n // 20) if n > 20 else 0
     return order[:n_val], order[n_val:]
@@ -361,9 +372,7 @@ def pretrain_policy(
     n = len(data["action"])
     rng = np.random.default_rng(cfg.seed)
     if rows is None:
-        order = rng.permutation(n)  # the same as split(n, cfg.seed), and rng continues from it
-        n_val = max(1, n // 20) if n > 20 else 0
-        val, tr = order[:n_val], order[n_val:]
+        val, tr = split(n, rng)
     else:
         val, tr = np.asarray(rows[0]), np.array(rows[1])
     opt = torch.optim.Adam(policy.parameters(), lr=p.learning_rate)
@@ -464,7 +473,7 @@ def _dagger_many(args: tuple) -> dict[str, np.ndarray]:
         )
         for opponent, seat, seed in games
     ]
-    out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    out = _concat(parts)
     # one entry per game: whether the learner won it
     out["game_won"] = np.array([p["won"][0] if len(p["won"]) else 0 for p in parts], np.int8)
     return out
@@ -478,7 +487,6 @@ def dagger_round(
     ``scratch`` and loaded by each worker process."""
     p = cfg.pretrain
     games = dagger_games(cfg, round_)
-    chunk = max(1, min(5, len(games) // (4 * p.workers) or 1))
     t0, c0 = time.perf_counter(), cpu_seconds()
     workers = min(p.workers, len(games))
     if workers > 1:
@@ -493,22 +501,14 @@ def dagger_round(
             ref,
             p.teacher,
             _game_config(cfg).to_dict(),
-            games[i : i + chunk],
+            chunk,
             cfg.ppo.gamma,
             cfg.env.shaping == "goal_progress",
             cfg.env.reward_mode,
         )
-        for i in range(0, len(games), chunk)
+        for chunk in _chunks(games, p.workers)
     ]
-    if workers <= 1:
-        parts = [_dagger_many(j) for j in jobs]
-    else:
-        ctx = mp.get_context(
-            "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
-        )
-        with ctx.Pool(workers) as pool:
-            parts = list(pool.imap(_dagger_many, jobs))
-    data = {k: np.concatenate([x[k] for x in parts]) for k in parts[0]}
+    data = _concat(_run(_dagger_many, jobs, workers))
     cpu = cpu_seconds() - c0
     log(
         f"dagger round {round_ + 1}: {len(data['action'])} learner decisions in {len(games)} "
