@@ -1,8 +1,9 @@
 """Training throughput: our MaskablePPO self-play setup (4 players, random opponents) against
 sb3-contrib's MaskablePPO on PettingZoo's connect_four_v3 (learner vs a random player) with
-the same network, PPO settings and number of environments, in the same run.
+the same network, PPO settings and number of environments, in the same run; each stock and
+as ``nanty train`` runs it (lean masked policy, two torch threads during updates).
 
-    python benchmarks/train.py [--timesteps 16384] [--num-envs 8]
+    python benchmarks/train.py [--timesteps 16384] [--num-envs 8] [--repeats 3]
 """
 
 from __future__ import annotations
@@ -87,39 +88,64 @@ class InstantEnv(gym.Env):
         return self.obs, float(done), done, False, {}
 
 
-def rate(venv, timesteps: int) -> float:
+def rate(venv, timesteps: int, lean: bool = False) -> float:
+    """Training steps/s of MaskablePPO on ``venv`` (after a warm-up rollout and update):
+    stock (``MlpPolicy``, one torch thread throughout), or ``lean`` as ``nanty train`` runs it
+    (the lean masked policy, two threads during updates; the same networks and PPO)."""
     import torch
 
-    torch.set_num_threads(1)  # the same for both; far faster than 2 threads on 2 cores
-    model = MaskablePPO("MlpPolicy", venv, policy_kwargs=NET, seed=0, verbose=0, **PPO_KW)
-    model.learn(256 * venv.num_envs)  # warm-up (first rollout and update)
+    from training.masked_policy import LeanMaskablePolicy, UpdateThreads
+
+    torch.set_num_threads(1)  # rollouts: one thread (the env's workers use the other core)
+    policy = LeanMaskablePolicy if lean else "MlpPolicy"
+    model = MaskablePPO(policy, venv, policy_kwargs=NET, seed=0, verbose=0, **PPO_KW)
+    callback = UpdateThreads(2, 1) if lean else None
+    model.learn(256 * venv.num_envs, callback=callback)  # warm-up (first rollout and update)
     t0 = time.perf_counter()
-    model.learn(timesteps, reset_num_timesteps=False)
-    return timesteps / (time.perf_counter() - t0)
+    model.learn(timesteps, reset_num_timesteps=False, callback=callback)
+    steps_per_second = timesteps / (time.perf_counter() - t0)
+    venv.close()
+    return steps_per_second
+
+
+SETUPS = {  # name: (make the vec env, lean policy and update threads)
+    "connect_four_v3, stock": (lambda n: DummyVecEnv([ConnectFourVsRandom] * n), False),
+    "connect_four_v3, lean": (lambda n: DummyVecEnv([ConnectFourVsRandom] * n), True),
+    "nanty 1 proc, stock": (lambda n: make_vec_env(n, seed=0, num_players=4), False),
+    "nanty 1 proc, lean": (lambda n: make_vec_env(n, seed=0, num_players=4), True),
+    "nanty 2 procs, lean": (
+        lambda n: make_vec_env(n, num_workers=2, seed=0, num_players=4),
+        True,
+    ),
+    "instant env, lean": (lambda n: DummyVecEnv([InstantEnv] * n), True),
+}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--timesteps", type=int, default=16384)
     ap.add_argument("--num-envs", type=int, default=8)
+    ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args()
-    c4 = rate(DummyVecEnv([ConnectFourVsRandom] * args.num_envs), args.timesteps)
-    ours = rate(make_vec_env(args.num_envs, seed=0, num_players=4), args.timesteps)
-    split = rate(make_vec_env(args.num_envs, num_workers=2, seed=0, num_players=4), args.timesteps)
-    free = rate(DummyVecEnv([InstantEnv] * args.num_envs), args.timesteps)
-    print(f"MaskablePPO, net {NET['net_arch']}, {args.num_envs} envs, {PPO_KW}")
-    print(f"  connect_four_v3 vs random : {c4:>8,.0f} steps/s")
+    runs: dict[str, list[float]] = {name: [] for name in SETUPS}
+    for _ in range(args.repeats):  # alternate, so drifts of the machine hit every setup alike
+        for name, (make, lean) in SETUPS.items():
+            runs[name].append(rate(make(args.num_envs), args.timesteps, lean))
+    med = {name: float(np.median(r)) for name, r in runs.items()}
+    c4, c4_lean = med["connect_four_v3, stock"], med["connect_four_v3, lean"]
     print(
-        f"  nanty 4p vs random        : {ours:>8,.0f} steps/s   ratio {ours / c4:.2f} "
-        "(target >= 0.9)"
+        f"MaskablePPO, net {NET['net_arch']}, {args.num_envs} envs, {PPO_KW}; medians of "
+        f"{args.repeats} alternating runs of {args.timesteps} steps"
     )
+    print(f"{'setup':<26} {'steps/s':>8} {'vs c4 stock':>12} {'vs c4 lean':>11}  runs")
+    for name, m in med.items():
+        each = " ".join(f"{x:,.0f}" for x in runs[name])
+        print(f"{name:<26} {m:>8,.0f} {m / c4:>12.2f} {m / c4_lean:>11.2f}  {each}")
     print(
-        f"  nanty 4p, games on 2 procs: {split:>8,.0f} steps/s   ratio {split / c4:.2f} "
-        "(SubprocNantyVecEnv, as configs/full.yaml trains)"
-    )
-    print(
-        f"  instant env, our spaces   : {free:>8,.0f} steps/s   ratio {free / c4:.2f} "
-        "(PPO alone on 1,162 inputs and 405 actions: the most any env of this size reaches)"
+        "stock: MlpPolicy, 1 torch thread; lean: training.masked_policy.LeanMaskablePolicy and "
+        "2 torch threads in updates, as `nanty train` runs (same networks, same PPO).\n"
+        "target: nanty 2 procs, lean (how configs/full.yaml trains) >= 0.9 x connect four; "
+        "instant env: PPO alone on 1,162 inputs and 405 actions."
     )
 
 

@@ -248,7 +248,10 @@ def _worker(remote: Any, env_fns: list[EnvFactory], bufs: _StepBuffers) -> None:
     venv = NantyVecEnv(env_fns)
     ctrl, seen = bufs.ctrl, 0
     while True:
-        cmd, data = _next_command(remote, ctrl, seen)
+        try:
+            cmd, data = _next_command(remote, ctrl, seen)
+        except (EOFError, OSError):  # the caller is gone without closing: nothing left to do
+            return
         if cmd == "step":
             seen += 1
             try:

@@ -64,11 +64,15 @@ class PPOSection:
     clip_range: float = 0.2
     target_kl: float | None = None  # stop an update's epochs early past this KL (None: never)
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    # torch threads for the network updates (and behaviour cloning), when the environment's
+    # workers are idle; rollouts use ``torch_threads``. Capped at the machine's cores.
+    update_threads: int = 2
 
     def validate(self) -> None:
         for name in ("total_timesteps", "num_envs", "num_workers", "n_steps", "batch_size"):
             _positive(name, getattr(self, name))
         _positive("n_epochs", self.n_epochs)
+        _positive("update_threads", self.update_threads)
         if not 0 < self.learning_rate < 1:
             raise ValueError("learning_rate must be in (0, 1)")
         for name in ("gamma", "gae_lambda"):
@@ -82,16 +86,18 @@ class PPOSection:
 
 @dataclass(frozen=True)
 class SelfPlaySection:
-    """Opponents are drawn per episode and per seat with these weights. Keys are bot specs
-    (``random``, ``heuristic``, ``heuristic:depth=0``, ...; see ``nanty bots``) or
-    ``snapshots``: frozen copies of the learner saved every ``snapshot_every`` steps (at most
-    ``pool_size``, used once one exists)."""
+    """Opponents are drawn per episode with these weights: with probability ``whole_table``
+    one kind for the whole table, otherwise one per seat. Keys are bot specs (``random``,
+    ``heuristic``, ``heuristic:depth=0``, ...; see ``nanty bots``) or ``snapshots``: frozen
+    copies of the learner saved every ``snapshot_every`` steps (at most ``pool_size``, used
+    once one exists)."""
 
     weights: dict[str, float] = field(
         default_factory=lambda: {"random": 1.0, "heuristic:depth=0": 1.0, "snapshots": 1.0}
     )
     snapshot_every: int = 25_000
     pool_size: int = 5
+    whole_table: float = 0.0
 
     def validate(self) -> None:
         from agents.registry import BOTS
@@ -103,6 +109,8 @@ class SelfPlaySection:
             raise ValueError("weights must be non-negative and not all zero")
         _positive("snapshot_every", self.snapshot_every)
         _positive("pool_size", self.pool_size)
+        if not 0 <= self.whole_table <= 1:
+            raise ValueError(f"whole_table must be in [0, 1], got {self.whole_table!r}")
 
 
 @dataclass(frozen=True)

@@ -17,29 +17,42 @@ SNAPSHOTS = "snapshots"
 
 
 class OpponentPool:
-    """Draw one opponent per seat and episode, by weight, from bot specs (``random``,
-    ``heuristic:depth=0``, ...) and ``snapshots`` (only once one exists)."""
+    """Draw the opponents of each episode, by weight, from bot specs (``random``,
+    ``heuristic:depth=0``, ...) and ``snapshots`` (only once one exists): with probability
+    ``whole_table`` one kind for every opponent seat (a table of three RandomBots, say, as in an
+    evaluation), otherwise one kind per seat."""
 
     def __init__(
-        self, num_opponents: int, weights: dict[str, float], snapshots: Sequence[str] = ()
+        self,
+        num_opponents: int,
+        weights: dict[str, float],
+        snapshots: Sequence[str] = (),
+        whole_table: float = 0.0,
     ) -> None:
         self.num_opponents = num_opponents
         self.weights = {k: float(w) for k, w in weights.items()}
         self.snapshots = list(snapshots)
+        self.whole_table = float(whole_table)
         self._cache: dict[str, Any] = {}
 
     def with_snapshots(self, snapshots: Sequence[str]) -> OpponentPool:
-        return OpponentPool(self.num_opponents, self.weights, snapshots)
+        return OpponentPool(self.num_opponents, self.weights, snapshots, self.whole_table)
 
     def __getstate__(self) -> dict[str, Any]:
         return {
             "num_opponents": self.num_opponents,
             "weights": self.weights,
             "snapshots": self.snapshots,
+            "whole_table": self.whole_table,
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["num_opponents"], state["weights"], state["snapshots"])
+        self.__init__(
+            state["num_opponents"],
+            state["weights"],
+            state["snapshots"],
+            state.get("whole_table", 0.0),
+        )
 
     def kinds(self) -> tuple[list[str], np.ndarray]:
         kinds = [k for k, w in self.weights.items() if w > 0 and (k != SNAPSHOTS or self.snapshots)]
@@ -50,6 +63,9 @@ class OpponentPool:
 
     def __call__(self, rng: np.random.Generator) -> list[Any]:
         kinds, p = self.kinds()
+        if self.whole_table > 0 and rng.random() < self.whole_table:
+            kind = kinds[int(rng.choice(len(kinds), p=p))]
+            return [self._make(kind, rng) for _ in range(self.num_opponents)]
         return [
             self._make(kinds[int(rng.choice(len(kinds), p=p))], rng)
             for _ in range(self.num_opponents)

@@ -23,6 +23,7 @@ from nanty_env.rewards import goal_progress
 from nanty_env.vector import make_vec_env
 from training.config import TrainConfig
 from training.evaluate import evaluate_model
+from training.masked_policy import LeanMaskablePolicy, UpdateThreads, torch_threads
 from training.selfplay import OpponentPool
 
 
@@ -44,7 +45,7 @@ def build_model(cfg: TrainConfig, venv, tb_dir: Path | None):
 
     p = cfg.ppo
     return MaskablePPO(
-        "MlpPolicy",
+        LeanMaskablePolicy,
         venv,
         n_steps=p.n_steps,
         batch_size=p.batch_size,
@@ -251,12 +252,14 @@ def _pretrain(model, cfg: TrainConfig, out: Path) -> tuple[float, dict[str, Any]
     from training.pretrain import dagger, generate, pretrain_policy
 
     data, gen_cpu, earlier = generate(cfg)
-    stats = pretrain_policy(model, data, cfg)
+    with torch_threads(cfg.ppo.update_threads):
+        stats = pretrain_policy(model, data, cfg)
     stats["data_cpu_seconds"] = round(gen_cpu, 1)
     stats["data_cpu_seconds_cached"] = round(earlier, 1)
     if cfg.pretrain.dagger_rounds > 0:
         model.save(out / "pretrained_bc.zip")  # before relabelling
-        _, dagger_cpu, stats["dagger"] = dagger(model, data, cfg, out / "dagger_policy.zip")
+        with torch_threads(cfg.ppo.update_threads):  # the refits; the games are in workers
+            _, dagger_cpu, stats["dagger"] = dagger(model, data, cfg, out / "dagger_policy.zip")
         stats["dagger_cpu_seconds"] = round(dagger_cpu, 1)
     model.save(out / "pretrained.zip")
     return earlier, stats
@@ -291,6 +294,7 @@ def train(
         cfg.env.num_players - 1,
         cfg.selfplay.weights,
         [str(p) for p in snaps][-cfg.selfplay.pool_size :],
+        cfg.selfplay.whole_table,
     )
     venv = make_vec_env(
         cfg.ppo.num_envs, num_workers=cfg.ppo.num_workers, seed=cfg.seed, **env_kwargs(cfg, pool)
@@ -311,7 +315,11 @@ def train(
         if cfg.eval.at_start:
             run_eval(model, cfg, out, 0)
     total = cfg.ppo.total_timesteps
-    callbacks = [EpisodeLog(out / "progress.csv"), Periodic(cfg, out, pool)]
+    callbacks = [
+        EpisodeLog(out / "progress.csv"),
+        Periodic(cfg, out, pool),
+        UpdateThreads(cfg.ppo.update_threads, cfg.torch_threads),
+    ]
     if progress:
         callbacks.insert(0, ProgressBar(total, start))
     if cfg.time_limit_minutes is not None:

@@ -195,3 +195,11 @@ def test_split_vec_env_reports_a_dead_worker() -> None:
     with pytest.raises(EOFError, match="died"):
         split.step(np.array([int(np.flatnonzero(m)[0]) for m in split.action_masks()]))
     split.close()
+
+
+def test_split_vec_env_worker_exits_quietly_when_the_caller_is_gone() -> None:
+    split = make_vec_env(4, num_workers=2, seed=0, num_players=2)
+    split.reset()
+    split._remotes[0].close()  # as when the caller dies without close()
+    split._procs[0].join(timeout=10)
+    assert split._procs[0].exitcode == 0

@@ -1,0 +1,113 @@
+"""The lean masked policy computes what sb3-contrib's does; update threads switch as promised."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+import torch
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
+from stable_baselines3.common.vec_env import DummyVecEnv
+
+from nanty_env.single import NantySingleAgentEnv
+from training.masked_policy import (
+    LeanMaskableCategoricalDistribution,
+    LeanMaskablePolicy,
+    UpdateThreads,
+    torch_threads,
+)
+
+N = 405
+
+
+def _pair(logits: torch.Tensor, masks: np.ndarray | None):
+    stock = MaskableCategoricalDistribution(N).proba_distribution(logits)
+    lean = LeanMaskableCategoricalDistribution(N).proba_distribution(logits)
+    if masks is not None:
+        stock.apply_masking(masks)
+        lean.apply_masking(masks)
+    return stock, lean
+
+
+@pytest.mark.parametrize("masked", [True, False])
+def test_lean_distribution_equals_stock(masked: bool) -> None:
+    g = torch.Generator().manual_seed(0)
+    logits = torch.randn(64, N, generator=g) * 3
+    masks = None
+    if masked:
+        masks = np.random.default_rng(0).random((64, N)) < 0.03
+        masks[np.arange(64), np.arange(64) * 5] = True  # at least one legal action per row
+    stock, lean = _pair(logits, masks)
+    assert torch.allclose(stock.distribution.probs, lean.distribution.probs, atol=1e-7)
+    assert torch.allclose(stock.entropy(), lean.entropy(), atol=1e-5)
+    assert torch.equal(stock.mode(), lean.mode())
+    torch.manual_seed(1)
+    a = stock.sample()
+    torch.manual_seed(1)
+    b = lean.sample()
+    assert torch.equal(a, b)
+    assert torch.allclose(stock.log_prob(a), lean.log_prob(a), atol=1e-5)
+    if masked:
+        assert lean.distribution.probs[torch.as_tensor(~masks)].max() == 0
+        assert bool(torch.as_tensor(masks)[torch.arange(64), b].all())
+
+
+def test_masks_can_be_changed_and_removed() -> None:
+    logits = torch.randn(4, N)
+    masks = np.zeros((4, N), dtype=bool)
+    masks[:, 7] = True
+    _, lean = _pair(logits, masks)
+    assert torch.equal(lean.mode(), torch.full((4,), 7))
+    lean.apply_masking(None)
+    stock, _ = _pair(logits, None)
+    assert torch.allclose(lean.distribution.probs, stock.distribution.probs)
+
+
+def _model(policy, n_steps: int = 32) -> MaskablePPO:
+    env = DummyVecEnv([lambda: NantySingleAgentEnv(num_players=2)])
+    return MaskablePPO(
+        policy, env, n_steps=n_steps, batch_size=32, policy_kwargs={"net_arch": [16]}, seed=0
+    )
+
+
+def test_lean_policy_matches_stock_policy_and_round_trips(tmp_path) -> None:
+    lean, stock = _model(LeanMaskablePolicy), _model("MlpPolicy")
+    stock.policy.load_state_dict(lean.policy.state_dict())  # the same networks
+    env = NantySingleAgentEnv(num_players=2)
+    obs, _ = env.reset(seed=3)
+    o = torch.as_tensor(obs[None])
+    masks = env.action_masks()[None]
+    acts = torch.as_tensor([int(np.flatnonzero(masks[0])[0])])
+    v1, lp1, e1 = lean.policy.evaluate_actions(o, acts, action_masks=masks)
+    v2, lp2, e2 = stock.policy.evaluate_actions(o, acts, action_masks=masks)
+    assert torch.allclose(v1, v2) and torch.allclose(lp1, lp2) and torch.allclose(e1, e2)
+    lean.save(tmp_path / "m.zip")
+    again = MaskablePPO.load(tmp_path / "m.zip", device="cpu")
+    assert isinstance(again.policy, LeanMaskablePolicy)
+    a, _ = again.predict(obs, action_masks=masks[0], deterministic=True)
+    assert masks[0][int(a)]
+
+
+def test_update_threads_during_updates_only() -> None:
+    model = _model(LeanMaskablePolicy)
+    seen: dict[str, set[int]] = {"update": set(), "rollout": set()}
+    train = model.train
+
+    def recording_train() -> None:
+        seen["update"].add(torch.get_num_threads())
+        train()
+
+    model.train = recording_train
+
+    class Rollout(UpdateThreads):
+        def _on_step(self) -> bool:
+            seen["rollout"].add(torch.get_num_threads())
+            return True
+
+    with torch_threads(1):
+        model.learn(64, callback=Rollout(update=2, rollout=1))
+        assert torch.get_num_threads() == 1
+    assert seen["rollout"] == {1}
+    assert seen["update"] == {min(2, os.cpu_count() or 1)}
