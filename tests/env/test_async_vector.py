@@ -1,0 +1,100 @@
+"""The asynchronous batch env: chunks come back in any order, every game plays as it would
+in the synchronous batch, and misuse is refused clearly."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nanty_env.async_vector import AsyncNantyVecEnv, make_async_vec_env
+from nanty_env.vector import EnvMaker, NantyVecEnv
+
+N, STEPS = 6, 40
+
+
+def rule(env_id: int, t: int, mask: np.ndarray) -> int:
+    """A deterministic legal action for game ``env_id`` at its ``t``-th step."""
+    legal = np.flatnonzero(mask)
+    return int(legal[(7 * env_id + 3 * t) % len(legal)])
+
+
+def fingerprint(obs: np.ndarray, reward: float, done: bool) -> tuple:
+    return (round(float(obs.sum()), 3), int(obs.argmax()), float(reward), bool(done))
+
+
+def synchronous_trajectories(fns) -> list[list[tuple]]:
+    venv = NantyVecEnv(fns)
+    venv.seed(0)
+    obs = venv.reset()
+    out = [[fingerprint(obs[i], 0.0, False)] for i in range(N)]
+    for t in range(STEPS):
+        masks = venv.action_masks()
+        obs, rewards, dones, _ = venv.step(np.array([rule(i, t, masks[i]) for i in range(N)]))
+        for i in range(N):
+            out[i].append(fingerprint(obs[i], rewards[i], dones[i]))
+    return out
+
+
+def test_every_game_plays_as_in_the_synchronous_batch() -> None:
+    fns = [EnvMaker(num_players=3) for _ in range(N)]
+    expected = synchronous_trajectories(fns)
+    got: list[list[tuple]] = [[] for _ in range(N)]
+    steps = [0] * N
+    with AsyncNantyVecEnv(fns, num_workers=2) as venv:
+        venv.seed(0)
+        venv.async_reset()
+        seen_chunks = set()
+        while min(len(g) for g in got) < STEPS + 1:
+            obs, rewards, dones, infos, masks, ids = venv.recv()
+            seen_chunks.add(tuple(ids))
+            assert len(infos) == len(ids)
+            for j, i in enumerate(ids):
+                got[i].append(fingerprint(obs[j], rewards[j], dones[j]))
+                if dones[j]:
+                    assert "terminal_observation" in infos[j]
+            venv.send([rule(int(i), steps[i], masks[j]) for j, i in enumerate(ids)], ids)
+            for i in ids:
+                steps[i] += 1
+    assert seen_chunks == {(0, 1, 2), (3, 4, 5)}
+    assert [g[: STEPS + 1] for g in got] == expected
+    assert any(fp[3] for g in expected for fp in g)  # some game ended and was reset
+
+
+def test_misuse_is_refused() -> None:
+    with make_async_vec_env(4, num_workers=2, num_players=2) as venv:
+        with pytest.raises(RuntimeError, match="nothing to receive"):
+            venv.recv()
+        venv.async_reset()
+        with pytest.raises(RuntimeError, match="still stepping"):
+            venv.seed(1)
+        obs, _, _, _, masks, ids = venv.recv()
+        with pytest.raises(ValueError, match="not one chunk"):
+            venv.send([0], ids[:1])
+        other = np.setdiff1d(np.arange(4), ids)
+        with pytest.raises(ValueError, match="not waiting for actions"):
+            venv.send([0, 0], other)
+        with pytest.raises(ValueError, match="actions for"):
+            venv.send([0, 0, 0], ids)
+        venv.send([int(np.flatnonzero(m)[0]) for m in masks], ids)
+        assert obs.shape == (2, *venv.observation_space.shape)
+
+
+def test_a_failing_game_reports_its_traceback() -> None:
+    fns = [EnvMaker(num_players=2, illegal_action="raise") for _ in range(2)]
+    with AsyncNantyVecEnv(fns, num_workers=2) as venv:
+        venv.async_reset()
+        _, _, _, _, masks, ids = venv.recv()
+        venv.send([int(np.flatnonzero(~masks[0])[0])], ids)  # an illegal action
+        with pytest.raises(RuntimeError, match="IllegalActionError"):
+            for _ in range(2):
+                venv.recv()
+
+
+def test_a_dead_worker_is_reported() -> None:
+    with make_async_vec_env(4, num_workers=2, num_players=2) as venv:
+        venv._procs[1].kill()
+        venv._procs[1].join()
+        with pytest.raises(EOFError, match="worker 1 died"):
+            venv.async_reset()
+            for _ in range(2):
+                venv.recv()
