@@ -38,6 +38,7 @@ from nanty_env.vector import (
     NantyVecEnv,
     _StepBuffers,
     process_context,
+    start_worker,
 )
 
 
@@ -97,12 +98,8 @@ class AsyncNantyVecEnv:
         self._bufs: list[_StepBuffers] = []
         self._procs: list[Any] = []
         for ids in self._ids:
-            bufs = _StepBuffers.allocate(ctx, len(ids), obs_dim, num_actions)
-            parent, child = ctx.Pipe()
             fns = [env_fns[i] for i in ids]
-            proc = ctx.Process(target=_async_worker, args=(child, fns, bufs), daemon=True)
-            proc.start()
-            child.close()
+            parent, bufs, proc = start_worker(ctx, _async_worker, fns, obs_dim, num_actions)
             self._remotes.append(parent)
             self._bufs.append(bufs)
             self._procs.append(proc)

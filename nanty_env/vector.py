@@ -244,6 +244,19 @@ def _next_command(remote: Any, ctrl: np.ndarray, seen: int) -> tuple[str, Any]:
         ctrl[ASLEEP] = 0
 
 
+def start_worker(
+    ctx: Any, target: Callable, env_fns: list[EnvFactory], obs_dim: int, num_actions: int
+) -> tuple[Any, _StepBuffers, Any]:
+    """Start ``target(pipe end, env_fns, step buffers)`` in a daemon process; returns the
+    caller's pipe end, the shared step buffers and the process."""
+    bufs = _StepBuffers.allocate(ctx, len(env_fns), obs_dim, num_actions)
+    parent, child = ctx.Pipe()
+    proc = ctx.Process(target=target, args=(child, env_fns, bufs), daemon=True)
+    proc.start()
+    child.close()
+    return parent, bufs, proc
+
+
 def _worker(remote: Any, env_fns: list[EnvFactory], bufs: _StepBuffers) -> None:
     venv = NantyVecEnv(env_fns)
     ctrl, seen = bufs.ctrl, 0
@@ -288,11 +301,7 @@ class SubprocNantyVecEnv(VecEnv):
         self._bufs: list[_StepBuffers] = []
         self._procs: list[Any] = []
         for sl in self._slices[1:]:
-            bufs = _StepBuffers.allocate(ctx, sl.stop - sl.start, obs_dim, num_actions)
-            parent, child = ctx.Pipe()
-            proc = ctx.Process(target=_worker, args=(child, list(env_fns[sl]), bufs), daemon=True)
-            proc.start()
-            child.close()
+            parent, bufs, proc = start_worker(ctx, _worker, list(env_fns[sl]), obs_dim, num_actions)
             self._remotes.append(parent)
             self._bufs.append(bufs)
             self._procs.append(proc)
