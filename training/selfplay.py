@@ -63,13 +63,14 @@ class OpponentPool:
 
     def __call__(self, rng: np.random.Generator) -> list[Any]:
         kinds, p = self.kinds()
+
+        def draw() -> str:
+            return kinds[int(rng.choice(len(kinds), p=p))]
+
         if self.whole_table > 0 and rng.random() < self.whole_table:
-            kind = kinds[int(rng.choice(len(kinds), p=p))]
+            kind = draw()
             return [self._make(kind, rng) for _ in range(self.num_opponents)]
-        return [
-            self._make(kinds[int(rng.choice(len(kinds), p=p))], rng)
-            for _ in range(self.num_opponents)
-        ]
+        return [self._make(draw(), rng) for _ in range(self.num_opponents)]
 
     def _make(self, kind: str, rng: np.random.Generator) -> Any:
         if kind == "random":

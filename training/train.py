@@ -252,15 +252,14 @@ def _pretrain(model, cfg: TrainConfig, out: Path) -> tuple[float, dict[str, Any]
     from training.pretrain import dagger, generate, pretrain_policy
 
     data, gen_cpu, earlier = generate(cfg)
-    with torch_threads(cfg.ppo.update_threads):
+    with torch_threads(cfg.ppo.update_threads):  # the fits; DAgger's games are in workers
         stats = pretrain_policy(model, data, cfg)
-    stats["data_cpu_seconds"] = round(gen_cpu, 1)
-    stats["data_cpu_seconds_cached"] = round(earlier, 1)
-    if cfg.pretrain.dagger_rounds > 0:
-        model.save(out / "pretrained_bc.zip")  # before relabelling
-        with torch_threads(cfg.ppo.update_threads):  # the refits; the games are in workers
+        stats["data_cpu_seconds"] = round(gen_cpu, 1)
+        stats["data_cpu_seconds_cached"] = round(earlier, 1)
+        if cfg.pretrain.dagger_rounds > 0:
+            model.save(out / "pretrained_bc.zip")  # before relabelling
             _, dagger_cpu, stats["dagger"] = dagger(model, data, cfg, out / "dagger_policy.zip")
-        stats["dagger_cpu_seconds"] = round(dagger_cpu, 1)
+            stats["dagger_cpu_seconds"] = round(dagger_cpu, 1)
     model.save(out / "pretrained.zip")
     return earlier, stats
 
