@@ -2,8 +2,10 @@
 
 The observation is the environment's own encoding of the seat's view
 (``nanty_env.observation.encode_view``) and the action mask is the view's legal actions over
-the flat action space, so the bot sees exactly what the policy saw in training. Both torch and
-the observation module are imported lazily: the rest of ``agents`` works without them.
+the flat action space, so the bot sees exactly what the policy saw in training. A residual
+policy (``HintedMaskablePolicy``) also gets its scripted bot's suggestion, from a copy of that
+bot seated in the same seat and seeing the same view, as in training. Both torch and the
+observation module are imported lazily: the rest of ``agents`` works without them.
 """
 
 from __future__ import annotations
@@ -64,12 +66,45 @@ class PolicyBot(BaseBot):
         self.model = model
         self.deterministic = bool(deterministic)
         self.encode = _encoder()
+        hint_bot = getattr(model.policy, "hint_bot", None)
+        self.hinter = None
+        if hint_bot is not None:
+            from agents.registry import make_bot
 
-    def probabilities(self, view: View, legal_actions: Sequence[int]) -> np.ndarray:
-        """The masked policy's distribution over the whole action space."""
+            self.hinter = make_bot(hint_bot)
+        self.observes = bool(getattr(self.hinter, "observes", False))
+
+    def reset(self, seat: int, config: Any) -> None:
+        super().reset(seat, config)
+        if self.hinter is not None:
+            self.hinter.reset(seat, config)
+
+    def observe(self, view: View) -> None:
+        if self.observes:
+            self.hinter.observe(view)
+
+    def observation(
+        self, view: View, legal_actions: Sequence[int], rng: np.random.Generator
+    ) -> np.ndarray:
+        """The policy's input: the encoded view (and the hint bot's suggestion, one-hot)."""
+        obs = self.encode(view)
+        if self.hinter is None:
+            return obs
+        hint = np.zeros(NUM_ACTIONS, dtype=obs.dtype)
+        hint[int(self.hinter.act(view, legal_actions, rng))] = 1.0
+        return np.concatenate([obs, hint])
+
+    def probabilities(
+        self, view: View, legal_actions: Sequence[int], rng: np.random.Generator | None = None
+    ) -> np.ndarray:
+        """The masked policy's distribution over the whole action space (``rng`` is only
+        used by a hint bot; default: a fixed one)."""
+        rng = np.random.default_rng(0) if rng is None else rng
+        return self._probabilities(self.observation(view, legal_actions, rng), legal_actions)
+
+    def _probabilities(self, obs: np.ndarray, legal_actions: Sequence[int]) -> np.ndarray:
         import torch
 
-        obs = self.encode(view)
         mask = action_mask(legal_actions)
         policy = self.model.policy
         obs_t, _ = policy.obs_to_tensor(obs)
@@ -83,13 +118,13 @@ class PolicyBot(BaseBot):
     def act(self, view: View, legal_actions: Sequence[int], rng: np.random.Generator) -> int:
         if len(legal_actions) == 1:
             return int(legal_actions[0])
+        obs = self.observation(view, legal_actions, rng)
         if self.deterministic:
-            obs = self.encode(view)
             action, _ = self.model.predict(
                 obs, action_masks=action_mask(legal_actions), deterministic=True
             )
             a = int(np.asarray(action).reshape(-1)[0])
             if a in legal_actions:
                 return a
-        p = self.probabilities(view, legal_actions)
+        p = self._probabilities(obs, legal_actions)
         return int(rng.choice(NUM_ACTIONS, p=p))

@@ -61,6 +61,10 @@ class NantySingleAgentEnv(gym.Env):
             ``IllegalActionError``.
         auto_forced: apply the learner's decisions that have a single legal action for it
             (nothing to learn there; fewer, more meaningful steps).
+        hint: a bot (same protocol as an opponent) sitting in the learner's seat, seeing only
+            its view: its suggested action for each learner decision is appended to the
+            observation, one-hot over the action space (all zero once the game is over), for
+            residual policies (``training.masked_policy.HintedMaskablePolicy``).
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
@@ -81,6 +85,7 @@ class NantySingleAgentEnv(gym.Env):
         illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
         auto_forced: bool = True,
+        hint: Opponent | None = None,
     ) -> None:
         if illegal_action not in ("terminate", "raise"):
             raise ValueError("illegal_action must be 'terminate' or 'raise'")
@@ -96,7 +101,9 @@ class NantySingleAgentEnv(gym.Env):
         self.shaping = shaping
         self.reveal_personalities = reveal_personalities
         self.render_mode = render_mode
-        self.observation_space = gym.spaces.Box(0.0, OBS_HIGH, (OBS_SIZE,), dtype=np.float32)
+        self.hint = hint
+        size = OBS_SIZE + (A.NUM_ACTIONS if hint is not None else 0)
+        self.observation_space = gym.spaces.Box(0.0, OBS_HIGH, (size,), dtype=np.float32)
         self.action_space = gym.spaces.Discrete(A.NUM_ACTIONS)
         self.game: Game | None = None
         self.seat = 0
@@ -104,7 +111,7 @@ class NantySingleAgentEnv(gym.Env):
         self._opps: dict[int, Callable] = {}
         self._views: dict[int, bool] = {}
         self._bots: dict[int, Any] = {}
-        self._observers: list[int] = []
+        self._observers: list[tuple[int, Any]] = []
         self._last_turn = -1
         self._phi = 0.0
 
@@ -170,10 +177,13 @@ class NantySingleAgentEnv(gym.Env):
         if len(opps) != len(others):
             raise ValueError(f"need {len(others)} opponents, got {len(opps)}")
         self._bots = dict(zip(others, opps, strict=True))
-        for s, o in self._bots.items():
+        seated = [*self._bots.items()]
+        if self.hint is not None:
+            seated.append((self.seat, self.hint))
+        for s, o in seated:
             if hasattr(o, "reset"):
                 o.reset(s, self.config)
-        self._observers = [s for s, o in self._bots.items() if getattr(o, "observes", False)]
+        self._observers = [(s, o) for s, o in seated if getattr(o, "observes", False)]
         self._last_turn = -1
         self._views = {s: _needs_view(o) for s, o in self._bots.items()}
         return {s: _policy(o) for s, o in self._bots.items()}
@@ -185,8 +195,8 @@ class NantySingleAgentEnv(gym.Env):
         while g.outcome is None:
             if g.turn != self._last_turn:
                 self._last_turn = g.turn
-                for s in self._observers:
-                    self._bots[s].observe(g.view(s))
+                for s, o in self._observers:
+                    o.observe(g.view(s))
             p = g.stack[-1]["p"]  # the current player
             legal = g._legal
             if p == seat:
@@ -196,11 +206,21 @@ class NantySingleAgentEnv(gym.Env):
                 continue
             view = g.view(p) if views[p] else None
             g.apply(int(opps[p](view, list(legal), rng)))
-        for s in self._observers:
-            self._bots[s].observe(g.view(s))
+        for s, o in self._observers:
+            o.observe(g.view(s))
 
     def _obs(self) -> np.ndarray:
-        return encode(self.game, self.seat, reveal_personalities=self.reveal_personalities)
+        obs = encode(self.game, self.seat, reveal_personalities=self.reveal_personalities)
+        if self.hint is None:
+            return obs
+        return np.concatenate([obs, self._hint_vector()])
+
+    def _hint_vector(self) -> np.ndarray:
+        g, vec = self.game, np.zeros(A.NUM_ACTIONS, dtype=np.float32)
+        if g.outcome is None and g.current_player == self.seat:
+            view = g.view(self.seat)
+            vec[int(_policy(self.hint)(view, list(g._legal), self._rng))] = 1.0
+        return vec
 
     def _info(self) -> dict[str, Any]:
         g = self.game

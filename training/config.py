@@ -38,6 +38,11 @@ class EnvSection:
     reward_mode: str = "win_loss"
     shaping: str = "none"  # "none" or "goal_progress"
     learner_seat: int | None = None  # None: a random seat each episode
+    # a residual policy on a scripted bot (a bot spec, e.g. "heuristic"): the bot, seated in
+    # the learner's seat, suggests an action at every decision; the suggestion is part of the
+    # observation and is added to the logits with a learned weight starting at hint_weight
+    hint: str | None = None
+    hint_weight: float = 3.0
 
     def validate(self) -> None:
         _choice("num_players", self.num_players, (2, 3, 4))
@@ -47,6 +52,9 @@ class EnvSection:
         _choice("shaping", self.shaping, ("none", "goal_progress"))
         if self.learner_seat is not None and not 0 <= self.learner_seat < self.num_players:
             raise ValueError(f"learner_seat must be in [0, {self.num_players}) or null")
+        if self.hint is not None:
+            _bot_spec("hint", self.hint, allow=("random", "heuristic"))
+        _non_negative("hint_weight", self.hint_weight)
 
 
 @dataclass(frozen=True)
@@ -208,6 +216,12 @@ class TrainConfig:
             value = getattr(self, name)
             if value is not None and value <= 0:
                 raise ValueError(f"{name} must be positive or null")
+        hint, teacher = self.env.hint, self.pretrain.teacher
+        if hint is not None and self.pretrain.enabled and teacher != hint:
+            raise ValueError(
+                f"env.hint ({hint!r}) and pretrain.teacher ({teacher!r}) must be the same bot: "
+                "the cloned decisions stand in for the hints"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -63,6 +63,57 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
         self.action_dist = LeanMaskableCategoricalDistribution(int(self.action_space.n))
 
 
+class HintedMaskablePolicy(LeanMaskablePolicy):
+    """A residual policy on top of a scripted bot: the last ``action_space.n`` observation
+    entries are the bot's suggested action, one-hot (``NantySingleAgentEnv(hint=...)``,
+    ``PolicyBot`` builds them the same way), and ``hint_weight`` (learned, starting at
+    ``hint_weight``) times that one-hot is added to the network's action logits. The network
+    sees the suggestion too, so it can learn where to deviate from it.
+
+    Args:
+        hint_bot: the bot spec that makes the suggestions (kept with the checkpoint, so a
+            loaded model knows which bot to consult).
+        hint_weight: the initial weight of the suggestion in the logits.
+    """
+
+    def __init__(
+        self, *args: Any, hint_bot: str = "heuristic", hint_weight: float = 3.0, **kwargs: Any
+    ) -> None:
+        self.hint_bot = hint_bot
+        self.hint_weight_init = float(hint_weight)
+        super().__init__(*args, **kwargs)
+
+    def _build(self, lr_schedule: Any) -> None:
+        # before the optimiser is made, so that it trains the weight too
+        self.hint_weight = th.nn.Parameter(th.tensor(self.hint_weight_init))
+        super()._build(lr_schedule)
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        return super()._get_constructor_parameters() | {
+            "hint_bot": self.hint_bot,
+            "hint_weight": self.hint_weight_init,
+        }
+
+    def _take_hint(self, obs: th.Tensor) -> None:
+        self._hint = obs[..., -int(self.action_space.n) :].float()
+
+    def _get_action_dist_from_latent(self, latent_pi: th.Tensor) -> Any:
+        logits = self.action_net(latent_pi) + self.hint_weight * self._hint
+        return self.action_dist.proba_distribution(action_logits=logits)
+
+    def forward(self, obs: th.Tensor, *args: Any, **kwargs: Any) -> Any:
+        self._take_hint(obs)
+        return super().forward(obs, *args, **kwargs)
+
+    def evaluate_actions(self, obs: th.Tensor, *args: Any, **kwargs: Any) -> Any:
+        self._take_hint(obs)
+        return super().evaluate_actions(obs, *args, **kwargs)
+
+    def get_distribution(self, obs: th.Tensor, *args: Any, **kwargs: Any) -> Any:
+        self._take_hint(obs)
+        return super().get_distribution(obs, *args, **kwargs)
+
+
 def _cap(threads: int) -> int:
     return max(1, min(threads, os.cpu_count() or 1))
 

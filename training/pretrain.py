@@ -313,13 +313,22 @@ def generate_part(
     return data, cpu + old_cpu, old_cpu
 
 
-def _batch(data: dict[str, np.ndarray], idx: np.ndarray, device: Any):
+def _batch(data: dict[str, np.ndarray], idx: np.ndarray, policy: Any):
+    """Rows ``idx`` as tensors for ``policy``. A residual policy (``hint_bot``) gets the
+    teacher's own action as its hint: the config requires the teacher to be the hint bot,
+    which suggests the same action again on ~97 % of decisions (two copies of HeuristicBot
+    agree that often), so the recorded action stands in for a second call."""
     import torch
 
-    obs = torch.as_tensor(data["obs"][idx].astype(np.float32), device=device)
+    obs = data["obs"][idx].astype(np.float32)
+    if getattr(policy, "hint_bot", None) is not None:
+        hint = np.zeros((len(idx), NUM_ACTIONS), dtype=np.float32)
+        hint[np.arange(len(idx)), data["action"][idx]] = 1.0
+        obs = np.concatenate([obs, hint], axis=1)
+    obs = torch.as_tensor(obs, device=policy.device)
     mask = data["mask"][idx]
-    act = torch.as_tensor(data["action"][idx], device=device)
-    ret = torch.as_tensor(data["ret"][idx], device=device)
+    act = torch.as_tensor(data["action"][idx], device=policy.device)
+    ret = torch.as_tensor(data["ret"][idx], device=policy.device)
     return obs, mask, act, ret
 
 
@@ -335,7 +344,7 @@ def accuracy(policy: Any, data: dict[str, np.ndarray], idx: np.ndarray) -> tuple
     correct, vloss = 0, 0.0
     with torch.no_grad():
         for k in range(0, len(idx), 2048):
-            obs, mask, act, ret = _batch(data, idx[k : k + 2048], policy.device)
+            obs, mask, act, ret = _batch(data, idx[k : k + 2048], policy)
             dist = policy.get_distribution(obs, action_masks=mask)
             pred = dist.distribution.probs.argmax(dim=1)
             correct += int((pred == act).sum())
@@ -368,7 +377,6 @@ def pretrain_policy(
     p = cfg.pretrain
     epochs = p.epochs if epochs is None else epochs
     policy = model.policy
-    device = policy.device
     n = len(data["action"])
     rng = np.random.default_rng(cfg.seed)
     if rows is None:
@@ -384,7 +392,7 @@ def pretrain_policy(
         rng.shuffle(tr)
         total, steps = 0.0, 0
         for k in range(0, len(tr), p.batch_size):
-            obs, mask, act, ret = _batch(data, tr[k : k + p.batch_size], device)
+            obs, mask, act, ret = _batch(data, tr[k : k + p.batch_size], policy)
             values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
             loss = -log_prob.mean() + p.value_coef * F.mse_loss(values.flatten(), ret)
             opt.zero_grad()

@@ -19,11 +19,17 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.utils import set_random_seed
 
+from agents.registry import make_bot
 from nanty_env.rewards import goal_progress
 from nanty_env.vector import make_vec_env
 from training.config import TrainConfig
 from training.evaluate import evaluate_model
-from training.masked_policy import LeanMaskablePolicy, UpdateThreads, torch_threads
+from training.masked_policy import (
+    HintedMaskablePolicy,
+    LeanMaskablePolicy,
+    UpdateThreads,
+    torch_threads,
+)
 from training.selfplay import OpponentPool
 
 
@@ -37,6 +43,7 @@ def env_kwargs(cfg: TrainConfig, pool: OpponentPool) -> dict[str, Any]:
         "shaping": goal_progress if e.shaping == "goal_progress" else None,
         "learner_seat": e.learner_seat,
         "opponents": pool,
+        "hint": None if e.hint is None else make_bot(e.hint),
     }
 
 
@@ -44,8 +51,13 @@ def build_model(cfg: TrainConfig, venv, tb_dir: Path | None):
     from sb3_contrib import MaskablePPO
 
     p = cfg.ppo
+    policy_kwargs: dict[str, Any] = {"net_arch": list(p.net_arch)}
+    policy: type = LeanMaskablePolicy
+    if cfg.env.hint is not None:
+        policy = HintedMaskablePolicy
+        policy_kwargs |= {"hint_bot": cfg.env.hint, "hint_weight": cfg.env.hint_weight}
     return MaskablePPO(
-        LeanMaskablePolicy,
+        policy,
         venv,
         n_steps=p.n_steps,
         batch_size=p.batch_size,
@@ -56,7 +68,7 @@ def build_model(cfg: TrainConfig, venv, tb_dir: Path | None):
         ent_coef=p.ent_coef,
         clip_range=p.clip_range,
         target_kl=p.target_kl,
-        policy_kwargs={"net_arch": list(p.net_arch)},
+        policy_kwargs=policy_kwargs,
         tensorboard_log=None if tb_dir is None else str(tb_dir),
         seed=cfg.seed,
         device=cfg.device,
