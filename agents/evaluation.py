@@ -14,8 +14,9 @@ points.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -27,6 +28,21 @@ from nanty_env.engine.tables import LOAN_NET_WORTH, tables
 NUM_PERSONALITIES = len(tables().data.personalities)
 AGENT_POINTS = 5
 NUM_AREAS = 12
+COST = tables().cost
+
+METRICS = (
+    "occupied_areas",
+    "controlled_areas",
+    "net_worth",
+    "building_value",
+    "own_buildings",
+    "pieces_on_board",
+    "trouble_markers",
+    "buildings_on_board",
+)
+"""Goal metric names, in the order of :attr:`Metrics.by_metric`."""
+METRIC_INDEX = {name: i for i, name in enumerate(METRICS)}
+Need = tuple[int, int, bool]  # (metric index, threshold, whether a contested area counts half)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +54,12 @@ class Goal:
     id: str
     needs: tuple[tuple[str, int], ...]
     end_rule: str
+    # ``needs`` with metric indices instead of names (for :func:`needs_progress`)
+    compiled: tuple[Need, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        compiled = tuple((METRIC_INDEX[m], need, m == "controlled_areas") for m, need in self.needs)
+        object.__setattr__(self, "compiled", compiled)
 
     @property
     def is_holmes(self) -> bool:
@@ -85,25 +107,13 @@ class Metrics:
     deck: int
     exposed: list[int]  # own agents standing in an area with a trouble marker
     loans: list[int]
+    # every goal metric's per-seat values, in METRICS order (a board total repeated per seat);
+    # the lists are the ones above, so a Metrics is not to be changed after it is built
+    by_metric: tuple[list[int], ...]
 
     def metric(self, name: str, seat: int) -> int:
-        if name == "occupied_areas":
-            return self.occupied[seat]
-        if name == "controlled_areas":
-            return self.controlled[seat]
-        if name == "net_worth":
-            return self.net_worth[seat]
-        if name == "building_value":
-            return self.building_value[seat]
-        if name == "own_buildings":
-            return self.own_buildings[seat]
-        if name == "pieces_on_board":
-            return self.pieces[seat]
-        if name == "trouble_markers":
-            return self.trouble
-        if name == "buildings_on_board":
-            return self.buildings
-        raise KeyError(name)
+        """The goal metric ``name`` (one of :data:`METRICS`) of ``seat``."""
+        return self.by_metric[METRIC_INDEX[name]][seat]
 
 
 def metrics(g: Game) -> Metrics:
@@ -116,9 +126,27 @@ def metrics(g: Game) -> Metrics:
         g.building,
         g.trouble,
         g.money,
-        [len(x) for x in g.loans],
+        list(map(len, g.loans)),
         g.on_board,
         [len(h) + len(p) for h, p in zip(g.hands, g.penalties, strict=True)],
+        len(g.deck),
+    )
+
+
+def board_key(g: Game) -> tuple:
+    """Everything :func:`metrics` reads from ``g``, as a hashable key: games with equal keys
+    have equal metrics, hence equal values."""
+    return (
+        tuple(map(tuple, g.agents)),
+        tuple(g.gren),
+        tuple(g.cit),
+        tuple(g.building),
+        tuple(g.trouble),
+        tuple(g.money),
+        tuple(map(len, g.loans)),
+        tuple(g.on_board),
+        tuple(map(len, g.hands)),
+        tuple(map(len, g.penalties)),
         len(g.deck),
     )
 
@@ -155,55 +183,48 @@ def board_metrics(
     deck: int,
 ) -> Metrics:
     """Metrics from the raw public arrays (see :class:`Metrics`)."""
-    cost = tables().cost
+    seats = range(n)
     occupied = [0] * n
     controlled = [0] * n
     contested = [0] * n
     bval = [0] * n
     nbuild = [0] * n
-    on_board_pts = [0] * n
+    on_board_agents = [0] * n  # agents outside grenadier areas
     exposed = [0] * n
-    for a in range(NUM_AREAS):
+    for a, col in enumerate(zip(*agents, strict=True)):  # col: every seat's agents in area a
         b = bld[a]
         if b >= 0:
             nbuild[b] += 1
+        occupants, top, controller, level = area_pieces(col, b)
         if trouble[a]:
-            for q in range(n):
-                exposed[q] += agents[q][a]
+            for q, k in occupants:
+                exposed[q] += k
         if gren[a]:
             continue
         if b >= 0:
-            bval[b] += cost[a]
-            on_board_pts[b] += cost[a]
-        best, top, second = -1, 0, 0
-        for q in range(n):
-            k = agents[q][a]
-            if k:
-                occupied[q] += 1
-                on_board_pts[q] += AGENT_POINTS * k
-            c = k + (b == q)
-            if c > top:
-                second, top, best = top, c, q
-            elif c > second:
-                second = c
+            bval[b] += COST[a]
+        for q, k in occupants:
+            occupied[q] += 1
+            on_board_agents[q] += k
         if top > cit[a]:
-            if top > second:
-                controlled[best] += 1
-            elif top == second:
-                for q in range(n):
-                    if agents[q][a] + (b == q) == top:
-                        contested[q] += 1
-    net = [money[q] + bval[q] + LOAN_NET_WORTH * loans[q] for q in range(n)]
-    bv = [bval[q] + LOAN_NET_WORTH * loans[q] for q in range(n)]
-    points = []
-    for q in range(n):
-        m, pts = money[q], on_board_pts[q]
-        for _ in range(loans[q]):
-            if m >= 12:
-                m -= 12
+            if controller >= 0:
+                controlled[controller] += 1
             else:
-                pts -= 15
-        points.append(pts + m)
+                for q in level:
+                    contested[q] += 1
+    net = []
+    bv = []
+    points = []
+    pieces = []
+    for q in seats:
+        debt = LOAN_NET_WORTH * loans[q]
+        net.append(money[q] + bval[q] + debt)
+        bv.append(bval[q] + debt)
+        pts = bval[q] + AGENT_POINTS * on_board_agents[q]
+        points.append(_points(money[q], pts, loans[q]) if loans[q] else pts + money[q])
+        pieces.append(on_board[q] + nbuild[q])
+    trouble_total = sum(trouble)
+    buildings_total = sum(nbuild)
     return Metrics(
         occupied=occupied,
         controlled=controlled,
@@ -211,17 +232,77 @@ def board_metrics(
         net_worth=net,
         building_value=bv,
         own_buildings=nbuild,
-        pieces=[on_board[q] + nbuild[q] for q in range(n)],
+        pieces=pieces,
         agents=list(on_board),
         points=points,
         money=list(money),
         hand=list(hand),
-        trouble=sum(trouble),
-        buildings=sum(nbuild),
+        trouble=trouble_total,
+        buildings=buildings_total,
         deck=deck,
         exposed=exposed,
         loans=list(loans),
+        by_metric=(
+            occupied,
+            controlled,
+            net,
+            bv,
+            nbuild,
+            pieces,
+            [trouble_total] * n,
+            [buildings_total] * n,
+        ),
     )
+
+
+class AreaPieces(NamedTuple):
+    """Who has what in one area, from its agents and building (see :func:`area_pieces`)."""
+
+    occupants: tuple[tuple[int, int], ...]  # (seat, agents) of every seat with agents there
+    top: int  # the most pieces of any seat (a building counts as one piece)
+    controller: int  # the seat with more pieces than any other, or -1 on a tie at the top
+    level: tuple[int, ...]  # the seats with ``top`` pieces
+
+
+@lru_cache(maxsize=1 << 14)
+def area_pieces(col: tuple[int, ...], building: int) -> AreaPieces:
+    """:class:`AreaPieces` of an area where seat ``q`` has ``col[q]`` agents and ``building``
+    owns the building (-1: none). Cached: boards repeat the same few columns all the time."""
+    occupants = tuple((q, k) for q, k in enumerate(col) if k)
+    pieces = list(col)
+    if building >= 0:
+        pieces[building] += 1
+    top = max(pieces)
+    level = tuple(q for q, c in enumerate(pieces) if c == top)
+    return AreaPieces(occupants, top, level[0] if len(level) == 1 else -1, level)
+
+
+def _points(money: int, on_board: int, loans: int) -> int:
+    """End-of-game points: each loan is repaid (12) from money if possible, else costs 15."""
+    for _ in range(loans):
+        if money >= 12:
+            money -= 12
+        else:
+            on_board -= 15
+    return on_board + money
+
+
+def needs_progress(needs: Sequence[Need], m: Metrics, seat: int) -> tuple[float, bool]:
+    """:func:`progress` of compiled needs."""
+    best, met = 0.0, False
+    for i, need, soft in needs:
+        v = m.by_metric[i][seat]
+        if v >= need:
+            met = True
+        x = v
+        if soft:
+            x = v + 0.4 * min(m.contested[seat], max(0, need - v))
+        y = x / need
+        if y > 1.0:
+            y = 1.0
+        if y > best:
+            best = y
+    return best, met
 
 
 def progress(goal: Goal, m: Metrics, seat: int) -> tuple[float, bool]:
@@ -230,18 +311,7 @@ def progress(goal: Goal, m: Metrics, seat: int) -> tuple[float, bool]:
     Soft progress gives half credit for an area held level with the leader (one piece away
     from control) so that a Lord is drawn towards contested areas.
     """
-    if not goal.needs:
-        return 0.0, False
-    best, met = 0.0, False
-    for name, need in goal.needs:
-        v = m.metric(name, seat)
-        if v >= need:
-            met = True
-        x = v
-        if name == "controlled_areas":
-            x = v + 0.4 * min(m.contested[seat], max(0, need - v))
-        best = max(best, min(1.0, x / need))
-    return best, met
+    return needs_progress(goal.compiled, m, seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,8 +338,14 @@ def threat_curve(x: float, met: bool, power: float) -> float:
     return 1.0 if met else x**power
 
 
+MAX_CACHED_VALUES = 10_000  # a caching evaluator forgets its values beyond this many
+
+
 class Evaluator:
     """Values positions for ``seat``, with other seats' personalities given as a belief.
+
+    An evaluator must not be changed after it is built (what it needs is precomputed, and it
+    may cache values).
 
     Args:
         config: the game configuration.
@@ -277,7 +353,9 @@ class Evaluator:
         own: the seat's personality index.
         belief: ``belief[q]`` is a probability vector over personality indices for seat ``q``
             (ignored for ``seat``).
-        initial_deck: draw-pile size at the start of the game (for the depletion of Holmes).
+        weights: the weights of the value terms.
+        cache_values: remember :meth:`value` by :func:`board_key` (a look-ahead meets the same
+            board many times); worth it for an evaluator that values many positions of a turn.
     """
 
     def __init__(
@@ -287,6 +365,7 @@ class Evaluator:
         own: int,
         belief: Sequence[np.ndarray] | Mapping[int, np.ndarray],
         weights: Weights = DEFAULT_WEIGHTS,
+        cache_values: bool = False,
     ) -> None:
         self.config = config
         self.seat = seat
@@ -306,40 +385,56 @@ class Evaluator:
                         g0, p0 = merged.get(goal.needs, (goal, 0.0))
                         merged[goal.needs] = (g0, p0 + p)
             self.belief.append(list(merged.values()))
+        # draw-pile size at the start of the game (for the depletion of Holmes)
         self.initial_deck = 101 - 5 * self.n - (2 if self.n == 2 else 0)
+        # What the hot path needs, computed once.
+        self._threat_terms = [
+            (q, p, goal.compiled) for q, row in enumerate(self.belief) for goal, p in row
+        ]
+        self._own_needs = self.own.compiled
+        self._others = [q for q in range(self.n) if q != seat]
+        self._deck_scale = max(1, self.initial_deck)
+        self._counts_exposed = self.own.id not in ("fagin", "v_fagin")
+        self._values: dict[tuple, float] | None = {} if cache_values else None
 
     def threats(self, m: Metrics) -> list[float]:
         """Expected alarm about each other seat (0 for ``seat`` itself)."""
-        out = []
+        out = [0.0] * self.n
         power = self.w.threat_power
-        for q in range(self.n):
-            t = 0.0
-            for goal, p in self.belief[q]:
-                x, met = progress(goal, m, q)
-                t += p * (1.0 if met else x**power)
-            out.append(t)
+        for q, p, needs in self._threat_terms:
+            x, met = needs_progress(needs, m, q)
+            out[q] += p * (1.0 if met else x**power)
         return out
 
     def value(self, g: Game) -> float:
         """The position's value for ``seat`` (higher is better; roughly in [-2, 2])."""
-        m = metrics(g)
-        return self.value_from_metrics(m)
+        values = self._values
+        if values is None:
+            return self.value_from_metrics(metrics(g))
+        key = board_key(g)
+        v = values.get(key)
+        if v is None:
+            if len(values) >= MAX_CACHED_VALUES:
+                values.clear()
+            v = values[key] = self.value_from_metrics(metrics(g))
+        return v
 
     def value_from_metrics(self, m: Metrics) -> float:
+        """:meth:`value` from the position's metrics (never cached)."""
         w, me = self.w, self.seat
         threats = self.threats(m)
-        depletion = 1.0 - m.deck / max(1, self.initial_deck)
+        depletion = 1.0 - m.deck / self._deck_scale
         if self.own.is_holmes:
             own = w.holmes_depletion * depletion
         else:
-            x, met = progress(self.own, m, me)
+            x, met = needs_progress(self._own_needs, m, me)
             own = w.own * x + (w.met_bonus if met else 0.0)
-        others = [q for q in range(self.n) if q != me]
         v = own - w.threat_max * max(threats) - w.threat_sum * sum(threats)
-        best_other = max(m.points[q] for q in others)
-        v += w.points * depletion * (m.points[me] - best_other) / 50.0
+        points = m.points
+        best_other = max([points[q] for q in self._others])
+        v += w.points * depletion * (points[me] - best_other) / 50.0
         v += w.money * m.money[me] + w.hand * min(m.hand[me], 6)
-        if self.own.id not in ("fagin", "v_fagin"):
+        if self._counts_exposed:
             v -= w.exposed * m.exposed[me]
         return v
 

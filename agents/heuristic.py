@@ -32,6 +32,7 @@ from agents.evaluation import DEFAULT_WEIGHTS, Evaluator, Weights
 from agents.roles import RoleAwareBot, RoleModel
 from agents.sampling import determinize_view
 from nanty_env.engine import actions as A
+from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
 from nanty_env.engine.tables import tables
 
@@ -180,12 +181,35 @@ class HeuristicBot(RoleAwareBot):
         self.weights = weights
         self.depth = depth
         self.plan = plan
+        self._last: tuple[tuple, Evaluator] | None = None  # (what it was built from, evaluator)
+
+    def reset(self, seat: int, config: GameConfig) -> None:
+        super().reset(seat, config)
+        self._last = None
 
     def evaluator(self, view: View) -> Evaluator:
-        """The evaluation for ``view``'s seat under the current belief."""
+        """The evaluation for ``view``'s seat under the current belief: the previous decision's
+        evaluator (with the values it has cached) if it was built from the same belief."""
         belief = self._belief(view)
         marginals = belief.marginals(view)
-        return Evaluator(belief.config, view["seat"], view["personality"], marginals, self.weights)
+        key = (
+            belief.config,
+            view["seat"],
+            view["personality"],
+            self.weights,
+            tuple(m.tobytes() for m in marginals),
+        )
+        if self._last is None or self._last[0] != key:
+            ev = Evaluator(
+                belief.config,
+                view["seat"],
+                view["personality"],
+                marginals,
+                self.weights,
+                cache_values=True,
+            )
+            self._last = (key, ev)
+        return self._last[1]
 
     def act(self, view: View, legal_actions: Sequence[int], rng: np.random.Generator) -> int:
         if len(legal_actions) == 1:

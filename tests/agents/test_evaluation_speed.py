@@ -4,7 +4,10 @@ the reference implementation it was optimised from.
 The fingerprints below were recorded with the unoptimised ``agents/evaluation.py`` (commit
 bb5c22b). Floats are compared through their ``repr``, which round-trips exactly, so any change in
 the order of floating-point operations shows up here. If the evaluation is *meant* to change,
-re-record them (run this file with ``-s`` and ``PRINT_FINGERPRINTS = False``).
+re-record them (run this file with ``-s`` and ``PRINT_FINGERPRINTS = True``).
+
+The game fingerprints also cover the value cache of :class:`~agents.heuristic.HeuristicBot`
+(an evaluator kept over the decisions of a turn, valuing by :func:`board_key`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from agents.evaluation import (
     Evaluator,
     Metrics,
     Weights,
+    board_key,
     metrics,
     sampled_values,
     view_metrics,
@@ -141,6 +145,24 @@ def test_evaluation_values_are_unchanged(index):
     if PRINT_FINGERPRINTS:
         print(f"    {index}: {got!r},")
     assert got == EXPECTED_VALUES[index]
+
+
+def test_cached_values_equal_computed_ones():
+    """A caching evaluator returns what a plain one computes, and equal board keys mean equal
+    metrics (every position is valued twice, the second time from a copy)."""
+    for index in (0, 3):
+        config = CONFIGS[index]
+        positions = random_positions(config, games=1, per_game=30, seed=10 + index)
+        uniform = beliefs(positions[0], np.random.default_rng(0))[0]
+        for seat in range(config.num_players):
+            own = positions[0].persona[seat]
+            cached = Evaluator(config, seat, own, uniform, cache_values=True)
+            plain = Evaluator(config, seat, own, uniform)
+            for g in positions + [g.clone() for g in positions]:
+                assert cached.value(g) == plain.value(g)
+        by_key: dict[tuple, Metrics] = {}
+        for g in positions + [g.clone() for g in positions]:
+            assert by_key.setdefault(board_key(g), metrics(g)) == metrics(g)
 
 
 class RecordingBot(HeuristicBot):
