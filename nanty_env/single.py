@@ -13,6 +13,7 @@ step that ended the game, whoever made the last move.
 from __future__ import annotations
 
 import contextlib
+import copy
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -45,6 +46,11 @@ def _needs_view(opp: Opponent) -> bool:
     return getattr(opp, "needs_view", True)
 
 
+def _own(bot: Opponent) -> Opponent:
+    """A copy of ``bot`` if it keeps per-game state (it has ``reset``), else ``bot`` itself."""
+    return copy.deepcopy(bot) if hasattr(bot, "reset") else bot
+
+
 class NantySingleAgentEnv(gym.Env):
     """Gymnasium env with one learning seat; see the module docstring.
 
@@ -65,6 +71,11 @@ class NantySingleAgentEnv(gym.Env):
             its view: its suggested action for each learner decision is appended to the
             observation, one-hot over the action space (all zero once the game is over), for
             residual policies (``training.masked_policy.HintedMaskablePolicy``).
+
+    A bot with per-game state (one with ``reset``) is not shared between seats or games: the
+    env keeps its own copy of each such opponent given (one per seat when a single one is
+    given for all) and of ``hint``, since vectorised envs build all their games from the same
+    arguments. Factories are called each episode and should return fresh bots.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
@@ -96,12 +107,16 @@ class NantySingleAgentEnv(gym.Env):
         if learner_seat is not None and not 0 <= learner_seat < num_players:
             raise ValueError(f"learner_seat must be in [0, {num_players}) or None")
         self.fixed_seat = learner_seat
+        if hasattr(opponents, "act"):  # one opponent for every seat
+            opponents = [_own(opponents) for _ in range(num_players - 1)]
+        elif isinstance(opponents, Sequence):
+            opponents = [_own(o) for o in opponents]
         self.opponents = opponents
         self.reward_mode = reward_mode
         self.shaping = shaping
         self.reveal_personalities = reveal_personalities
         self.render_mode = render_mode
-        self.hint = hint
+        self.hint = _own(hint)
         size = OBS_SIZE + (A.NUM_ACTIONS if hint is not None else 0)
         self.observation_space = gym.spaces.Box(0.0, OBS_HIGH, (size,), dtype=np.float32)
         self.action_space = gym.spaces.Discrete(A.NUM_ACTIONS)

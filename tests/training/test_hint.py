@@ -46,8 +46,8 @@ class LastLegal:
 
 
 def test_env_appends_the_hint_bots_suggestion_from_the_learners_view() -> None:
-    hint = LastLegal()
-    env = NantySingleAgentEnv(num_players=3, hint=hint)
+    env = NantySingleAgentEnv(num_players=3, hint=LastLegal())
+    hint = env.hint  # the env's own copy
     assert env.observation_space.shape == (OBS_SIZE + NUM_ACTIONS,)
     obs, _ = env.reset(seed=4)
     rng = np.random.default_rng(0)
@@ -163,3 +163,21 @@ def test_hint_config_errors(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(ConfigError) as err:
         load_config(path)
     assert message in str(err.value) and str(path) in str(err.value)
+
+
+def test_stateful_bots_are_not_shared_between_games_or_seats() -> None:
+    from agents.heuristic import HeuristicBot
+    from nanty_env.vector import NantyVecEnv
+
+    hint, opponent = HeuristicBot(), HeuristicBot()
+    make = lambda: NantySingleAgentEnv(num_players=3, opponents=opponent, hint=hint)  # noqa: E731
+    venv = NantyVecEnv([make, make])
+    a, b = venv.envs
+    assert a.hint is not b.hint and hint not in (a.hint, b.hint)
+    seated = [*a.opponents, *b.opponents]
+    assert len({id(o) for o in seated}) == 4 and opponent not in seated
+    venv.reset()
+    for env in venv.envs:
+        assert env.hint.seat == env.seat, "each game's hint bot sits in its own learner's seat"
+        others = sorted(o.seat for o in env.opponents)
+        assert others == [s for s in range(3) if s != env.seat]
