@@ -157,7 +157,11 @@ class PretrainSection:
     current policy (greedy) plays one seat (rotated) of ``dagger_vs`` games per round (opponent
     spec -> games), the teacher labels each of its real decisions from that seat's view, the
     rows are added to the data and the policy is fitted ``dagger_epochs`` more epochs on
-    everything. These rows are not cached (they depend on the policy)."""
+    everything. These rows are not cached (they depend on the policy).
+
+    ``fit_policy: false`` fits only the value head (the policy keeps its initial weights): for
+    a residual policy (``env.hint``) that starts as the softmax of ``hint_weight`` x hint, so
+    it plays the hint greedily but keeps entropy for PPO to explore."""
 
     enabled: bool = False
     teacher: str = "heuristic"
@@ -172,6 +176,7 @@ class PretrainSection:
     dagger_rounds: int = 0
     dagger_vs: dict[str, int] = field(default_factory=lambda: {"random": 200})
     dagger_epochs: int = 2
+    fit_policy: bool = True
 
     def validate(self) -> None:
         _bot_spec("teacher", self.teacher, allow=("random", "heuristic"))

@@ -369,8 +369,9 @@ def pretrain_policy(
     rows: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> dict:
     """Fit ``model.policy`` to the teacher's decisions for ``epochs`` (default: the config's)
-    epochs; ``rows``: (held-out, training) indices (default :func:`split` with the config's
-    seed). Returns the fit's statistics."""
+    epochs (only the value head without ``pretrain.fit_policy``); ``rows``: (held-out,
+    training) indices (default :func:`split` with the config's seed). Returns the fit's
+    statistics."""
     import torch
     import torch.nn.functional as F
 
@@ -394,7 +395,9 @@ def pretrain_policy(
         for k in range(0, len(tr), p.batch_size):
             obs, mask, act, ret = _batch(data, tr[k : k + p.batch_size], policy)
             values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
-            loss = -log_prob.mean() + p.value_coef * F.mse_loss(values.flatten(), ret)
+            loss = p.value_coef * F.mse_loss(values.flatten(), ret)
+            if p.fit_policy:
+                loss = loss - log_prob.mean()
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)

@@ -181,3 +181,34 @@ def test_stateful_bots_are_not_shared_between_games_or_seats() -> None:
         assert env.hint.seat == env.seat, "each game's hint bot sits in its own learner's seat"
         others = sorted(o.seat for o in env.opponents)
         assert others == [s for s in range(3) if s != env.seat]
+
+
+def test_value_only_cloning_leaves_the_policy_as_it_was() -> None:
+    from training.pretrain import pretrain_policy
+
+    model = _model(NantySingleAgentEnv(num_players=2, hint=RandomBot()))
+    rng = np.random.default_rng(0)
+    n = 64
+    mask = rng.random((n, NUM_ACTIONS)) < 0.05
+    action = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
+    mask[np.arange(n), action] = True
+    data = {
+        "obs": rng.random((n, OBS_SIZE)).astype(np.float16),
+        "mask": mask,
+        "action": action,
+        "ret": rng.normal(size=n).astype(np.float32),
+    }
+    before = {k: v.clone() for k, v in model.policy.state_dict().items()}
+    for fit_policy, policy_moves in ((False, False), (True, True)):
+        cfg = load_config(
+            Path(__file__).resolve().parents[2] / "configs" / "quick.yaml",
+            **{"pretrain.fit_policy": fit_policy, "pretrain.batch_size": 16},
+        )
+        pretrain_policy(model, data, cfg, log=lambda *_: None, epochs=1)
+        after = model.policy.state_dict()
+        moved = {k for k in after if not torch.equal(after[k], before[k])}
+        assert any(k.startswith("value_net") for k in moved)
+        policy_keys = {k for k in after if k.startswith(("action_net", "mlp_extractor.policy"))}
+        policy_keys.add("hint_weight")
+        assert bool(moved & policy_keys) == policy_moves, sorted(moved)
+        before = {k: v.clone() for k, v in after.items()}
