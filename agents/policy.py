@@ -90,9 +90,9 @@ class PolicyBot(BaseBot):
         obs = self.encode(view)
         if self.hinter is None:
             return obs
-        hint = np.zeros(NUM_ACTIONS, dtype=obs.dtype)
-        hint[int(self.hinter.act(view, legal_actions, rng))] = 1.0
-        return np.concatenate([obs, hint])
+        from nanty_env.observation import with_hint
+
+        return with_hint(obs, int(self.hinter.act(view, legal_actions, rng)))
 
     def probabilities(
         self, view: View, legal_actions: Sequence[int], rng: np.random.Generator | None = None

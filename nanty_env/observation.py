@@ -209,6 +209,18 @@ def _context(x: np.ndarray | memoryview, f: dict, seat: int, n: int) -> None:
         x[OFF["context_cards"] + c] = 1.0
 
 
+def with_hint(obs: np.ndarray, hint: int | np.ndarray | None) -> np.ndarray:
+    """The input of a residual policy: ``obs`` (one observation or a batch) with the one-hot
+    of the suggested action ``hint`` (one per row; ``None``: no suggestion, all zero) appended
+    after the observation."""
+    rows = np.atleast_2d(obs)
+    onehot = np.zeros((len(rows), A.NUM_ACTIONS), dtype=rows.dtype)
+    if hint is not None:
+        onehot[np.arange(len(rows)), hint] = 1.0
+    out = np.concatenate([rows, onehot], axis=1)
+    return out if np.ndim(obs) == 2 else out[0]
+
+
 _MASKS: dict[tuple[int, ...], np.ndarray] = {}  # legal set -> mask; the same sets recur
 _MASK_CACHE_SIZE = 4096
 

@@ -23,7 +23,7 @@ import numpy as np
 from nanty_env.aec import OBS_HIGH, game_config
 from nanty_env.engine import Game
 from nanty_env.engine import actions as A
-from nanty_env.observation import OBS_SIZE, action_mask, encode
+from nanty_env.observation import OBS_SIZE, action_mask, encode, with_hint
 from nanty_env.rewards import Potential, terminal_rewards
 
 Opponent = Any  # an object with .act(view, legal, rng) -> int, or such a callable
@@ -228,14 +228,14 @@ class NantySingleAgentEnv(gym.Env):
         obs = encode(self.game, self.seat, reveal_personalities=self.reveal_personalities)
         if self.hint is None:
             return obs
-        return np.concatenate([obs, self._hint_vector()])
+        return with_hint(obs, self._suggestion())
 
-    def _hint_vector(self) -> np.ndarray:
-        g, vec = self.game, np.zeros(A.NUM_ACTIONS, dtype=np.float32)
-        if g.outcome is None and g.current_player == self.seat:
-            view = g.view(self.seat)
-            vec[int(_policy(self.hint)(view, list(g._legal), self._rng))] = 1.0
-        return vec
+    def _suggestion(self) -> int | None:
+        """The hint bot's action for the learner's pending decision (None: none pending)."""
+        g = self.game
+        if g.outcome is not None or g.current_player != self.seat:
+            return None
+        return int(_policy(self.hint)(g.view(self.seat), list(g._legal), self._rng))
 
     def _info(self) -> dict[str, Any]:
         g = self.game

@@ -34,6 +34,7 @@ import numpy as np
 
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine.actions import NUM_ACTIONS
+from nanty_env.observation import with_hint
 from nanty_env.rewards import goal_progress, terminal_rewards
 from nanty_env.vector import process_context
 from training.config import TrainConfig
@@ -322,9 +323,7 @@ def _batch(data: dict[str, np.ndarray], idx: np.ndarray, policy: Any):
 
     obs = data["obs"][idx].astype(np.float32)
     if getattr(policy, "hint_bot", None) is not None:
-        hint = np.zeros((len(idx), NUM_ACTIONS), dtype=np.float32)
-        hint[np.arange(len(idx)), data["action"][idx]] = 1.0
-        obs = np.concatenate([obs, hint], axis=1)
+        obs = with_hint(obs, data["action"][idx])
     obs = torch.as_tensor(obs, device=policy.device)
     mask = data["mask"][idx]
     act = torch.as_tensor(data["action"][idx], device=policy.device)
