@@ -333,11 +333,6 @@ class Weights:
 DEFAULT_WEIGHTS = Weights()
 
 
-def threat_curve(x: float, met: bool, power: float) -> float:
-    """How alarming an opponent's progress is: convex, 1 once the goal is met."""
-    return 1.0 if met else x**power
-
-
 MAX_CACHED_VALUES = 10_000  # a caching evaluator forgets its values beyond this many
 
 
@@ -403,7 +398,7 @@ class Evaluator:
         power = self.w.threat_power
         for q, p, needs in self._threat_terms:
             x, met = needs_progress(needs, m, q)
-            out[q] += p * (1.0 if met else x**power)
+            out[q] += p * (1.0 if met else x**power)  # convex in progress, 1 once met
         return out
 
     def value(self, g: Game) -> float:
