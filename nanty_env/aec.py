@@ -20,7 +20,7 @@ from pettingzoo.utils import wrappers
 
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine import actions as A
-from nanty_env.observation import OBS_SIZE, STATE_SIZE, action_mask, encode, encode_state
+from nanty_env.observation import OBS_SIZE, STATE_SIZE, Encoder, action_mask, encode_state
 from nanty_env.render import render_text
 from nanty_env.render_image import render_view_image
 from nanty_env.rewards import Potential, terminal_rewards
@@ -103,6 +103,7 @@ class raw_env(AECEnv):
         self.state_space = spaces.Box(0.0, OBS_HIGH, (STATE_SIZE,), dtype=np.float32)
         self._seeds = np.random.default_rng()
         self.game: Game | None = None
+        self._encode = Encoder()
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -129,7 +130,7 @@ class raw_env(AECEnv):
         seat = self.agent_name_mapping[agent]
         g = self.game
         return {
-            "observation": encode(g, seat, reveal_personalities=self.reveal_personalities),
+            "observation": self._encode(g, seat, reveal_personalities=self.reveal_personalities),
             "action_mask": action_mask(g, seat),
         }
 

@@ -105,7 +105,11 @@ def _area_layout(n: int) -> tuple[np.ndarray, np.ndarray]:
 _AREA_LAYOUT = {n: _area_layout(n) for n in range(2, NS + 1)}
 
 
-def _area_counts(g: Game, rel: list[int]) -> np.ndarray:
+_REL = {n: [tuple((s + r) % n for r in range(n)) for s in range(n)] for n in range(2, NS + 1)}
+"""``_REL[n][seat][r]``: the absolute seat at relative position ``r``."""
+
+
+def _area_counts(g: Game, rel: tuple[int, ...]) -> np.ndarray:
     """Agents per area of each relative seat, then grenadiers, citizens, trouble markers and
     retired City Area cards per area (all small counts, hence bytes)."""
     counts: list[int] = []
@@ -122,66 +126,117 @@ _MONEY, _LOANS, _PENALTIES, _HAND_SIZES, _ON_BOARD, _PRESENT = (
     OFF[name]
     for name in ("money", "loans", "penalties", "hand_sizes", "agents_on_board", "seat_present")
 )
+_BUILDINGS, _GAINED, _USED, _ACTIVE, _NUM_PLAYERS = (
+    OFF[name]
+    for name in ("buildings", "city_gained_this_turn", "abilities_used", "active", "num_players")
+)
+_HAND, _KNOWN, _PERSONALITY, _KNOWN_UNUSED, _REVEALED = (
+    OFF[name]
+    for name in ("hand", "known_cards", "personality", "known_unused", "revealed_personalities")
+)
+_DISCARD, _IN_PLAY, _EVENTS, _SCALARS, _KIND, _CARD, _SYMBOL = (
+    OFF[name]
+    for name in (
+        "discard",
+        "in_play",
+        "events_done",
+        "scalars",
+        "decision",
+        "resolving_card",
+        "symbol_index",
+    )
+)
+_CTX_AREA, _CTX_PLAYER, _CTX_CARDS, _TO_ACT = (
+    OFF[name] for name in ("context_area", "context_player", "context_cards", "my_turn_to_act")
+)
 
 
 def encode(g: Game, seat: int, *, reveal_personalities: bool = False) -> np.ndarray:
     """The observation vector of ``seat`` (float32, length ``OBS_SIZE``)."""
     x = np.zeros(OBS_SIZE, dtype=np.float32)
     m = memoryview(x)  # its item assignment is cheaper than numpy's, with the same rounding
-    n = g.n
-    rel = [(seat + r) % n for r in range(n)]  # rel[r] = absolute seat at relative position r
+    rel = _REL[g.n][seat]
+    _board(x, m, g, seat, rel)
+    _turn_and_seats(m, g, seat, rel)
+    _cards(m, g, seat, rel)
+    _personas(m, g, seat, rel, reveal_personalities)
+    _ones(m, _DISCARD, g.discard)
+    _ones(m, _IN_PLAY, g.in_play)
+    _ones(m, _EVENTS, g.events_done)
+    _decision(m, g, seat)
+    return x
 
-    idx, scale = _AREA_LAYOUT[n]
+
+# Each function below writes some consecutive blocks of the layout from its own inputs, into a
+# vector that is zero there (``Encoder`` keeps some of them from one call to the next).
+def _board(x: np.ndarray, m: memoryview, g: Game, seat: int, rel: tuple[int, ...]) -> None:
+    """``agents`` to ``city_retired`` (``m``: a memoryview of ``x``)."""
+    idx, scale = _AREA_LAYOUT[g.n]
     x[idx] = _area_counts(g, rel) * scale  # the same float64 products as one at a time
+    n = g.n
     for a, b in enumerate(g.building):
         if b >= 0:
-            m[OFF["buildings"] + a * NS + (b - seat) % n] = 1.0
-    off, turn = OFF["city_gained_this_turn"], g.turn
-    for a, t in enumerate(g.city_gained):
-        if t == turn:
-            m[off + a] = 1.0
+            m[_BUILDINGS + a * NS + (b - seat) % n] = 1.0
+
+
+def _turn_and_seats(m: memoryview, g: Game, seat: int, rel: tuple[int, ...]) -> None:
+    """``city_gained_this_turn`` to ``num_players``: this turn's City Area cards and
+    abilities, the per-seat blocks, whose turn it is and the number of players."""
+    turn = g.turn
+    if turn in g.city_gained:
+        for a, t in enumerate(g.city_gained):
+            if t == turn:
+                m[_GAINED + a] = 1.0
     used = g.ability_used
     if used:
-        off = OFF["abilities_used"]
         for a in range(NA):
             if used >> a & 1:
-                m[off + a] = 1.0
+                m[_USED + a] = 1.0
+    money, loans, penalties, hands, on_board = g.money, g.loans, g.penalties, g.hands, g.on_board
     for r, q in enumerate(rel):
-        m[_MONEY + r] = g.money[q] / 50
-        m[_LOANS + r] = len(g.loans[q])
-        m[_PENALTIES + r] = len(g.penalties[q])
-        m[_HAND_SIZES + r] = len(g.hands[q]) / 10
-        m[_ON_BOARD + r] = g.on_board[q] / 12
+        m[_MONEY + r] = money[q] / 50
+        m[_LOANS + r] = len(loans[q])
+        m[_PENALTIES + r] = len(penalties[q])
+        m[_HAND_SIZES + r] = len(hands[q]) / 10
+        m[_ON_BOARD + r] = on_board[q] / 12
         m[_PRESENT + r] = 1.0
-    m[OFF["active"] + (g.active - seat) % n] = 1.0
-    m[OFF["num_players"] + n - 2] = 1.0
+    n = g.n
+    m[_ACTIVE + (g.active - seat) % n] = 1.0
+    m[_NUM_PLAYERS + n - 2] = 1.0
 
-    _ones(m, OFF["hand"], g.hands[seat])
-    for r in range(1, n):
-        _ones(m, OFF["known_cards"] + (r - 1) * NC, g.known[seat][rel[r]])
-    m[OFF["personality"] + g.persona[seat]] = 1.0
-    _ones(m, OFF["known_unused"], g.known_unused[seat])
-    if reveal_personalities:
-        off = OFF["revealed_personalities"]
-        for r in range(1, n):
-            m[off + (r - 1) * NP + g.persona[rel[r]]] = 1.0
-    _ones(m, OFF["discard"], g.discard)
-    _ones(m, OFF["in_play"], g.in_play)
-    _ones(m, OFF["events_done"], g.events_done)
-    s = OFF["scalars"]
-    m[s] = len(g.deck) / NC
-    m[s + 1] = len(g.event_deck) / NE
-    m[s + 2] = g.turn / 100
-    m[s + 3] = sum(g.trouble) / NA
 
-    for f in reversed(g.stack):
+def _cards(m: memoryview, g: Game, seat: int, rel: tuple[int, ...]) -> None:
+    """``hand`` and ``known_cards``: my hand and what I know of the others' hands."""
+    _ones(m, _HAND, g.hands[seat])
+    known = g.known[seat]
+    for r in range(1, len(rel)):
+        _ones(m, _KNOWN + (r - 1) * NC, known[rel[r]])
+
+
+def _personas(m: memoryview, g: Game, seat: int, rel: tuple[int, ...], reveal: bool) -> None:
+    """``personality`` to ``revealed_personalities`` (the others' only with ``reveal``)."""
+    m[_PERSONALITY + g.persona[seat]] = 1.0
+    _ones(m, _KNOWN_UNUSED, g.known_unused[seat])
+    if reveal:
+        for r in range(1, len(rel)):
+            m[_REVEALED + (r - 1) * NP + g.persona[rel[r]]] = 1.0
+
+
+def _decision(m: memoryview, g: Game, seat: int) -> None:
+    """``scalars`` to ``my_turn_to_act``: counters, the card being resolved and, if it is
+    mine, the pending decision."""
+    m[_SCALARS] = len(g.deck) / NC
+    m[_SCALARS + 1] = len(g.event_deck) / NE
+    m[_SCALARS + 2] = g.turn / 100
+    m[_SCALARS + 3] = sum(g.trouble) / NA
+    stack = g.stack
+    for f in reversed(stack):
         if f["k"] == "card":
-            m[OFF["resolving_card"] + f["c"]] = 1.0
-            m[OFF["symbol_index"] + min(f["i"], MAX_SYMBOLS - 1)] = 1.0
+            m[_CARD + f["c"]] = 1.0
+            m[_SYMBOL + min(f["i"], MAX_SYMBOLS - 1)] = 1.0
             break
-    if g.outcome is None and g.stack[-1]["p"] == seat:
-        _context(m, g.stack[-1], seat, n)
-    return x
+    if g.outcome is None and stack[-1]["p"] == seat:
+        _context(m, stack[-1], seat, g.n)
 
 
 def _ones(m: memoryview, off: int, items: list[int]) -> None:
@@ -192,21 +247,157 @@ def _ones(m: memoryview, off: int, items: list[int]) -> None:
 
 def _context(x: np.ndarray | memoryview, f: dict, seat: int, n: int) -> None:
     """Mark the kind and the context of the pending decision ``f`` of ``seat``."""
-    x[OFF["decision"] + KIND_INDEX[f["k"]]] = 1.0
-    x[OFF["my_turn_to_act"]] = 1.0
+    x[_KIND + KIND_INDEX[f["k"]]] = 1.0
+    x[_TO_ACT] = 1.0
     a = f.get("a", -1)
     if isinstance(a, int) and 0 <= a < NA:
-        x[OFF["context_area"] + a] = 1.0
+        x[_CTX_AREA + a] = 1.0
     for key in ("t", "to", "payer", "src"):
         q = f.get(key, -1)
         if isinstance(q, int) and 0 <= q < n:
-            x[OFF["context_player"] + (q - seat) % n] = 1.0
+            x[_CTX_PLAYER + (q - seat) % n] = 1.0
             break
     c = f.get("c", -1)
     if isinstance(c, int) and 0 <= c < NC:
-        x[OFF["context_cards"] + c] = 1.0
+        x[_CTX_CARDS + c] = 1.0
     for c in f.get("cards", ()):
-        x[OFF["context_cards"] + c] = 1.0
+        x[_CTX_CARDS + c] = 1.0
+
+
+def _zeros(start: int, stop: int) -> tuple[slice, memoryview]:
+    """The block ``start:stop`` and a zero memoryview of its size (to clear it in one copy)."""
+    return slice(start, stop), memoryview(np.zeros(stop - start, dtype=np.float32))
+
+
+_AGENTS, _GREN, _CIT, _TROUBLE, _RETIRED = (
+    OFF[name] for name in ("agents", "grenadiers", "citizens", "trouble", "city_retired")
+)
+_BUILDING_BLOCK = _zeros(_BUILDINGS, _GREN)
+_TURN_AND_SEATS = _zeros(_GAINED, _HAND)  # city_gained_this_turn ... num_players
+_HAND_BLOCK = _zeros(_HAND, _KNOWN)
+_KNOWN_BLOCK = _zeros(_KNOWN, _PERSONALITY)
+_PERSONAS = _zeros(_PERSONALITY, _DISCARD)  # personality ... revealed_personalities
+_DISCARD_BLOCK = _zeros(_DISCARD, _IN_PLAY)
+_IN_PLAY_BLOCK = _zeros(_IN_PLAY, _EVENTS)
+_EVENTS_BLOCK = _zeros(_EVENTS, _SCALARS)
+_DECISION = _zeros(_SCALARS, OBS_SIZE)  # scalars ... my_turn_to_act
+_MARKERS = ((_GREN, 0.25), (_CIT, 1 / 3), (_TROUBLE, 1.0), (_RETIRED, 1.0))
+_NEVER: list = [None]  # equal to no list of the game
+
+
+class _SeatCache:
+    """One seat's last observation (for ``n`` players, ``reveal``) and copies of the inputs
+    of its slower blocks, as they were when it was built."""
+
+    __slots__ = ("board", "discard", "events", "hand", "known", "n", "personas", "reveal", "x")
+
+    def __init__(self, n: int, reveal: bool) -> None:
+        self.n, self.reveal = n, reveal
+        self.x = np.zeros(OBS_SIZE, dtype=np.float32)
+        # agents (per absolute seat), grenadiers, citizens, trouble, retired, buildings
+        self.board: list = [[_NEVER] * n, _NEVER, _NEVER, _NEVER, _NEVER, _NEVER]
+        self.hand = self.known = self.personas = self.discard = self.events = _NEVER
+
+
+class Encoder:
+    """Builds the same arrays as :func:`encode`, rewriting only what changed.
+
+    Each seat keeps its last observation. The blocks that change at only some steps (the
+    board, my cards, the personalities, the discard pile and events drawn) are rewritten only
+    when their inputs differ, by value, from copies kept at that seat's previous call (a pile
+    that only grew gets its new cards); the others are rewritten at every call. Any game may
+    be passed, in any order: only the values count. An env keeps one ``Encoder``.
+    """
+
+    def __init__(self) -> None:
+        self._seats: dict[int, _SeatCache] = {}
+
+    def __call__(self, g: Game, seat: int, *, reveal_personalities: bool = False) -> np.ndarray:
+        """The observation vector of ``seat`` (equal to ``encode(g, seat, ...)``)."""
+        n = g.n
+        c = self._seats.get(seat)
+        if c is None or c.n != n or c.reveal != reveal_personalities:
+            c = self._seats[seat] = _SeatCache(n, reveal_personalities)
+        x = c.x
+        m = memoryview(x)
+        rel = _REL[n][seat]
+        board = [g.agents, g.gren, g.cit, g.trouble, g.city_retired, g.building]
+        if board != c.board:
+            _update_board(m, c.board, board, seat, rel)
+        m[_TURN_AND_SEATS[0]] = _TURN_AND_SEATS[1]
+        _turn_and_seats(m, g, seat, rel)
+        _update_cards(m, c, g, seat, rel)
+        if g.discard != c.discard:
+            c.discard = _update_pile(m, _DISCARD_BLOCK, g.discard, c.discard)
+        if g.events_done != c.events:
+            c.events = _update_pile(m, _EVENTS_BLOCK, g.events_done, c.events)
+        m[_IN_PLAY_BLOCK[0]] = _IN_PLAY_BLOCK[1]
+        _ones(m, _IN_PLAY, g.in_play)
+        m[_DECISION[0]] = _DECISION[1]
+        _decision(m, g, seat)
+        return x.copy()
+
+
+def _update_cards(m: memoryview, c: _SeatCache, g: Game, seat: int, rel: tuple[int, ...]) -> None:
+    """Rewrite ``hand``, ``known_cards`` and the personality blocks where their inputs differ
+    from the copies in ``c`` (updated here)."""
+    hand = g.hands[seat]
+    if hand != c.hand:
+        m[_HAND_BLOCK[0]] = _HAND_BLOCK[1]
+        _ones(m, _HAND, hand)
+        c.hand = hand[:]
+    known = g.known[seat]
+    if known != c.known:
+        m[_KNOWN_BLOCK[0]] = _KNOWN_BLOCK[1]
+        for r in range(1, len(rel)):
+            _ones(m, _KNOWN + (r - 1) * NC, known[rel[r]])
+        c.known = [row[:] for row in known]
+    personas = [g.persona, g.known_unused[seat]]
+    if personas != c.personas:
+        m[_PERSONAS[0]] = _PERSONAS[1]
+        _personas(m, g, seat, rel, c.reveal)
+        c.personas = [g.persona[:], personas[1][:]]
+
+
+def _update_board(m: memoryview, old: list, new: list, seat: int, rel: tuple[int, ...]) -> None:
+    """Rewrite the parts of the board block (``agents`` to ``city_retired``) whose inputs in
+    ``new`` differ from ``old`` (the copies they were written from; updated here)."""
+    agents, was = new[0], old[0]
+    for r, q in enumerate(rel):
+        row = agents[q]
+        if row != was[q]:
+            col = _AGENTS + r
+            for a, k in enumerate(row):  # every entry of the column: no clearing needed
+                m[col + a * NS] = k * 0.25
+            was[q] = row[:]
+    for i, (off, scale) in enumerate(_MARKERS, start=1):
+        counts = new[i]
+        if counts != old[i]:
+            for a, k in enumerate(counts):
+                m[off + a] = k * scale
+            old[i] = counts[:]
+    building = new[5]
+    if building != old[5]:
+        m[_BUILDING_BLOCK[0]] = _BUILDING_BLOCK[1]
+        n = len(rel)
+        for a, b in enumerate(building):
+            if b >= 0:
+                m[_BUILDINGS + a * NS + (b - seat) % n] = 1.0
+        old[5] = building[:]
+
+
+def _update_pile(
+    m: memoryview, block: tuple[slice, memoryview], items: list[int], old: list[int]
+) -> list[int]:
+    """Mark the cards of a pile (``items``, last written from ``old``): only the new ones if
+    the pile just grew, else all of them from scratch. Returns the copy to keep."""
+    k = len(old)
+    if len(items) > k and items[:k] == old:
+        _ones(m, block[0].start, items[k:])
+    else:
+        m[block[0]] = block[1]
+        _ones(m, block[0].start, items)
+    return items[:]
 
 
 def with_hint(obs: np.ndarray, hint: int | np.ndarray | None) -> np.ndarray:

@@ -14,7 +14,7 @@ from pettingzoo import ParallelEnv
 
 from nanty_env.aec import ENV_NAME, game_config, make_spaces
 from nanty_env.engine import Game
-from nanty_env.observation import action_mask, encode, encode_state
+from nanty_env.observation import Encoder, action_mask, encode_state
 from nanty_env.render import render_text
 from nanty_env.rewards import terminal_rewards
 
@@ -44,6 +44,7 @@ class parallel_env(ParallelEnv):
         self._seeds = np.random.default_rng()
         self.game: Game | None = None
         self.agents: list[str] = []
+        self._encode = Encoder()
 
     def observation_space(self, agent: str):
         return self.observation_spaces[agent]
@@ -55,7 +56,7 @@ class parallel_env(ParallelEnv):
         g = self.game
         return {
             a: {
-                "observation": encode(g, i, reveal_personalities=self.reveal_personalities),
+                "observation": self._encode(g, i, reveal_personalities=self.reveal_personalities),
                 "action_mask": action_mask(g, i),
             }
             for i, a in enumerate(self.possible_agents)

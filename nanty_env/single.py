@@ -23,7 +23,7 @@ import numpy as np
 from nanty_env.aec import OBS_HIGH, game_config
 from nanty_env.engine import Game
 from nanty_env.engine import actions as A
-from nanty_env.observation import OBS_SIZE, action_mask, encode, with_hint
+from nanty_env.observation import OBS_SIZE, Encoder, action_mask, with_hint
 from nanty_env.rewards import Potential, terminal_rewards
 
 Opponent = Any  # an object with .act(view, legal, rng) -> int, or such a callable
@@ -129,6 +129,7 @@ class NantySingleAgentEnv(gym.Env):
         self._observers: list[tuple[int, Any]] = []
         self._last_turn = -1
         self._phi = 0.0
+        self._encode = Encoder()
 
     # ------------------------------------------------------------------ gymnasium API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -225,7 +226,7 @@ class NantySingleAgentEnv(gym.Env):
             o.observe(g.view(s))
 
     def _obs(self) -> np.ndarray:
-        obs = encode(self.game, self.seat, reveal_personalities=self.reveal_personalities)
+        obs = self._encode(self.game, self.seat, reveal_personalities=self.reveal_personalities)
         if self.hint is None:
             return obs
         return with_hint(obs, self._suggestion())

@@ -34,6 +34,7 @@ from nanty_env.observation import (
     OBS_SIZE,
     OFF,
     STATE_SIZE,
+    Encoder,
     action_mask,
     encode,
     encode_state,
@@ -162,8 +163,10 @@ def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
 
 @pytest.mark.parametrize("n", (2, 3, 4))
 def test_encoder_matches_reference_on_every_state_and_seat(n: int) -> None:
+    """``encode`` and an ``Encoder`` kept across the games (as an env keeps it)."""
     kinds: Counter[str] = Counter()
     interrupts = terminal = states = 0
+    incremental = Encoder()
     for g in _states(n, games=5, seed=4242 + n):
         states += 1
         terminal += g.is_terminal
@@ -172,13 +175,40 @@ def test_encoder_matches_reference_on_every_state_and_seat(n: int) -> None:
             interrupts += g.current_player != g.active
         for seat in range(n):
             reveal = (states + seat) % 3 == 0
-            got = encode(g, seat, reveal_personalities=reveal)
-            assert _same_bits(got, _ref_encode(g, seat, reveal)), (states, seat)
+            ref = _ref_encode(g, seat, reveal)
+            assert _same_bits(encode(g, seat, reveal_personalities=reveal), ref), (states, seat)
+            got = incremental(g, seat, reveal_personalities=reveal)
+            assert _same_bits(got, ref), (states, seat)
             assert _same_bits(action_mask(g, seat), _ref_mask(g, seat)), (states, seat)
         if states % 5 == 0 or g.is_terminal:
             assert _same_bits(encode_state(g), _ref_state(g)), states
     # the comparison is not vacuous: long games, decisions out of turn, their ends
     assert states > 1000 and terminal == 5 and interrupts > 20 and len(kinds) >= 8
+
+
+def test_encoder_in_any_order() -> None:
+    """One ``Encoder`` fed shuffled states of 2-4 player games (copies, so each state stays as
+    it was), any seat: only the values passed count, never the previous call."""
+    states = []
+    for n in (2, 3, 4):
+        rng = random.Random(n)
+        states += [(g.clone(), n) for g in _states(n, games=3, seed=99) if rng.random() < 0.2]
+    random.Random(0).shuffle(states)
+    incremental = Encoder()
+    for i, (g, n) in enumerate(states):
+        for seat in random.Random(i).sample(range(n), k=2):
+            reveal = i % 4 == 0
+            got = incremental(g, seat, reveal_personalities=reveal)
+            assert _same_bits(got, _ref_encode(g, seat, reveal)), (i, seat)
+    assert len(states) > 300
+
+
+def test_encoder_returns_a_new_array() -> None:
+    g = Game.new(GameConfig(num_players=2, log=False), seed=3)
+    incremental = Encoder()
+    x = incremental(g, 0)
+    x[:] = 7.0
+    assert _same_bits(incremental(g, 0), _ref_encode(g, 0))
 
 
 def test_reference_sees_a_changed_entry() -> None:
