@@ -10,7 +10,7 @@ import pytest
 
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine.determinize import determinize
-from nanty_env.observation import action_mask, encode
+from nanty_env.observation import Encoder, action_mask, encode
 from nanty_env.render import render_text
 
 
@@ -31,11 +31,13 @@ def random_states(n: int, count: int, seed: int):
 def test_observation_mask_render_depend_only_on_what_the_seat_knows(n: int) -> None:
     checked = 0
     rng = np.random.default_rng(n)
+    incremental = Encoder()  # going from a game to its resample: only changes it may see
     for g in random_states(n, 120, seed=1000 * n):
         for seat in range(n):
             for _ in range(2):
                 h = determinize(g, seat, rng)
                 assert np.array_equal(encode(g, seat), encode(h, seat))
+                assert np.array_equal(incremental(g, seat), incremental(h, seat))
                 assert np.array_equal(action_mask(g, seat), action_mask(h, seat))
                 assert render_text(g, seat) == render_text(h, seat)
                 assert g.view(seat) == h.view(seat)
