@@ -151,14 +151,16 @@ class raw_env(AECEnv):
             for i, a in enumerate(self.agents):
                 self.rewards[a] += new[i] - self._potential[i]
             self._potential = new
-        if g.is_terminal:
+        if g.outcome is not None:
             final = terminal_rewards(g, self.reward_mode)
             for i, a in enumerate(self.agents):
                 self.rewards[a] += final[i]
                 self.infos[a] = {"winners": list(g.outcome.winners), "reason": g.outcome.reason}
             self.terminations = dict.fromkeys(self.agents, True)
         else:
-            self.agent_selection = self.possible_agents[g.current_player]
+            self.agent_selection = self.possible_agents[g.stack[-1]["p"]]
+            if self.shaping is None:
+                return  # every reward is 0.0, and so is every cumulative one before the end
         self._accumulate_rewards()
 
     def render(self) -> str | np.ndarray | None:

@@ -224,19 +224,25 @@ def test_reference_sees_a_changed_entry() -> None:
 # ---------------------------------------------------------------------- whole-game fingerprint
 # Recorded on the code before the speed work (commit f04b442); change only on purpose.
 FINGERPRINT = {
-    (2, False): "9de27b13dbcf149f8f67b25f05b71cb180ce560ad1b4824020b7664c49b5664c",
-    (3, False): "8687373b6b94d1a34a9c5dd52366b126956ebeca5eee76198682d007fd5c2da6",
-    (4, False): "ccc5133de379ecffa6d285fb5aeaadf41cd54af773d3c8b6ee8f7f1bcd4a0ca9",
-    (4, True): "e74464b871c9c1576f130c815860ec4cb7ca82d79174ed857e7d67648d1ead38",
+    (2, False): "54ceb1021bc36a64c4b85f178d2a2eede7304e391c3fc76e2c8844caf9038254",
+    (3, False): "97d1c34f9aaa3942c87a13ff8f00d4466da6eb8a24d8b642044abe104fbf0a1c",
+    (4, False): "0de4bc8759622cf89a94629cde019dbe4786627ef243c9fb0ca8f24b1e36cc5d",
+    (4, True): "344d870505eb93ae7fe1b35a8a885736dd5686ac1ac77b665809b09af204b584",
 }
 
 
-def _fingerprint(n: int, reveal: bool, wrapped: bool, games: int = 3) -> str:
-    """SHA-256 over seeded random AEC games: every observation, mask, reward, termination,
-    info, and ``state()`` after each step."""
+def _money(g: Game, seat: int) -> float:
+    """A shaping potential (for the fingerprint of shaped rewards)."""
+    return g.money[seat] / 7
+
+
+def _fingerprint(n: int, reveal: bool, wrapped: bool, games: int = 3, shaped: bool = False) -> str:
+    """SHA-256 over seeded random AEC games: every observation, mask, reward (of the step and
+    cumulative, every seat), termination, info, and ``state()`` after each step."""
     h = hashlib.sha256()
     make = make_env if wrapped else raw_env
-    e = make(num_players=n, reveal_personalities=reveal, reward_mode="zero_sum")
+    shaping = _money if shaped else None
+    e = make(num_players=n, reveal_personalities=reveal, reward_mode="zero_sum", shaping=shaping)
     rng = random.Random(n)
     for k in range(games):
         e.reset(seed=100 * n + k)
@@ -252,7 +258,16 @@ def _fingerprint(n: int, reveal: bool, wrapped: bool, games: int = 3) -> str:
                 h.update(e.observe(agent)["observation"].tobytes())
             e.step(rng.choice(obs["action_mask"].nonzero()[0].tolist()))
             h.update(e.state().tobytes())
+            h.update(repr((e.rewards, e._cumulative_rewards)).encode())  # every seat's
     return h.hexdigest()
+
+
+# 3 players, rewards shaped by ``_money``; recorded on f04b442
+SHAPED_FINGERPRINT = "0df42592b6b4057f13dbea1cfd1f0ff201444f589685daf7bfd77be75a40c9eb"
+
+
+def test_env_fingerprint_with_shaping() -> None:
+    assert _fingerprint(3, False, wrapped=False, shaped=True) == SHAPED_FINGERPRINT
 
 
 @pytest.mark.parametrize(("n", "reveal"), sorted(FINGERPRINT))
