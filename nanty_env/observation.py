@@ -5,6 +5,9 @@ The layout is a table of named slices (``OBS_LAYOUT``; printed in ``docs/env.md`
 is read from what the seat may know: its own hand and personality, public board and piles, the
 cards it has learnt about, and the pending decision only when it is the seat's own. Other seats'
 personalities appear only with ``reveal_personalities=True`` (oracle experiments).
+
+:func:`encode` builds a vector from scratch; an :class:`Encoder` (one per env) returns the same
+vectors while rewriting only the blocks whose inputs changed since the seat's last observation.
 """
 
 from __future__ import annotations
