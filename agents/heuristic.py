@@ -29,8 +29,10 @@ import numpy as np
 
 from agents.base import View
 from agents.evaluation import DEFAULT_WEIGHTS, Evaluator, Weights
+from agents.learned_eval import LearnedEvaluator
 from agents.roles import RoleAwareBot, RoleModel
 from agents.sampling import determinize_view
+from agents.value_model import default_value_model
 from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
@@ -164,6 +166,8 @@ class HeuristicBot(RoleAwareBot):
             after each candidate (a card play counts as the card kept in hand; the card's
             symbols are then chosen one by one in the same way). Used as a fast training
             opponent (``heuristic:plan=greedy``).
+        learned: weight of the learned 2-player win probability in the evaluation
+            (:class:`~agents.learned_eval.LearnedEvaluator`; 0: the hand-weighted one only).
     """
 
     name = "heuristic"
@@ -174,20 +178,24 @@ class HeuristicBot(RoleAwareBot):
         weights: Weights = DEFAULT_WEIGHTS,
         depth: int = 1,
         plan: str = "turn",
+        learned: float = 0.0,
     ) -> None:
         super().__init__(role_model)
+        self.learned = float(learned)
         if plan not in PLANS:
             raise ValueError(f"plan must be one of {PLANS}, got {plan!r}")
         self.weights = weights
         self.depth = depth
         self.plan = plan
-        self._last: tuple[tuple, Evaluator] | None = None  # (what it was built from, evaluator)
+        self._last: tuple[tuple, Evaluator | LearnedEvaluator] | None = (
+            None  # (what it was built from, evaluator)
+        )
 
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)
         self._last = None
 
-    def evaluator(self, view: View) -> Evaluator:
+    def evaluator(self, view: View) -> Evaluator | LearnedEvaluator:
         """The evaluation for ``view``'s seat under the current belief: the previous decision's
         evaluator (with the values it has cached) if it was built from the same belief."""
         belief = self._belief(view)
@@ -206,8 +214,13 @@ class HeuristicBot(RoleAwareBot):
                 view["personality"],
                 marginals,
                 self.weights,
-                cache_values=True,
+                cache_values=self.learned <= 0.0,
             )
+            if self.learned > 0.0:
+                model = default_value_model()
+                ev = LearnedEvaluator(
+                    ev, model, marginals, view["personality"], self.learned, cache_values=True
+                )
             self._last = (key, ev)
         return self._last[1]
 

@@ -51,8 +51,10 @@ from agents.evaluation import (
     metrics,
 )
 from agents.heuristic import TurnPlanner, obvious_action, useful_actions
+from agents.learned_eval import LearnedEvaluator
 from agents.roles import RoleAwareBot, RoleModel, sample_deal
 from agents.sampling import determinize_view
+from agents.value_model import ValueModel, default_value_model
 from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
@@ -71,16 +73,51 @@ class Determinisation:
     """One sampled game with what every iteration on it needs: the seats' evaluators under
     the sampled personalities and their values before any action (the control variate)."""
 
-    __slots__ = ("baseline", "evaluators", "game", "known", "me", "persona", "weights")
+    __slots__ = (
+        "baseline",
+        "evaluators",
+        "game",
+        "known",
+        "learned",
+        "me",
+        "model",
+        "persona",
+        "weights",
+    )
 
-    def __init__(self, game: Game, weights: Weights, me: int = -1, known: float = 1.0) -> None:
+    def __init__(
+        self,
+        game: Game,
+        weights: Weights,
+        me: int = -1,
+        known: float = 1.0,
+        model: ValueModel | None = None,
+        learned: float = 0.0,
+    ) -> None:
         self.game = game
         self.weights = weights
         self.me = me
         self.known = known
+        self.model = model
+        self.learned = learned if model is not None else 0.0
         self.persona = list(game.persona)
         self.evaluators = sampled_evaluators(game, weights, me, known)
-        self.baseline = seat_values(game, self.evaluators)
+        self.baseline = self.values(game)
+
+    def values(self, g: Game) -> list[float]:
+        """Every seat's leaf value of ``g``: :func:`seat_values`, blended with weight
+        ``learned`` with the learned win probability ``p`` as ``TERMINAL * (2p - 1)``."""
+        if g.is_terminal or self.learned <= 0.0:
+            return seat_values(g, self.evaluators_for(g))
+        assert self.model is not None
+        m = metrics(g)
+        p = self.model.win_probabilities(m, g.cfg, g.persona, g.active)
+        learned = [TERMINAL * (2.0 * x - 1.0) for x in p]
+        if self.learned >= 1.0:
+            return learned
+        hand = [ev.value_from_metrics(m) for ev in self.evaluators_for(g)]
+        lam = self.learned
+        return [(1.0 - lam) * h + lam * v for h, v in zip(hand, learned, strict=True)]
 
     def evaluators_for(self, g: Game) -> list[Evaluator]:
         """The evaluators of ``g``'s seats (new ones if a personality has changed hands)."""
@@ -242,6 +279,14 @@ class ISMCTSBot(RoleAwareBot):
             the prior's favourite (the scripted bot's look-ahead). Empty: search every kind.
         known: how sure the other seats are of this bot's personality inside the search
             (1: they know it; less: the rest spread over the cards they cannot rule out).
+        learned: weight of the learned win probability (:mod:`agents.value_model`, two
+            players only) in the leaf values, against the hand-weighted evaluation: 0 (default)
+            the evaluation only, 1 the learned value only (as ``TERMINAL * (2p - 1)``).
+        prior_learned: the same weight in the root prior's look-ahead
+            (:class:`~agents.learned_eval.LearnedEvaluator`, the opponent's personality
+            averaged over the role posterior).
+        value_model: the learned model (``"default"``: the shipped one), used when
+            ``learned > 0``.
         role_model: as for :class:`~agents.heuristic.HeuristicBot`.
     """
 
@@ -268,10 +313,25 @@ class ISMCTSBot(RoleAwareBot):
         margin: float = 0.0,
         only: str = "",
         known: float = 1.0,
+        learned: float = 0.0,
+        prior_learned: float = 0.0,
+        value_model: ValueModel | str | None = "default",
         role_model: RoleModel | str | None = "default",
         weights: Weights = DEFAULT_WEIGHTS,
     ) -> None:
         super().__init__(role_model)
+        if not 0.0 <= float(learned) <= 1.0:
+            raise ValueError(f"learned must be in [0, 1], got {learned!r}")
+        self.learned = float(learned)
+        self.prior_learned = float(prior_learned)
+        self.value_model: ValueModel | None = None
+        if self.learned > 0.0:
+            if value_model == "default":
+                self.value_model = default_value_model()
+            elif isinstance(value_model, str):
+                self.value_model = ValueModel.load(value_model)
+            else:
+                self.value_model = value_model
         if horizon not in ("round", "turn"):
             raise ValueError(f"horizon must be 'round' or 'turn', got {horizon!r}")
         if rollout not in ("greedy", "random"):
@@ -304,6 +364,8 @@ class ISMCTSBot(RoleAwareBot):
         self.spent = 0.0  # CPU seconds of thinking so far in this game
 
     def reset(self, seat: int, config: GameConfig) -> None:
+        if (self.learned > 0 or self.prior_learned > 0) and config.num_players != 2:
+            raise ValueError("the learned leaf value (learned > 0) is for 2-player games")
         super().reset(seat, config)
         self.spent = 0.0
 
@@ -346,7 +408,7 @@ class ISMCTSBot(RoleAwareBot):
         def determinisation() -> Determinisation:
             g = determinize_view(view, rng, cfg)
             set_personalities(g, sample_deal(view, cfg, likelihood, rng), me, unused)
-            return Determinisation(g, self.weights, me, self.known)
+            return Determinisation(g, self.weights, me, self.known, self.value_model, self.learned)
 
         pool = [determinisation()]
         prior = self._root_prior(pool[0].game, legal, view, marginals)
@@ -449,7 +511,11 @@ class ISMCTSBot(RoleAwareBot):
         """Softmax of the scripted bot's look-ahead scores (uniform when ``prior`` is 0)."""
         if self.prior_weight <= 0:
             return dict.fromkeys(legal, 1.0 / len(legal))
+        ev: Evaluator | LearnedEvaluator
         ev = Evaluator(g.cfg, view["seat"], view["personality"], marginals, self.weights)
+        if self.prior_learned > 0.0:
+            model = self.value_model or default_value_model()
+            ev = LearnedEvaluator(ev, model, marginals, view["personality"], self.prior_learned)
         scores = np.array(TurnPlanner(ev, depth=self.prior_depth).scores(g, legal))
         z = (scores - scores.max()) / max(self.temperature, 1e-6)
         p = np.exp(z)
@@ -518,7 +584,7 @@ class ISMCTSBot(RoleAwareBot):
             g.apply(a)
             path.append(node)
         self._rollout(g, horizon, det, me, rng)
-        values = seat_values(g, det.evaluators_for(g))
+        values = det.values(g)
         root.n += 1
         for nd in path:
             nd.n += 1

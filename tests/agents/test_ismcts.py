@@ -62,3 +62,41 @@ def test_options_from_spec():
         ISMCTSBot(root="best")
     with pytest.raises(ValueError):
         ISMCTSBot(opp="clever")
+
+
+@pytest.mark.parametrize("learned", [1.0, 0.5])
+def test_learned_leaf_plays_legal_actions_and_ignores_hidden_state(states, learned):
+    bot = ISMCTSBot(iters=8, root="rr", top=3, only="main+card", prior_depth=1, learned=learned)
+    assert bot.value_model is not None
+    for i, g in enumerate(states[2][:6]):
+        seat = g.current_player
+        other = determinize(g, seat, np.random.default_rng(300 + i))
+        actions = []
+        for v in (g.view(seat), other.view(seat)):
+            bot.reset(seat, g.cfg)
+            actions.append(bot.act(v, v["legal_actions"], np.random.default_rng(5)))
+        assert actions[0] in g.legal_actions(), i
+        assert actions[0] == actions[1], i
+
+
+def test_learned_leaf_values_are_win_probabilities(states):
+    """With ``learned=1`` the leaf values are ``TERMINAL * (2p - 1)``: opposite, in range."""
+    from agents.ismcts import TERMINAL, Determinisation
+    from agents.value_model import default_value_model
+
+    for g in states[2][:4]:
+        d = Determinisation(g.clone(), ISMCTSBot().weights, 0, 1.0, default_value_model(), 1.0)
+        v0, v1 = d.values(g)
+        assert -TERMINAL <= v0 <= TERMINAL and v0 == pytest.approx(-v1)
+
+
+def test_learned_leaf_options():
+    bot = make_bot("ismcts:iters=2:learned=0.5")
+    assert bot.learned == 0.5 and bot.value_model is not None
+    assert make_bot("ismcts:iters=2").value_model is None
+    with pytest.raises(ValueError):
+        ISMCTSBot(learned=2.0)
+    from nanty_env.engine.config import GameConfig
+
+    with pytest.raises(ValueError):
+        bot.reset(0, GameConfig(num_players=3, log=False))

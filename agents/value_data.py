@@ -1,0 +1,91 @@
+"""Game records for the learned leaf value: public metrics at every turn start, labelled
+with who won.
+
+A record holds, for every turn start of one self-play game, the public
+:class:`~agents.evaluation.Metrics` of the board, the true personality of every seat (read from
+the game at that turn: the logger sees everything, since labels are outcomes anyway) and the
+seat whose turn starts, plus the game's winners. Features are computed from the records later
+(:func:`agents.value_model.seat_features`), so they can change without replaying games.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from agents.base import bot_rngs, play_game
+from agents.evaluation import metrics
+from agents.registry import make_bot
+from agents.tournament import progress_bar
+from nanty_env.engine.config import GameConfig
+from nanty_env.engine.game import Game
+
+
+def record_game(bot: str, config: GameConfig, seed: int) -> dict[str, Any]:
+    """Play one game with ``bot`` in every seat; log every turn start (see module doc)."""
+    positions: list[tuple[Any, tuple[int, ...], int]] = []
+
+    def on_turn(g: Game) -> None:
+        positions.append((metrics(g), tuple(g.persona), g.active))
+
+    n = config.num_players
+    bots = [make_bot(bot) for _ in range(n)]
+    _, rec = play_game(bots, config, seed, bot_rngs(seed, n, 77), on_turn=on_turn)
+    return {
+        "seed": seed,
+        "n": n,
+        "positions": positions,
+        "winners": tuple(rec.winners),
+        "reason": rec.reason,
+    }
+
+
+def _chunk(bot: str, config: GameConfig, seeds: Sequence[int]) -> list[dict[str, Any]]:
+    return [record_game(bot, config, s) for s in seeds]
+
+
+def generate_records(
+    bot: str,
+    players: int,
+    games: int,
+    seed: int,
+    *,
+    workers: int | None = None,
+    progress: bool = True,
+) -> list[dict[str, Any]]:
+    """Records of ``games`` games (seeds ``seed * 100000 + i``), in seed order whatever the
+    number of workers (so the output depends only on the arguments)."""
+    config = GameConfig(num_players=players, log=False)
+    seeds = [seed * 100_000 + i for i in range(games)]
+    workers = workers or min(2, os.cpu_count() or 1)
+    size = max(1, min(8, games // (workers * 4) or 1))
+    chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
+    bar = progress_bar(games, progress, f"value records {players}p {bot}")
+    out: list[dict[str, Any]] = []
+    try:
+        if workers <= 1:
+            for c in chunks:
+                out += _chunk(bot, config, c)
+                bar.update(len(c))
+        else:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                for part in pool.map(_chunk, [bot] * len(chunks), [config] * len(chunks), chunks):
+                    out += part
+                    bar.update(len(part))
+    finally:
+        bar.close()
+    return sorted(out, key=lambda d: d["seed"])
+
+
+def save_records(records: list[dict[str, Any]], path: str | Path) -> None:
+    """Pickle records (a cache under ``runs/``; never committed)."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_bytes(pickle.dumps(records, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def load_records(path: str | Path) -> list[dict[str, Any]]:
+    return pickle.loads(Path(path).read_bytes())

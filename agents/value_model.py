@@ -1,0 +1,307 @@
+"""A learned two-player win probability for the leaves of a search.
+
+``P(seat s wins | public board, both personalities, who is to move)`` is
+``sigmoid(h(s, o) - h(o, s))``, where ``o`` is the other seat and ``h`` is a tiny MLP (one
+``tanh`` hidden layer; with no hidden units, a linear score) over ``[f(s), f(o), shared]``:
+``f`` holds a seat's progress towards its goal under its personality, the goal class, its
+board, money and hand (:func:`seat_features`), ``shared`` the draw pile's depletion and the
+board totals. Writing the logit as a difference makes the two seats' probabilities add up to
+exactly 1 and makes the model blind to seat numbers.
+
+The model reads only what a determinised game holds (public board plus the sampled
+personalities), so a search may use it at its leaves. It is fitted by
+:mod:`agents.value_train` on HeuristicBot self-play (labels: who won) and shipped as
+``agents/data/value_model_2p.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.evaluation import Metrics, goals, needs_progress
+from nanty_env.engine.config import GameConfig
+
+CLASSES = ("moriarty", "lord", "fagin", "de_sidonia", "holmes")
+"""Goal classes of the standard personalities (the three Lords share one goal)."""
+SEAT_FEATURES: tuple[str, ...] = (
+    "progress",
+    "met",
+    *(f"is_{c}" for c in CLASSES),
+    *(f"progress_{c}" for c in CLASSES if c != "holmes"),
+    "occupied",
+    "controlled",
+    "contested",
+    "agents",
+    "buildings",
+    "net_worth",
+    "points",
+    "money",
+    "hand",
+    "exposed",
+    "loans",
+    "to_move",
+)
+SHARED_FEATURES: tuple[str, ...] = ("depletion", "trouble", "buildings_total")
+# Scales that bring every raw quantity near [0, 1].
+_BOARD_SCALE = (12.0, 12.0, 12.0, 12.0, 6.0, 50.0, 60.0, 30.0, 8.0, 6.0, 2.0)
+_INV_SCALE = tuple(1.0 / s for s in _BOARD_SCALE)
+NUM_SEAT = len(SEAT_FEATURES)
+NUM_INPUT = 2 * NUM_SEAT + len(SHARED_FEATURES)
+DEFAULT_MODEL_FILE = "value_model_2p.json"
+
+
+def goal_class(goal_id: str) -> str:
+    """The goal class of a personality id (``""`` for one the model does not know)."""
+    if goal_id.startswith("lord_"):
+        return "lord"
+    if goal_id == "sherlock_holmes":
+        return "holmes"
+    return goal_id if goal_id in CLASSES else ""
+
+
+@cache
+def _goal_table(config: GameConfig) -> dict[int, tuple[tuple, int]]:
+    """Per personality index: (compiled needs, class index or -1)."""
+    out = {}
+    for k, goal in goals(config).items():
+        cls = goal_class(goal.id)
+        out[k] = (goal.compiled, CLASSES.index(cls) if cls else -1)
+    return out
+
+
+def initial_deck(num_players: int) -> int:
+    """Draw-pile size at the start of a game (as in :class:`~agents.evaluation.Evaluator`)."""
+    return 101 - 5 * num_players - (2 if num_players == 2 else 0)
+
+
+def seat_features(
+    m: Metrics, config: GameConfig, seat: int, persona: int, to_move: bool
+) -> list[float]:
+    """``f(seat)``: see :data:`SEAT_FEATURES` (progress and met are 0 for Holmes)."""
+    needs, cls = _goal_table(config)[persona]
+    x, met = needs_progress(needs, m, seat) if needs else (0.0, False)
+    onehot = [0.0] * len(CLASSES)
+    prog_by_class = [0.0] * (len(CLASSES) - 1)
+    if cls >= 0:
+        onehot[cls] = 1.0
+        if cls < len(prog_by_class):
+            prog_by_class[cls] = x
+    raw = (
+        m.occupied[seat],
+        m.controlled[seat],
+        m.contested[seat],
+        m.agents[seat],
+        m.own_buildings[seat],
+        m.net_worth[seat],
+        m.points[seat],
+        m.money[seat],
+        min(m.hand[seat], 8),
+        m.exposed[seat],
+        m.loans[seat],
+    )
+    return [
+        x,
+        float(met),
+        *onehot,
+        *prog_by_class,
+        *[v * s for v, s in zip(raw, _INV_SCALE, strict=True)],
+        float(to_move),
+    ]
+
+
+def shared_features(m: Metrics, num_players: int) -> list[float]:
+    """See :data:`SHARED_FEATURES`."""
+    depletion = 1.0 - m.deck / initial_deck(num_players)
+    return [depletion, m.trouble / 8.0, m.buildings / 12.0]
+
+
+def pair_inputs(m: Metrics, config: GameConfig, persona: Sequence[int], active: int) -> np.ndarray:
+    """The two rows ``[f(0), f(1), shared]`` and ``[f(1), f(0), shared]`` of a 2-seat game."""
+    f0 = seat_features(m, config, 0, persona[0], active == 0)
+    f1 = seat_features(m, config, 1, persona[1], active == 1)
+    sh = shared_features(m, 2)
+    return np.array([f0 + f1 + sh, f1 + f0 + sh])
+
+
+class ValueModel:
+    """``h(x) = w2 . tanh(x W1 + b1)`` (or ``x . w`` without hidden units); see module doc."""
+
+    def __init__(
+        self,
+        w1: np.ndarray,
+        b1: np.ndarray,
+        w2: np.ndarray,
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.w1 = np.asarray(w1, dtype=np.float64)
+        self.b1 = np.asarray(b1, dtype=np.float64)
+        self.w2 = np.asarray(w2, dtype=np.float64)
+        self.meta = dict(meta or {})
+        if self.w1.shape[0] != NUM_INPUT:
+            raise ValueError(f"value model expects {self.w1.shape[0]} inputs, not {NUM_INPUT}")
+        # h(s, o) and h(o, s) of a row [f(s), f(o), shared] in one product (the hot path).
+        a, b, c = self.w1[:NUM_SEAT], self.w1[NUM_SEAT : 2 * NUM_SEAT], self.w1[2 * NUM_SEAT :]
+        self._pair_w1 = np.vstack([np.hstack([a, b]), np.hstack([b, a]), np.hstack([c, c])])
+        self._pair_b1 = np.concatenate([self.b1, self.b1])
+        self._pair_w2 = np.concatenate([self.w2, -self.w2])
+        if self.linear:
+            wa, wb = self.w2[:NUM_SEAT], self.w2[NUM_SEAT : 2 * NUM_SEAT]
+            self._pair_w2 = np.concatenate([wa - wb, wb - wa, np.zeros(NUM_INPUT - 2 * NUM_SEAT)])
+
+    @property
+    def linear(self) -> bool:
+        return self.w1.shape[1] == 0
+
+    def scores(self, x: np.ndarray) -> np.ndarray:
+        """``h`` of every row of ``x``."""
+        if self.linear:
+            return x @ self.w2
+        return np.tanh(x @ self.w1 + self.b1) @ self.w2
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """``h(s, o) - h(o, s)`` for rows (or one row) ``x`` = ``[f(s), f(o), shared]``."""
+        if self.linear:
+            return x @ self._pair_w2
+        return np.tanh(x @ self._pair_w1 + self._pair_b1) @ self._pair_w2
+
+    def win_probabilities(
+        self, m: Metrics, config: GameConfig, persona: Sequence[int], active: int
+    ) -> tuple[float, float]:
+        """Each seat's probability of winning a 2-player game (they add up to 1)."""
+        f0 = seat_features(m, config, 0, persona[0], active == 0)
+        f1 = seat_features(m, config, 1, persona[1], active == 1)
+        z = float(self.logits(np.array(f0 + f1 + shared_features(m, 2))))
+        if z >= 0:
+            p0 = 1.0 / (1.0 + math.exp(-z))
+        else:
+            e = math.exp(z)
+            p0 = e / (1.0 + e)
+        return p0, 1.0 - p0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat_features": list(SEAT_FEATURES),
+            "shared_features": list(SHARED_FEATURES),
+            "w1": self.w1.round(6).tolist(),
+            "b1": self.b1.round(6).tolist(),
+            "w2": self.w2.round(6).tolist(),
+            "meta": self.meta,
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> ValueModel:
+        if (
+            tuple(d["seat_features"]) != SEAT_FEATURES
+            or tuple(d["shared_features"]) != SHARED_FEATURES
+        ):
+            raise ValueError("value model was fitted on other features; refit it")
+        w1 = np.array(d["w1"], dtype=np.float64).reshape(NUM_INPUT, -1)
+        return cls(w1, np.array(d["b1"]), np.array(d["w2"]), d.get("meta"))
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json()) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> ValueModel:
+        return cls.from_json(json.loads(Path(path).read_text()))
+
+
+@cache
+def default_value_model() -> ValueModel:
+    """The model shipped in ``agents/data`` (fitted by ``python -m agents.value_train``)."""
+    f = resources.files("agents") / "data" / DEFAULT_MODEL_FILE
+    if not f.is_file():
+        raise FileNotFoundError(f"{f} is missing: run python -m agents.value_train")
+    return ValueModel.from_json(json.loads(f.read_text()))
+
+
+def fit_value_model(
+    x: np.ndarray,
+    y: np.ndarray,
+    *,
+    hidden: int = 16,
+    l2: float = 1e-4,
+    iters: int = 1500,
+    lr: float = 0.02,
+    seed: int = 0,
+    weight: np.ndarray | None = None,
+) -> ValueModel:
+    """Fit ``h`` by full-batch Adam on the log loss of ``sigmoid(h(s, o) - h(o, s))``.
+
+    Args:
+        x: rows ``[f(s), f(o), shared]``.
+        y: the label of each row, 1 if ``s`` won (0.5 for a shared win).
+        hidden: hidden units (0: linear).
+        weight: per-row weights (default 1).
+    """
+    rng = np.random.default_rng(seed)
+    swapped = np.concatenate(
+        [x[:, NUM_SEAT : 2 * NUM_SEAT], x[:, :NUM_SEAT], x[:, 2 * NUM_SEAT :]], axis=1
+    )
+    wt = np.ones(len(x)) if weight is None else np.asarray(weight, dtype=np.float64)
+    wt = wt / wt.sum()
+    if hidden > 0:
+        params = [
+            rng.normal(0.0, 1.0 / math.sqrt(NUM_INPUT), (NUM_INPUT, hidden)),
+            np.zeros(hidden),
+            rng.normal(0.0, 1.0 / math.sqrt(hidden), hidden),
+        ]
+    else:
+        params = [np.zeros((NUM_INPUT, 0)), np.zeros(0), np.zeros(NUM_INPUT)]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    b1, b2, eps = 0.9, 0.999, 1e-8
+    for t in range(1, iters + 1):
+        grads = _gradients(params, x, swapped, y, wt, hidden)
+        for i, (p, g) in enumerate(zip(params, grads, strict=True)):
+            if i != 1:
+                g = g + l2 * p
+            m[i] = b1 * m[i] + (1 - b1) * g
+            v[i] = b2 * v[i] + (1 - b2) * g**2
+            step = lr * min(1.0, 2.0 * (1.0 - t / iters) + 0.05)  # linear decay at the end
+            p -= step * (m[i] / (1 - b1**t)) / (np.sqrt(v[i] / (1 - b2**t)) + eps)
+    return ValueModel(params[0], params[1], params[2], {"hidden": hidden, "l2": l2})
+
+
+def _gradients(
+    params: list[np.ndarray],
+    x: np.ndarray,
+    swapped: np.ndarray,
+    y: np.ndarray,
+    wt: np.ndarray,
+    hidden: int,
+) -> list[np.ndarray]:
+    """Gradients of the weighted log loss with respect to ``[W1, b1, w2]``."""
+    w1, bias, w2 = params
+    if hidden == 0:
+        z = (x - swapped) @ w2
+        d = wt * (_sigmoid(z) - y)
+        return [np.zeros_like(w1), np.zeros_like(bias), (x - swapped).T @ d]
+    a = np.tanh(x @ w1 + bias)
+    c = np.tanh(swapped @ w1 + bias)
+    z = a @ w2 - c @ w2
+    d = wt * (_sigmoid(z) - y)  # dL/dz per row
+    g_w2 = a.T @ d - c.T @ d
+    da = np.outer(d, w2) * (1 - a**2)
+    dc = -np.outer(d, w2) * (1 - c**2)
+    g_w1 = x.T @ da + swapped.T @ dc
+    g_b1 = da.sum(axis=0) + dc.sum(axis=0)
+    return [g_w1, g_b1, g_w2]
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 0.5 * (1.0 + np.tanh(0.5 * z))
+
+
+def log_loss(model: ValueModel, x: np.ndarray, y: np.ndarray) -> float:
+    """Mean log loss of the model's probabilities on rows ``x`` with labels ``y``."""
+    p = np.clip(_sigmoid(model.logits(x)), 1e-9, 1 - 1e-9)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
