@@ -19,7 +19,10 @@ the value of the seat that chose its action, so other seats' choices are made fo
   the others' threat); a finished game gives +-``TERMINAL``. Returns are taken relative to the
   same seats' values of the determinisation before any action (a control variate): what the
   sampled hidden state adds to every action alike (how alarming the sampled opponent's goal is)
-  then no longer drowns the differences between actions.
+  then no longer drowns the differences between actions. With ``learned`` (two players) the
+  value is blended with a learned win probability ``p`` as ``TERMINAL * (2p - 1)``
+  (:mod:`agents.value_model`), and with ``prior_learned`` the root prior's look-ahead uses the
+  same blend (:class:`~agents.learned_eval.LearnedEvaluator`).
 
 The budget is ``iters`` iterations or ``time`` seconds per decision, or ``budget`` CPU seconds
 for the whole game, shared out over the decisions the rest of the game may still hold (from the

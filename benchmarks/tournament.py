@@ -26,8 +26,11 @@ from agents.role_eval import evaluate_roles, format_role_report
 from agents.tournament import TournamentSpec, format_table, run_tournament, write_outputs
 
 # 25 CPU-s of thinking per game at most; the round-robin root searches only the choice of a
-# card and of each symbol's target, every other decision is the scripted bot's.
-ISMCTS_SPEC = "ismcts:budget=25:root=rr:prior_depth=1:margin=0.05:only=main+card"
+# card and of each symbol's target, every other decision is the scripted bot's look-ahead; the
+# root prior and the leaves use the learned 2-player win probability (agents/value_model.py).
+ISMCTS_SPEC = (
+    "ismcts:budget=25:root=rr:prior_depth=1:margin=0.05:only=main+card:learned=1:prior_learned=1"
+)
 
 
 def _tournament(
