@@ -32,7 +32,7 @@ from agents.evaluation import DEFAULT_WEIGHTS, Evaluator, Weights
 from agents.learned_eval import LearnedEvaluator
 from agents.roles import RoleAwareBot, RoleModel
 from agents.sampling import determinize_view
-from agents.value_model import default_value_model
+from agents.value_model import value_model_for
 from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
@@ -166,8 +166,9 @@ class HeuristicBot(RoleAwareBot):
             after each candidate (a card play counts as the card kept in hand; the card's
             symbols are then chosen one by one in the same way). Used as a fast training
             opponent (``heuristic:plan=greedy``).
-        learned: weight of the learned 2-player win probability in the evaluation
-            (:class:`~agents.learned_eval.LearnedEvaluator`; 0: the hand-weighted one only).
+        learned: weight of the learned win probability in the evaluation
+            (:class:`~agents.learned_eval.LearnedEvaluator`, with the model shipped for the
+            game's player count; 0: the hand-weighted one only).
     """
 
     name = "heuristic"
@@ -217,7 +218,7 @@ class HeuristicBot(RoleAwareBot):
                 cache_values=self.learned <= 0.0,
             )
             if self.learned > 0.0:
-                model = default_value_model()
+                model = value_model_for(belief.config.num_players)
                 ev = LearnedEvaluator(
                     ev, model, marginals, view["personality"], self.learned, cache_values=True
                 )

@@ -12,6 +12,12 @@ The model reads only what a determinised game holds (public board plus the sampl
 personalities), so a search may use it at its leaves. It is fitted by
 :mod:`agents.value_train` on HeuristicBot self-play (labels: who won) and shipped as
 ``agents/data/value_model_2p.json``.
+
+With more seats, :class:`PooledValueModel` gives ``P(seat s wins)`` as a softmax over the seats
+of a shared score ``g(f(s), mean and max of f over the other seats, shared)`` (``f`` plus how
+many turns the seat waits for its next one); the 2-player model is the special case where the
+two seats' scores are ``h(s, o)`` and ``h(o, s)``. :func:`value_model_for` picks the shipped
+model for a player count (``agents/data/value_model_{n}p.json``).
 """
 
 from __future__ import annotations
@@ -68,7 +74,7 @@ def goal_class(goal_id: str) -> str:
 
 
 @cache
-def _goal_table(config: GameConfig) -> dict[int, tuple[tuple, int]]:
+def goal_table(config: GameConfig) -> dict[int, tuple[tuple, int]]:
     """Per personality index: (compiled needs, class index or -1)."""
     out = {}
     for k, goal in goals(config).items():
@@ -86,7 +92,12 @@ def seat_features(
     m: Metrics, config: GameConfig, seat: int, persona: int, to_move: bool
 ) -> list[float]:
     """``f(seat)``: see :data:`SEAT_FEATURES` (progress and met are 0 for Holmes)."""
-    needs, cls = _goal_table(config)[persona]
+    return [*goal_features(m, config, seat, persona), *board_features(m, seat), float(to_move)]
+
+
+def goal_features(m: Metrics, config: GameConfig, seat: int, persona: int) -> list[float]:
+    """The part of ``f(seat)`` that depends on the personality (progress to ``progress_*``)."""
+    needs, cls = goal_table(config)[persona]
     x, met = needs_progress(needs, m, seat) if needs else (0.0, False)
     onehot = [0.0] * len(CLASSES)
     prog_by_class = [0.0] * (len(CLASSES) - 1)
@@ -94,6 +105,11 @@ def seat_features(
         onehot[cls] = 1.0
         if cls < len(prog_by_class):
             prog_by_class[cls] = x
+    return [x, float(met), *onehot, *prog_by_class]
+
+
+def board_features(m: Metrics, seat: int) -> list[float]:
+    """The scaled board, money and hand part of ``f(seat)`` (``occupied`` to ``loans``)."""
     raw = (
         m.occupied[seat],
         m.controlled[seat],
@@ -107,14 +123,7 @@ def seat_features(
         m.exposed[seat],
         m.loans[seat],
     )
-    return [
-        x,
-        float(met),
-        *onehot,
-        *prog_by_class,
-        *[v * s for v, s in zip(raw, _INV_SCALE, strict=True)],
-        float(to_move),
-    ]
+    return [v * s for v, s in zip(raw, _INV_SCALE, strict=True)]
 
 
 def shared_features(m: Metrics, num_players: int) -> list[float]:
@@ -305,3 +314,205 @@ def log_loss(model: ValueModel, x: np.ndarray, y: np.ndarray) -> float:
     """Mean log loss of the model's probabilities on rows ``x`` with labels ``y``."""
     p = np.clip(_sigmoid(model.logits(x)), 1e-9, 1 - 1e-9)
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+# --- n players ------------------------------------------------------------------------------
+
+POOLED_SEAT_FEATURES: tuple[str, ...] = (*SEAT_FEATURES, "wait")
+"""``f`` of :class:`PooledValueModel`: :data:`SEAT_FEATURES` plus ``wait``, the number of other
+seats that move before the seat's next turn, over ``n - 1`` (0 for the seat to move)."""
+NUM_POOLED_SEAT = len(POOLED_SEAT_FEATURES)
+NUM_POOLED_INPUT = 3 * NUM_POOLED_SEAT + len(SHARED_FEATURES)
+
+
+def pooled_seat_features(
+    m: Metrics, config: GameConfig, seat: int, persona: int, active: int
+) -> list[float]:
+    """``f(seat)`` of :class:`PooledValueModel` (see :data:`POOLED_SEAT_FEATURES`)."""
+    n = config.num_players
+    f = seat_features(m, config, seat, persona, active == seat)
+    f.append(((seat - active) % n) / (n - 1))
+    return f
+
+
+def game_features(
+    m: Metrics, config: GameConfig, persona: Sequence[int], active: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every seat's ``f`` (an ``(n, F)`` array) and the shared features of a position."""
+    f = [pooled_seat_features(m, config, q, persona[q], active) for q in range(config.num_players)]
+    return np.array(f), np.array(shared_features(m, config.num_players))
+
+
+def pooled_inputs(f: np.ndarray, shared: np.ndarray) -> np.ndarray:
+    """Rows ``[f(s), mean f(o), max f(o), shared]`` (``o`` ranging over the seats other than
+    ``s``) of seat features ``f`` of shape ``(..., n, F)`` and shared ``(..., S)``; the result
+    has shape ``(..., n, 3F + S)``."""
+    n = f.shape[-2]
+    mean = (f.sum(axis=-2, keepdims=True) - f) / (n - 1)
+    most = f[..., _others(n), :].max(axis=-2)  # (..., n, n - 1, F) -> (..., n, F)
+    sh = np.broadcast_to(shared[..., None, :], (*f.shape[:-1], shared.shape[-1]))
+    return np.concatenate([f, mean, most, sh], axis=-1)
+
+
+@cache
+def _others(n: int) -> np.ndarray:
+    """Row ``s``: the seats other than ``s``."""
+    return np.array([[o for o in range(n) if o != s] for s in range(n)])
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+class PooledValueModel:
+    """``P(s wins) = softmax_s g(x_s)`` with ``g(x) = w2 . tanh(x W1 + b1)`` (or ``x . w``
+    without hidden units) and ``x_s`` the row of :func:`pooled_inputs`. Relabelling the seats
+    permutes the probabilities in the same way, and they add up to 1."""
+
+    def __init__(
+        self,
+        w1: np.ndarray,
+        b1: np.ndarray,
+        w2: np.ndarray,
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.w1 = np.asarray(w1, dtype=np.float64)
+        self.b1 = np.asarray(b1, dtype=np.float64)
+        self.w2 = np.asarray(w2, dtype=np.float64)
+        self.meta = dict(meta or {})
+        if self.w1.shape[0] != NUM_POOLED_INPUT:
+            raise ValueError(
+                f"pooled value model expects {self.w1.shape[0]} inputs, not {NUM_POOLED_INPUT}"
+            )
+
+    @property
+    def linear(self) -> bool:
+        return self.w1.shape[1] == 0
+
+    def scores(self, x: np.ndarray) -> np.ndarray:
+        """``g`` of every row (last axis) of ``x``."""
+        if self.linear:
+            return x @ self.w2
+        return np.tanh(x @ self.w1 + self.b1) @ self.w2
+
+    def probabilities(self, f: np.ndarray, shared: np.ndarray) -> np.ndarray:
+        """Every seat's win probability from seat features ``(..., n, F)`` and shared
+        ``(..., S)``: an array ``(..., n)`` whose last axis adds up to 1."""
+        return _softmax(self.scores(pooled_inputs(f, shared)))
+
+    def win_probabilities(
+        self, m: Metrics, config: GameConfig, persona: Sequence[int], active: int
+    ) -> tuple[float, ...]:
+        """Each seat's probability of winning (they add up to 1)."""
+        return tuple(map(float, self.probabilities(*game_features(m, config, persona, active))))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": "pooled",
+            "seat_features": list(POOLED_SEAT_FEATURES),
+            "shared_features": list(SHARED_FEATURES),
+            "w1": self.w1.round(6).tolist(),
+            "b1": self.b1.round(6).tolist(),
+            "w2": self.w2.round(6).tolist(),
+            "meta": self.meta,
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> PooledValueModel:
+        if (
+            tuple(d["seat_features"]) != POOLED_SEAT_FEATURES
+            or tuple(d["shared_features"]) != SHARED_FEATURES
+        ):
+            raise ValueError("value model was fitted on other features; refit it")
+        w1 = np.array(d["w1"], dtype=np.float64).reshape(NUM_POOLED_INPUT, -1)
+        return cls(w1, np.array(d["b1"]), np.array(d["w2"]), d.get("meta"))
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json()) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> PooledValueModel:
+        return cls.from_json(json.loads(Path(path).read_text()))
+
+
+def model_file(num_players: int) -> str:
+    """The shipped model's file name for a player count."""
+    return f"value_model_{num_players}p.json"
+
+
+@cache
+def value_model_for(num_players: int) -> ValueModel | PooledValueModel:
+    """The shipped model for a player count: :func:`default_value_model` for 2 players, else a
+    :class:`PooledValueModel` (``python -m agents.value_train --players N`` fits it)."""
+    if num_players == 2:
+        return default_value_model()
+    f = resources.files("agents") / "data" / model_file(num_players)
+    if not f.is_file():
+        raise FileNotFoundError(
+            f"{f} is missing: run python -m agents.value_train --players {num_players}"
+        )
+    return PooledValueModel.from_json(json.loads(f.read_text()))
+
+
+def fit_pooled_model(
+    x: np.ndarray,
+    t: np.ndarray,
+    *,
+    hidden: int = 4,
+    l2: float = 1e-2,
+    iters: int = 800,
+    lr: float = 0.02,
+    seed: int = 0,
+) -> PooledValueModel:
+    """Fit :class:`PooledValueModel` by full-batch Adam on the cross-entropy of the softmax.
+
+    Args:
+        x: inputs ``(positions, n, 3F + S)`` (:func:`pooled_inputs`).
+        t: targets ``(positions, n)``: each row a distribution over the seats (a shared win
+            spread evenly over the winners).
+        hidden: hidden units (0: linear).
+    """
+    rng = np.random.default_rng(seed)
+    d = x.shape[-1]
+    if hidden > 0:
+        params = [
+            rng.normal(0.0, 1.0 / math.sqrt(d), (d, hidden)),
+            np.zeros(hidden),
+            rng.normal(0.0, 1.0 / math.sqrt(hidden), hidden),
+        ]
+    else:
+        params = [np.zeros((d, 0)), np.zeros(0), np.zeros(d)]
+    flat = x.reshape(-1, d)
+    scale = 1.0 / len(x)
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    b1, b2, eps = 0.9, 0.999, 1e-8
+    for step_no in range(1, iters + 1):
+        w1, bias, w2 = params
+        if hidden > 0:
+            a = np.tanh(flat @ w1 + bias)
+            dz = (_softmax((a @ w2).reshape(t.shape)) - t).reshape(-1) * scale
+            da = np.outer(dz, w2) * (1.0 - a**2)
+            grads = [flat.T @ da, da.sum(axis=0), a.T @ dz]
+        else:
+            dz = (_softmax((flat @ w2).reshape(t.shape)) - t).reshape(-1) * scale
+            grads = [np.zeros_like(w1), np.zeros_like(bias), flat.T @ dz]
+        step = lr * min(1.0, 2.0 * (1.0 - step_no / iters) + 0.05)
+        for i, (p, g) in enumerate(zip(params, grads, strict=True)):
+            if i != 1:
+                g = g + l2 * p
+            m[i] = b1 * m[i] + (1 - b1) * g
+            v[i] = b2 * v[i] + (1 - b2) * g**2
+            p -= step * (m[i] / (1 - b1**step_no)) / (np.sqrt(v[i] / (1 - b2**step_no)) + eps)
+    return PooledValueModel(params[0], params[1], params[2], {"hidden": hidden, "l2": l2})
+
+
+def cross_entropy(p: np.ndarray, t: np.ndarray) -> float:
+    """Mean over positions of ``-sum_s t_s log p_s`` (probabilities ``p``, targets ``t``)."""
+    return float(-np.mean(np.sum(t * np.log(np.clip(p, 1e-9, 1.0)), axis=-1)))
+
+
+def pooled_log_loss(model: PooledValueModel, x: np.ndarray, t: np.ndarray) -> float:
+    """:func:`cross_entropy` of the model's probabilities on inputs ``x``."""
+    return cross_entropy(_softmax(model.scores(x)), t)

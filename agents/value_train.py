@@ -1,14 +1,16 @@
-"""Fit and ship the learned 2-player leaf value (:mod:`agents.value_model`).
+"""Fit and ship the learned leaf value (:mod:`agents.value_model`).
 
-    python -m agents.value_train                     # 300 HeuristicBot games, seed 11
+    python -m agents.value_train                     # 2 players: 300 HeuristicBot games, seed 11
     python -m agents.value_train --records runs/value/records.pkl   # cache the games
+    python -m agents.value_train --players 4 --games 400 --seed 12  # the pooled 4-player model
 
 Plays ``--games`` HeuristicBot self-play games (seeds ``seed * 100000 + i``; about 2.4 CPU-s
 a game), takes every turn start as a sample labelled with who won, and reports the held-out
 log loss (the last ``--holdout`` of the games) of the MLP, of a linear model and of the
 hand-weighted evaluation (:func:`~agents.evaluation.sampled_values`, one fitted scale). The
 shipped model is then refitted on all games. Everything is seeded: the same arguments give the
-same file.
+same file. With more than 2 players the model is :class:`~agents.value_model.PooledValueModel`
+and the losses are cross-entropies over the seats (the constant baseline is ``ln n``).
 """
 
 from __future__ import annotations
@@ -23,10 +25,21 @@ import numpy as np
 
 from agents.evaluation import DEFAULT_WEIGHTS, NUM_PERSONALITIES, Evaluator
 from agents.value_data import generate_records, load_records, save_records
-from agents.value_model import fit_value_model, log_loss, pair_inputs
+from agents.value_model import (
+    cross_entropy,
+    fit_pooled_model,
+    fit_value_model,
+    game_features,
+    log_loss,
+    model_file,
+    pair_inputs,
+    pooled_inputs,
+    pooled_log_loss,
+)
 from nanty_env.engine.config import GameConfig
 
-DEFAULT_OUT = Path(__file__).parent / "data" / "value_model_2p.json"
+DATA_DIR = Path(__file__).parent / "data"
+DEFAULT_OUT = DATA_DIR / model_file(2)
 
 
 def dataset(records: Sequence[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -92,8 +105,93 @@ def report(
     return out
 
 
+def targets(winners: Sequence[int], n: int) -> np.ndarray:
+    """The target distribution over seats: even over the winners (uniform if none)."""
+    t = np.zeros(n)
+    if winners:
+        t[list(winners)] = 1.0 / len(winners)
+    else:
+        t[:] = 1.0 / n
+    return t
+
+
+def pooled_dataset(
+    records: Sequence[dict[str, Any]],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Inputs ``(positions, n, 3F + S)`` of every turn start, targets ``(positions, n)``
+    (:func:`targets`) and each position's game index."""
+    if not records:
+        raise ValueError("no records")
+    n = records[0]["n"]
+    config = GameConfig(num_players=n, log=False)
+    fs, shs, ts, game = [], [], [], []
+    for i, d in enumerate(records):
+        if d["n"] != n:
+            raise ValueError("records of different player counts")
+        t = targets(d["winners"], n)
+        for m, persona, active in d["positions"]:
+            f, sh = game_features(m, config, persona, active)
+            fs.append(f)
+            shs.append(sh)
+            ts.append(t)
+            game.append(i)
+    return pooled_inputs(np.array(fs), np.array(shs)), np.array(ts), np.array(game)
+
+
+def hand_values(records: Sequence[dict[str, Any]]) -> np.ndarray:
+    """Every seat's hand-weighted value (true personalities known): ``(positions, n)``."""
+    n = records[0]["n"]
+    config = GameConfig(num_players=n, log=False)
+    out = []
+    for d in records:
+        for m, persona, _ in d["positions"]:
+            onehot = [np.eye(NUM_PERSONALITIES)[k] for k in persona]
+            out.append(
+                [
+                    Evaluator(config, q, persona[q], onehot, DEFAULT_WEIGHTS).value_from_metrics(m)
+                    for q in range(n)
+                ]
+            )
+    return np.array(out)
+
+
+def _softmax_ce(z: np.ndarray, t: np.ndarray) -> float:
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return cross_entropy(e / e.sum(axis=-1, keepdims=True), t)
+
+
+def pooled_report(
+    records: Sequence[dict[str, Any]], holdout: float, hidden: int, l2: float, iters: int, seed: int
+) -> dict[str, Any]:
+    """Held-out cross-entropy of the candidate n-player models (games split, not rows): the
+    constant ``1/n``, the hand-weighted values through a softmax with one fitted scale, a
+    linear score and the MLP; ``*_top1``: how often the most likely seat is a winner."""
+    x, t, game = pooled_dataset(records)
+    cut = int(len(records) * (1.0 - holdout))
+    tr, va = game < cut, game >= cut
+    out: dict[str, Any] = {"rows_train": int(tr.sum()), "rows_holdout": int(va.sum())}
+    out["constant"] = _softmax_ce(np.zeros(t[va].shape), t[va])
+    hand = hand_values(records)
+    grid = np.geomspace(0.01, 10.0, 100)
+    a = float(grid[int(np.argmin([_softmax_ce(g * hand[tr], t[tr]) for g in grid]))])
+    out["hand"] = _softmax_ce(a * hand[va], t[va])
+    out["hand_scale"] = a
+    out["hand_top1"] = _top1(hand[va], t[va])
+    for name, h in (("linear", 0), ("mlp", hidden)):
+        model = fit_pooled_model(x[tr], t[tr], hidden=h, l2=l2, iters=iters, seed=seed)
+        out[name] = pooled_log_loss(model, x[va], t[va])
+        out[f"{name}_train"] = pooled_log_loss(model, x[tr], t[tr])
+        out[f"{name}_top1"] = _top1(model.scores(x[va]), t[va])
+    return out
+
+
+def _top1(z: np.ndarray, t: np.ndarray) -> float:
+    return float(np.mean(t[np.arange(len(t)), np.argmax(z, axis=-1)] > 0))
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--bot", default="heuristic")
@@ -103,29 +201,43 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--l2", type=float, default=1e-2)
     ap.add_argument("--iters", type=int, default=800)
     ap.add_argument("--holdout", type=float, default=0.2)
-    ap.add_argument("--out", default=str(DEFAULT_OUT))
+    ap.add_argument("--out", help="default: agents/data/value_model_{players}p.json")
     args = ap.parse_args(argv)
+    pooled = args.players != 2
+    hidden, l2 = args.hidden, args.l2
+    out_path = args.out or str(DATA_DIR / model_file(args.players))
     if args.records and Path(args.records).is_file():
         records = load_records(args.records)[: args.games]
+        if records and records[0]["n"] != args.players:
+            raise SystemExit(f"{args.records} holds {records[0]['n']}-player games")
     else:
-        records = generate_records(args.bot, 2, args.games, args.seed, workers=args.workers)
+        records = generate_records(
+            args.bot, args.players, args.games, args.seed, workers=args.workers
+        )
         if args.records:
             save_records(records, args.records)
-    scores = report(records, args.holdout, args.hidden, args.l2, args.iters, args.seed)
+    if pooled:
+        scores = pooled_report(records, args.holdout, hidden, l2, args.iters, args.seed)
+        x, t, _ = pooled_dataset(records)
+        model: Any = fit_pooled_model(x, t, hidden=hidden, l2=l2, iters=args.iters, seed=args.seed)
+        rows = len(t)
+    else:
+        scores = report(records, args.holdout, hidden, l2, args.iters, args.seed)
+        x, y, _ = dataset(records)
+        model = fit_value_model(x, y, hidden=hidden, l2=l2, iters=args.iters, seed=args.seed)
+        rows = len(y)
     print(json.dumps(scores, indent=1))
-    x, y, _ = dataset(records)
-    model = fit_value_model(x, y, hidden=args.hidden, l2=args.l2, iters=args.iters, seed=args.seed)
     model.meta.update(
         {
             "bot": args.bot,
             "games": len(records),
             "seed": args.seed,
-            "rows": len(y),
+            "rows": rows,
             "holdout_log_loss": {k: round(v, 4) for k, v in scores.items() if k != "rows_train"},
         }
     )
-    model.save(args.out)
-    print(f"wrote {args.out}")
+    model.save(out_path)
+    print(f"wrote {out_path}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The learned 2-player leaf value: the shipped model, its symmetry, fitting and the records."""
+"""The learned leaf value: the shipped models, their symmetry, fitting and the records."""
 
 from __future__ import annotations
 
@@ -9,14 +9,22 @@ from agents.evaluation import metrics
 from agents.value_data import generate_records, record_game
 from agents.value_model import (
     NUM_INPUT,
+    NUM_POOLED_INPUT,
+    NUM_POOLED_SEAT,
     NUM_SEAT,
+    PooledValueModel,
     ValueModel,
     default_value_model,
+    fit_pooled_model,
     fit_value_model,
+    game_features,
     log_loss,
     pair_inputs,
+    pooled_inputs,
+    pooled_log_loss,
+    value_model_for,
 )
-from agents.value_train import dataset
+from agents.value_train import dataset, pooled_dataset, targets
 from nanty_env.engine.config import GameConfig
 
 
@@ -106,3 +114,145 @@ def test_heuristic_with_learned_value_plays_legal_actions(states):
         bot.reset(seat, g.cfg)
         v = g.view(seat)
         assert bot.act(v, v["legal_actions"], np.random.default_rng(0)) in g.legal_actions()
+
+
+# --- n players ------------------------------------------------------------------------------
+
+
+def test_shipped_2p_model_unchanged(states):
+    """The n-player code leaves the 2-player model's probabilities as they were fitted."""
+    model = value_model_for(2)
+    assert model is default_value_model()
+    refs = [0.31347395732456257, 0.4365668182394591, 0.46692433103145026, 0.4362995118697184]
+    for g, ref in zip(states[2], refs, strict=False):
+        p0, _ = model.win_probabilities(metrics(g), g.cfg, g.persona, g.active)
+        assert p0 == pytest.approx(ref, abs=1e-12)
+
+
+def _random_pooled(seed: int = 0, hidden: int = 6) -> PooledValueModel:
+    rng = np.random.default_rng(seed)
+    return PooledValueModel(
+        rng.normal(0, 0.3, (NUM_POOLED_INPUT, hidden)),
+        rng.normal(size=hidden),
+        rng.normal(size=hidden),
+    )
+
+
+def test_pooled_inputs_pool_the_other_seats():
+    rng = np.random.default_rng(2)
+    f = rng.random((5, 4, NUM_POOLED_SEAT))
+    f[:, 1] = f[:, 2]  # a tie for the max
+    sh = rng.random((5, 3))
+    x = pooled_inputs(f, sh)
+    k = NUM_POOLED_SEAT
+    for s in range(4):
+        others = [o for o in range(4) if o != s]
+        assert np.array_equal(x[:, s, :k], f[:, s])
+        assert np.allclose(x[:, s, k : 2 * k], f[:, others].mean(axis=1))
+        assert np.array_equal(x[:, s, 2 * k : 3 * k], f[:, others].max(axis=1))
+        assert np.array_equal(x[:, s, 3 * k :], sh)
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_pooled_model_sums_to_one_and_is_seat_equivariant(states, n):
+    model = _random_pooled()
+    for g in states[n][:6]:
+        m = metrics(g)
+        f, sh = game_features(m, g.cfg, g.persona, g.active)
+        p = model.probabilities(f, sh)
+        assert p.shape == (n,) and p.sum() == pytest.approx(1.0) and (p > 0).all()
+        assert np.allclose(model.win_probabilities(m, g.cfg, g.persona, g.active), p)
+        perm = np.random.default_rng(n).permutation(n)
+        assert np.allclose(model.probabilities(f[perm], sh), p[perm])
+
+
+def test_shipped_4p_model(states):
+    model = value_model_for(4)
+    assert isinstance(model, PooledValueModel)
+    for g in states[4]:
+        p = model.win_probabilities(metrics(g), g.cfg, g.persona, g.active)
+        assert len(p) == 4 and sum(p) == pytest.approx(1.0)
+
+
+def test_pooled_json_round_trip(tmp_path):
+    model = _random_pooled(hidden=3)
+    model.save(tmp_path / "m.json")
+    back = PooledValueModel.load(tmp_path / "m.json")
+    x = np.random.default_rng(0).normal(size=(5, 4, NUM_POOLED_INPUT))
+    assert np.allclose(back.scores(x), model.scores(x), atol=1e-4)
+    with pytest.raises(ValueError):
+        ValueModel.from_json(model.to_json())
+
+
+def test_targets_spread_shared_wins():
+    assert targets((2,), 4).tolist() == [0, 0, 1, 0]
+    assert targets((0, 3), 4).tolist() == [0.5, 0, 0, 0.5]
+    assert targets((), 4).tolist() == [0.25] * 4
+
+
+@pytest.mark.parametrize("hidden", [0, 4])
+def test_pooled_fit_learns_and_is_deterministic(hidden):
+    rng = np.random.default_rng(1)
+    f = rng.random((300, 4, NUM_POOLED_SEAT))
+    x = pooled_inputs(f, rng.random((300, 3)))
+    t = np.eye(4)[np.argmax(f[:, :, 0], axis=1)]  # the seat with the most progress wins
+    t[:10] = 0.5 * t[:10] + 0.5 * np.eye(4)[np.argmin(f[:10, :, 0], axis=1)]  # shared wins
+    a = fit_pooled_model(x, t, hidden=hidden, iters=300, lr=0.05, seed=3)
+    b = fit_pooled_model(x, t, hidden=hidden, iters=300, lr=0.05, seed=3)
+    assert np.array_equal(a.w1, b.w1) and np.array_equal(a.w2, b.w2)
+    assert pooled_log_loss(a, x, t) < 0.6 < np.log(4)
+
+
+def test_4p_records_and_dataset_are_deterministic():
+    a = generate_records("heuristic:plan=greedy", 4, 1, 3, workers=1, progress=False)
+    b = generate_records("heuristic:plan=greedy", 4, 1, 3, workers=1, progress=False)
+    assert a[0]["winners"] == b[0]["winners"] and a[0]["n"] == 4
+    xa, ta, game = pooled_dataset(a)
+    xb, tb, _ = pooled_dataset(b)
+    assert np.array_equal(xa, xb) and np.array_equal(ta, tb)
+    assert xa.shape == (len(a[0]["positions"]), 4, NUM_POOLED_INPUT)
+    assert np.allclose(ta.sum(axis=1), 1.0) and set(game) == {0}
+
+
+def test_learned_evaluator_4p(states):
+    from agents.evaluation import NUM_PERSONALITIES, Evaluator
+    from agents.learned_eval import LearnedEvaluator
+    from agents.roles import posterior
+
+    model = _random_pooled()
+    for g in states[4][:5]:
+        seat = g.current_player
+        m = metrics(g)
+        onehot = [np.eye(NUM_PERSONALITIES)[k] for k in g.persona]
+        hand = Evaluator(g.cfg, seat, g.persona[seat], onehot)
+        p = model.win_probabilities(m, g.cfg, g.persona, g.active)[seat]
+        for mixture in ("mean", "deals"):  # a certain belief: both are the model itself
+            ev = LearnedEvaluator(hand, model, onehot, g.persona[seat], 1.0, mixture=mixture)
+            assert ev.win_probability(m, g.active) == pytest.approx(p)
+            assert ev.value(g) == pytest.approx(3.0 * (2.0 * p - 1.0))
+        # An uncertain belief: "deals" is the weighted average over whole deals.
+        v = g.view(seat)
+        belief = posterior(v, g.cfg, None)
+        ev = LearnedEvaluator(hand, model, belief, v["personality"], 1.0, mixture="deals")
+        assert ev._weights.sum() == pytest.approx(1.0)
+        q = ev.win_probability(m, g.active)
+        mean = LearnedEvaluator(hand, model, belief, v["personality"], 1.0)
+        assert 0.0 < q < 1.0 and 0.0 < mean.win_probability(m, g.active) < 1.0
+    with pytest.raises(ValueError):
+        LearnedEvaluator(hand, default_value_model(), onehot, g.persona[seat], 1.0)
+
+
+@pytest.mark.parametrize("learned", [0.5, 1.0])
+def test_heuristic_with_learned_value_plays_legal_actions_4p(states, learned):
+    from agents.heuristic import HeuristicBot
+    from agents.learned_eval import LearnedEvaluator
+
+    bot = HeuristicBot(learned=learned)
+    for g in states[4][:5]:
+        seat = g.current_player
+        bot.reset(seat, g.cfg)
+        v = g.view(seat)
+        assert bot.act(v, v["legal_actions"], np.random.default_rng(0)) in g.legal_actions()
+        if bot._last is not None:
+            assert isinstance(bot._last[1], LearnedEvaluator)
+            assert isinstance(bot._last[1].model, PooledValueModel)
