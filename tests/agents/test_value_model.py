@@ -237,7 +237,16 @@ def test_learned_evaluator_4p(states):
         assert ev._weights.sum() == pytest.approx(1.0)
         q = ev.win_probability(m, g.active)
         mean = LearnedEvaluator(hand, model, belief, v["personality"], 1.0)
-        assert 0.0 < q < 1.0 and 0.0 < mean.win_probability(m, g.active) < 1.0
+        assert 0.0 < q < 1.0
+        # "mean": the model on each opponent's features averaged under the (merged) belief
+        f, sh = game_features(m, g.cfg, g.persona, g.active)
+        for q_seat, options, probs in zip(
+            mean._opponents, mean._personas, mean._weights_by_opponent, strict=True
+        ):
+            rows = [game_features(m, g.cfg, [k] * 4, g.active)[0][q_seat] for k in options]
+            f[q_seat] = probs @ np.array(rows)
+        expected = model.probabilities(f, sh)[seat]
+        assert mean.win_probability(m, g.active) == pytest.approx(expected)
     with pytest.raises(ValueError):
         LearnedEvaluator(hand, default_value_model(), onehot, g.persona[seat], 1.0)
 
