@@ -54,7 +54,7 @@ from agents.evaluation import (
     metrics,
 )
 from agents.heuristic import TurnPlanner, obvious_action, useful_actions
-from agents.learned_eval import LearnedEvaluator
+from agents.learned_eval import TERMINAL, LearnedEvaluator
 from agents.roles import RoleAwareBot, RoleModel, sample_deal
 from agents.sampling import determinize_view
 from agents.value_model import ValueModel, default_value_model
@@ -63,7 +63,6 @@ from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
 from nanty_env.engine.setup import personality_deck
 
-TERMINAL = 3.0  # value of a win (a loss is -TERMINAL)
 MAX_ROLLOUT = 400
 DEFAULT_ITERS = 200
 CARDS_PER_TURN = 1.8  # how fast the draw pile shrinks, roughly (for the per-game budget)

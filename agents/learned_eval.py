@@ -41,7 +41,7 @@ from agents.value_model import (
 )
 from nanty_env.engine.game import Game
 
-TERMINAL = 3.0  # a certain win (as in agents.ismcts)
+TERMINAL = 3.0  # the value of a win (a loss is -TERMINAL), for the look-ahead and agents.ismcts
 MIN_PROB = 0.02  # an opponent's personality less likely than this is ignored (n > 2)
 MIXTURES = ("mean", "deals")
 
