@@ -15,10 +15,8 @@ the prior's argmax count as a fraction).
 
 from __future__ import annotations
 
-import os
 from collections import defaultdict
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 import numpy as np
@@ -26,7 +24,7 @@ import numpy as np
 from agents.base import bot_rngs, play_game
 from agents.registry import make_bot
 from agents.roles import RoleModel, RoleTracker, default_model, fit_logistic, posterior
-from agents.tournament import progress_bar
+from agents.seeded_games import seeded_games
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
 from nanty_env.engine.setup import personality_deck
@@ -69,10 +67,6 @@ def log_game(bot: str, config: GameConfig, seed: int) -> dict[str, Any]:
     }
 
 
-def _log_chunk(bot: str, config: GameConfig, seeds: Sequence[int]) -> list[dict[str, Any]]:
-    return [log_game(bot, config, s) for s in seeds]
-
-
 def generate_logs(
     bot: str,
     players: int,
@@ -83,29 +77,9 @@ def generate_logs(
     progress: bool = True,
 ) -> list[dict[str, Any]]:
     """Logs of ``games`` games at ``players`` players (seeds ``seed*100000 + i``)."""
-    config = GameConfig(num_players=players, log=False)
-    seeds = [seed * 100_000 + i for i in range(games)]
-    workers = workers or min(2, os.cpu_count() or 1)
-    chunk = max(1, min(8, games // (workers * 4) or 1))
-    chunks = [seeds[i : i + chunk] for i in range(0, len(seeds), chunk)]
-    bar = progress_bar(games, progress, f"logs {players}p {bot}")
-    logs: list[dict[str, Any]] = []
-    try:
-        if workers <= 1:
-            for c in chunks:
-                logs += _log_chunk(bot, config, c)
-                bar.update(len(c))
-        else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                futs = [pool.submit(_log_chunk, bot, config, c) for c in chunks]
-                for f in as_completed(futs):
-                    out = f.result()
-                    logs += out
-                    bar.update(len(out))
-    finally:
-        bar.close()
-    logs.sort(key=lambda d: d["seed"])
-    return logs
+    return seeded_games(
+        log_game, bot, players, games, seed, workers=workers, progress=progress, label="logs"
+    )
 
 
 def train_role_model(

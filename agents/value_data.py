@@ -10,17 +10,14 @@ seat whose turn starts, plus the game's winners. Features are computed from the 
 
 from __future__ import annotations
 
-import os
 import pickle
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from agents.base import bot_rngs, play_game
 from agents.evaluation import metrics
 from agents.registry import make_bot
-from agents.tournament import progress_bar
+from agents.seeded_games import seeded_games
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
 
@@ -44,10 +41,6 @@ def record_game(bot: str, config: GameConfig, seed: int) -> dict[str, Any]:
     }
 
 
-def _chunk(bot: str, config: GameConfig, seeds: Sequence[int]) -> list[dict[str, Any]]:
-    return [record_game(bot, config, s) for s in seeds]
-
-
 def generate_records(
     bot: str,
     players: int,
@@ -59,26 +52,16 @@ def generate_records(
 ) -> list[dict[str, Any]]:
     """Records of ``games`` games (seeds ``seed * 100000 + i``), in seed order whatever the
     number of workers (so the output depends only on the arguments)."""
-    config = GameConfig(num_players=players, log=False)
-    seeds = [seed * 100_000 + i for i in range(games)]
-    workers = workers or min(2, os.cpu_count() or 1)
-    size = max(1, min(8, games // (workers * 4) or 1))
-    chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
-    bar = progress_bar(games, progress, f"value records {players}p {bot}")
-    out: list[dict[str, Any]] = []
-    try:
-        if workers <= 1:
-            for c in chunks:
-                out += _chunk(bot, config, c)
-                bar.update(len(c))
-        else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                for part in pool.map(_chunk, [bot] * len(chunks), [config] * len(chunks), chunks):
-                    out += part
-                    bar.update(len(part))
-    finally:
-        bar.close()
-    return sorted(out, key=lambda d: d["seed"])
+    return seeded_games(
+        record_game,
+        bot,
+        players,
+        games,
+        seed,
+        workers=workers,
+        progress=progress,
+        label="value records",
+    )
 
 
 def save_records(records: list[dict[str, Any]], path: str | Path) -> None:

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -140,8 +140,14 @@ def pair_inputs(m: Metrics, config: GameConfig, persona: Sequence[int], active: 
     return np.array([f0 + f1 + sh, f1 + f0 + sh])
 
 
-class ValueModel:
-    """``h(x) = w2 . tanh(x W1 + b1)`` (or ``x . w`` without hidden units); see module doc."""
+class _TinyMlp:
+    """A tiny MLP score ``w2 . tanh(x W1 + b1)`` (or ``x . w2`` without hidden units) with its
+    JSON form (the feature names it was fitted on, the weights and ``meta``). Subclasses set
+    the feature names, the input size and, if any, a ``kind`` tag of the JSON."""
+
+    KIND: str | None = None
+    SEAT_NAMES: tuple[str, ...] = ()
+    INPUTS = 0
 
     def __init__(
         self,
@@ -154,8 +160,65 @@ class ValueModel:
         self.b1 = np.asarray(b1, dtype=np.float64)
         self.w2 = np.asarray(w2, dtype=np.float64)
         self.meta = dict(meta or {})
-        if self.w1.shape[0] != NUM_INPUT:
-            raise ValueError(f"value model expects {self.w1.shape[0]} inputs, not {NUM_INPUT}")
+        if self.w1.shape[0] != self.INPUTS:
+            raise ValueError(
+                f"{type(self).__name__} expects {self.INPUTS} inputs, not {self.w1.shape[0]}"
+            )
+
+    @property
+    def linear(self) -> bool:
+        return self.w1.shape[1] == 0
+
+    def scores(self, x: np.ndarray) -> np.ndarray:
+        """The score of every row (last axis) of ``x``."""
+        if self.linear:
+            return x @ self.w2
+        return np.tanh(x @ self.w1 + self.b1) @ self.w2
+
+    def to_json(self) -> dict[str, Any]:
+        kind = {"kind": self.KIND} if self.KIND else {}
+        return {
+            **kind,
+            "seat_features": list(self.SEAT_NAMES),
+            "shared_features": list(SHARED_FEATURES),
+            "w1": self.w1.round(6).tolist(),
+            "b1": self.b1.round(6).tolist(),
+            "w2": self.w2.round(6).tolist(),
+            "meta": self.meta,
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Self:
+        if (
+            tuple(d["seat_features"]) != cls.SEAT_NAMES
+            or tuple(d["shared_features"]) != SHARED_FEATURES
+        ):
+            raise ValueError("value model was fitted on other features; refit it")
+        w1 = np.array(d["w1"], dtype=np.float64).reshape(cls.INPUTS, -1)
+        return cls(w1, np.array(d["b1"]), np.array(d["w2"]), d.get("meta"))
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json()) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> Self:
+        return cls.from_json(json.loads(Path(path).read_text()))
+
+
+class ValueModel(_TinyMlp):
+    """``h(x) = w2 . tanh(x W1 + b1)`` (or ``x . w`` without hidden units); see module doc."""
+
+    SEAT_NAMES = SEAT_FEATURES
+    INPUTS = NUM_INPUT
+
+    def __init__(
+        self,
+        w1: np.ndarray,
+        b1: np.ndarray,
+        w2: np.ndarray,
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
+        super().__init__(w1, b1, w2, meta)
         # h(s, o) and h(o, s) of a row [f(s), f(o), shared] in one product (the hot path).
         a, b, c = self.w1[:NUM_SEAT], self.w1[NUM_SEAT : 2 * NUM_SEAT], self.w1[2 * NUM_SEAT :]
         self._pair_w1 = np.vstack([np.hstack([a, b]), np.hstack([b, a]), np.hstack([c, c])])
@@ -164,16 +227,6 @@ class ValueModel:
         if self.linear:
             wa, wb = self.w2[:NUM_SEAT], self.w2[NUM_SEAT : 2 * NUM_SEAT]
             self._pair_w2 = np.concatenate([wa - wb, wb - wa, np.zeros(NUM_INPUT - 2 * NUM_SEAT)])
-
-    @property
-    def linear(self) -> bool:
-        return self.w1.shape[1] == 0
-
-    def scores(self, x: np.ndarray) -> np.ndarray:
-        """``h`` of every row of ``x``."""
-        if self.linear:
-            return x @ self.w2
-        return np.tanh(x @ self.w1 + self.b1) @ self.w2
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         """``h(s, o) - h(o, s)`` for rows (or one row) ``x`` = ``[f(s), f(o), shared]``."""
@@ -194,33 +247,6 @@ class ValueModel:
             e = math.exp(z)
             p0 = e / (1.0 + e)
         return p0, 1.0 - p0
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seat_features": list(SEAT_FEATURES),
-            "shared_features": list(SHARED_FEATURES),
-            "w1": self.w1.round(6).tolist(),
-            "b1": self.b1.round(6).tolist(),
-            "w2": self.w2.round(6).tolist(),
-            "meta": self.meta,
-        }
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> ValueModel:
-        if (
-            tuple(d["seat_features"]) != SEAT_FEATURES
-            or tuple(d["shared_features"]) != SHARED_FEATURES
-        ):
-            raise ValueError("value model was fitted on other features; refit it")
-        w1 = np.array(d["w1"], dtype=np.float64).reshape(NUM_INPUT, -1)
-        return cls(w1, np.array(d["b1"]), np.array(d["w2"]), d.get("meta"))
-
-    def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json()) + "\n")
-
-    @classmethod
-    def load(cls, path: str | Path) -> ValueModel:
-        return cls.from_json(json.loads(Path(path).read_text()))
 
 
 @cache
@@ -365,36 +391,14 @@ def _softmax(z: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
-class PooledValueModel:
+class PooledValueModel(_TinyMlp):
     """``P(s wins) = softmax_s g(x_s)`` with ``g(x) = w2 . tanh(x W1 + b1)`` (or ``x . w``
     without hidden units) and ``x_s`` the row of :func:`pooled_inputs`. Relabelling the seats
     permutes the probabilities in the same way, and they add up to 1."""
 
-    def __init__(
-        self,
-        w1: np.ndarray,
-        b1: np.ndarray,
-        w2: np.ndarray,
-        meta: Mapping[str, Any] | None = None,
-    ) -> None:
-        self.w1 = np.asarray(w1, dtype=np.float64)
-        self.b1 = np.asarray(b1, dtype=np.float64)
-        self.w2 = np.asarray(w2, dtype=np.float64)
-        self.meta = dict(meta or {})
-        if self.w1.shape[0] != NUM_POOLED_INPUT:
-            raise ValueError(
-                f"pooled value model expects {self.w1.shape[0]} inputs, not {NUM_POOLED_INPUT}"
-            )
-
-    @property
-    def linear(self) -> bool:
-        return self.w1.shape[1] == 0
-
-    def scores(self, x: np.ndarray) -> np.ndarray:
-        """``g`` of every row (last axis) of ``x``."""
-        if self.linear:
-            return x @ self.w2
-        return np.tanh(x @ self.w1 + self.b1) @ self.w2
+    KIND = "pooled"
+    SEAT_NAMES = POOLED_SEAT_FEATURES
+    INPUTS = NUM_POOLED_INPUT
 
     def probabilities(self, f: np.ndarray, shared: np.ndarray) -> np.ndarray:
         """Every seat's win probability from seat features ``(..., n, F)`` and shared
@@ -406,34 +410,6 @@ class PooledValueModel:
     ) -> tuple[float, ...]:
         """Each seat's probability of winning (they add up to 1)."""
         return tuple(map(float, self.probabilities(*game_features(m, config, persona, active))))
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": "pooled",
-            "seat_features": list(POOLED_SEAT_FEATURES),
-            "shared_features": list(SHARED_FEATURES),
-            "w1": self.w1.round(6).tolist(),
-            "b1": self.b1.round(6).tolist(),
-            "w2": self.w2.round(6).tolist(),
-            "meta": self.meta,
-        }
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> PooledValueModel:
-        if (
-            tuple(d["seat_features"]) != POOLED_SEAT_FEATURES
-            or tuple(d["shared_features"]) != SHARED_FEATURES
-        ):
-            raise ValueError("value model was fitted on other features; refit it")
-        w1 = np.array(d["w1"], dtype=np.float64).reshape(NUM_POOLED_INPUT, -1)
-        return cls(w1, np.array(d["b1"]), np.array(d["w2"]), d.get("meta"))
-
-    def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json()) + "\n")
-
-    @classmethod
-    def load(cls, path: str | Path) -> PooledValueModel:
-        return cls.from_json(json.loads(Path(path).read_text()))
 
 
 def model_file(num_players: int) -> str:
