@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -283,27 +283,43 @@ def fit_value_model(
     )
     wt = np.ones(len(x)) if weight is None else np.asarray(weight, dtype=np.float64)
     wt = wt / wt.sum()
+    params = _initial_params(NUM_INPUT, hidden, rng)
+    _adam(params, lambda: _gradients(params, x, swapped, y, wt, hidden), iters, lr, l2)
+    return ValueModel(params[0], params[1], params[2], {"hidden": hidden, "l2": l2})
+
+
+def _initial_params(d: int, hidden: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """``[W1, b1, w2]`` for ``d`` inputs: small random weights, or zeros when linear."""
     if hidden > 0:
-        params = [
-            rng.normal(0.0, 1.0 / math.sqrt(NUM_INPUT), (NUM_INPUT, hidden)),
+        return [
+            rng.normal(0.0, 1.0 / math.sqrt(d), (d, hidden)),
             np.zeros(hidden),
             rng.normal(0.0, 1.0 / math.sqrt(hidden), hidden),
         ]
-    else:
-        params = [np.zeros((NUM_INPUT, 0)), np.zeros(0), np.zeros(NUM_INPUT)]
+    return [np.zeros((d, 0)), np.zeros(0), np.zeros(d)]
+
+
+def _adam(
+    params: list[np.ndarray],
+    gradients: Callable[[], list[np.ndarray]],
+    iters: int,
+    lr: float,
+    l2: float,
+) -> None:
+    """Full-batch Adam on ``params`` in place, L2 on the weights (not ``b1``), with the step
+    decaying linearly over the last half of the ``iters`` steps."""
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
     b1, b2, eps = 0.9, 0.999, 1e-8
     for t in range(1, iters + 1):
-        grads = _gradients(params, x, swapped, y, wt, hidden)
+        grads = gradients()
+        step = lr * min(1.0, 2.0 * (1.0 - t / iters) + 0.05)
         for i, (p, g) in enumerate(zip(params, grads, strict=True)):
             if i != 1:
                 g = g + l2 * p
             m[i] = b1 * m[i] + (1 - b1) * g
             v[i] = b2 * v[i] + (1 - b2) * g**2
-            step = lr * min(1.0, 2.0 * (1.0 - t / iters) + 0.05)  # linear decay at the end
             p -= step * (m[i] / (1 - b1**t)) / (np.sqrt(v[i] / (1 - b2**t)) + eps)
-    return ValueModel(params[0], params[1], params[2], {"hidden": hidden, "l2": l2})
 
 
 def _gradients(
@@ -451,36 +467,21 @@ def fit_pooled_model(
     """
     rng = np.random.default_rng(seed)
     d = x.shape[-1]
-    if hidden > 0:
-        params = [
-            rng.normal(0.0, 1.0 / math.sqrt(d), (d, hidden)),
-            np.zeros(hidden),
-            rng.normal(0.0, 1.0 / math.sqrt(hidden), hidden),
-        ]
-    else:
-        params = [np.zeros((d, 0)), np.zeros(0), np.zeros(d)]
+    params = _initial_params(d, hidden, rng)
     flat = x.reshape(-1, d)
     scale = 1.0 / len(x)
-    m = [np.zeros_like(p) for p in params]
-    v = [np.zeros_like(p) for p in params]
-    b1, b2, eps = 0.9, 0.999, 1e-8
-    for step_no in range(1, iters + 1):
+
+    def gradients() -> list[np.ndarray]:
         w1, bias, w2 = params
         if hidden > 0:
             a = np.tanh(flat @ w1 + bias)
             dz = (_softmax((a @ w2).reshape(t.shape)) - t).reshape(-1) * scale
             da = np.outer(dz, w2) * (1.0 - a**2)
-            grads = [flat.T @ da, da.sum(axis=0), a.T @ dz]
-        else:
-            dz = (_softmax((flat @ w2).reshape(t.shape)) - t).reshape(-1) * scale
-            grads = [np.zeros_like(w1), np.zeros_like(bias), flat.T @ dz]
-        step = lr * min(1.0, 2.0 * (1.0 - step_no / iters) + 0.05)
-        for i, (p, g) in enumerate(zip(params, grads, strict=True)):
-            if i != 1:
-                g = g + l2 * p
-            m[i] = b1 * m[i] + (1 - b1) * g
-            v[i] = b2 * v[i] + (1 - b2) * g**2
-            p -= step * (m[i] / (1 - b1**step_no)) / (np.sqrt(v[i] / (1 - b2**step_no)) + eps)
+            return [flat.T @ da, da.sum(axis=0), a.T @ dz]
+        dz = (_softmax((flat @ w2).reshape(t.shape)) - t).reshape(-1) * scale
+        return [np.zeros_like(w1), np.zeros_like(bias), flat.T @ dz]
+
+    _adam(params, gradients, iters, lr, l2)
     return PooledValueModel(params[0], params[1], params[2], {"hidden": hidden, "l2": l2})
 
 
