@@ -22,15 +22,21 @@ def variants() -> dict[str, ISMCTSBot]:
 @pytest.mark.parametrize("n", [2, 3])
 def test_variants_return_legal_actions_and_ignore_hidden_state(states, n):
     for name, bot in variants().items():
-        for i, g in enumerate(states[n][:5]):
-            seat = g.current_player
-            other = determinize(g, seat, np.random.default_rng(200 + i))
-            actions = []
-            for v in (g.view(seat), other.view(seat)):
-                bot.reset(seat, g.cfg)
-                actions.append(bot.act(v, v["legal_actions"], np.random.default_rng(3)))
-            assert actions[0] in g.legal_actions(), (name, n, i)
-            assert actions[0] == actions[1], (name, n, i)
+        _assert_legal_and_blind(bot, states[n][:5], 200, 3, (name, n))
+
+
+def _assert_legal_and_blind(bot, games, det_seed: int, act_seed: int, label) -> None:
+    """In each game ``bot`` plays a legal action, the same one when what its seat cannot see
+    is resampled (same rng)."""
+    for i, g in enumerate(games):
+        seat = g.current_player
+        other = determinize(g, seat, np.random.default_rng(det_seed + i))
+        actions = []
+        for v in (g.view(seat), other.view(seat)):
+            bot.reset(seat, g.cfg)
+            actions.append(bot.act(v, v["legal_actions"], np.random.default_rng(act_seed)))
+        assert actions[0] in g.legal_actions(), (label, i)
+        assert actions[0] == actions[1], (label, i)
 
 
 def test_budget_is_shared_out_and_spent(states):
@@ -68,15 +74,7 @@ def test_options_from_spec():
 def test_learned_leaf_plays_legal_actions_and_ignores_hidden_state(states, learned):
     bot = ISMCTSBot(iters=8, root="rr", top=3, only="main+card", prior_depth=1, learned=learned)
     assert bot.value_model is not None
-    for i, g in enumerate(states[2][:6]):
-        seat = g.current_player
-        other = determinize(g, seat, np.random.default_rng(300 + i))
-        actions = []
-        for v in (g.view(seat), other.view(seat)):
-            bot.reset(seat, g.cfg)
-            actions.append(bot.act(v, v["legal_actions"], np.random.default_rng(5)))
-        assert actions[0] in g.legal_actions(), i
-        assert actions[0] == actions[1], i
+    _assert_legal_and_blind(bot, states[2][:6], 300, 5, learned)
 
 
 def test_learned_leaf_values_are_win_probabilities(states):
