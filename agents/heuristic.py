@@ -188,9 +188,8 @@ class HeuristicBot(RoleAwareBot):
         self.weights = weights
         self.depth = depth
         self.plan = plan
-        self._last: tuple[tuple, Evaluator | LearnedEvaluator] | None = (
-            None  # (what it was built from, evaluator)
-        )
+        # (what the evaluator was built from, the evaluator)
+        self._last: tuple[tuple, Evaluator | LearnedEvaluator] | None = None
 
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)

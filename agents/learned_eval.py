@@ -125,7 +125,6 @@ class LearnedEvaluator:
             personas.append([k for k, _ in kept])
             probs.append(np.array([p for *_, p in options]))
         self._personas = personas
-        self._weights_by_opponent = probs
         # "deals": every combination of the options, its weight and each seat's row in the
         # table that _pooled_probability builds (own row first, then each opponent's options)
         n = self.hand.n

@@ -240,9 +240,10 @@ def test_learned_evaluator_4p(states):
         assert 0.0 < q < 1.0
         # "mean": the model on each opponent's features averaged under the (merged) belief
         f, sh = game_features(m, g.cfg, g.persona, g.active)
-        for q_seat, options, probs in zip(
-            mean._opponents, mean._personas, mean._weights_by_opponent, strict=True
+        for q_seat, options, merged in zip(
+            mean._opponents, mean._personas, mean._options, strict=True
         ):
+            probs = np.array([p for *_, p in merged])
             rows = [game_features(m, g.cfg, [k] * 4, g.active)[0][q_seat] for k in options]
             f[q_seat] = probs @ np.array(rows)
         expected = model.probabilities(f, sh)[seat]
