@@ -22,18 +22,32 @@ from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
 
 
+def table_specs(bot: str, n: int, seed: int) -> list[str]:
+    """The seats' bot specs: ``bot`` in every seat, or a comma-separated table of ``n`` specs
+    rotated by ``seed % n`` (so over consecutive seeds each spec sits in every seat)."""
+    specs = bot.split(",")
+    if len(specs) == 1:
+        return specs * n
+    if len(specs) != n:
+        raise ValueError(f"a table of {len(specs)} bots for {n} players: {bot!r}")
+    shift = seed % n
+    return specs[-shift:] + specs[:-shift] if shift else specs
+
+
 def record_game(bot: str, config: GameConfig, seed: int) -> dict[str, Any]:
-    """Play one game with ``bot`` in every seat; log every turn start (see module doc)."""
+    """Play one game with ``bot`` in every seat (or the table :func:`table_specs` makes of it);
+    log every turn start (see module doc)."""
     positions: list[tuple[Any, tuple[int, ...], int]] = []
 
     def on_turn(g: Game) -> None:
         positions.append((metrics(g), tuple(g.persona), g.active))
 
     n = config.num_players
-    bots = [make_bot(bot) for _ in range(n)]
+    bots = [make_bot(spec) for spec in table_specs(bot, n, seed)]
     _, rec = play_game(bots, config, seed, bot_rngs(seed, n, 77), on_turn=on_turn)
     return {
         "seed": seed,
+        "bot": bot,
         "n": n,
         "positions": positions,
         "winners": tuple(rec.winners),

@@ -22,6 +22,7 @@ model for a player count (``agents/data/value_model_{n}p.json``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -431,6 +432,13 @@ class PooledValueModel(_TinyMlp):
 def model_file(num_players: int) -> str:
     """The shipped model's file name for a player count."""
     return f"value_model_{num_players}p.json"
+
+
+def model_digest(num_players: int) -> str | None:
+    """A short SHA-1 of the shipped model file for a player count (None if there is none): a
+    key for data that depends on the model, such as cached teacher games."""
+    f = resources.files("agents") / "data" / model_file(num_players)
+    return hashlib.sha1(f.read_bytes()).hexdigest()[:12] if f.is_file() else None
 
 
 @cache

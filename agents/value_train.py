@@ -189,6 +189,28 @@ def _top1(z: np.ndarray, t: np.ndarray) -> float:
     return float(np.mean(t[np.arange(len(t)), np.argmax(z, axis=-1)] > 0))
 
 
+def gather_records(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """The games of every ``--records`` file, in order; at most one may be missing, and it (or,
+    with no file given, the whole set) is played from ``--bot``, ``--games`` and ``--seed``."""
+    missing = [p for p in args.records if not Path(p).is_file()]
+    if len(missing) > 1:
+        raise SystemExit(f"only one --records file can be made per run; missing: {missing}")
+    records: list[dict[str, Any]] = []
+    for path in args.records or [None]:
+        if path is not None and Path(path).is_file():
+            part = load_records(path)[: args.games]
+        else:
+            part = generate_records(
+                args.bot, args.players, args.games, args.seed, workers=args.workers
+            )
+            if path is not None:
+                save_records(part, path)
+        if part and part[0]["n"] != args.players:
+            raise SystemExit(f"{path} holds {part[0]['n']}-player games")
+        records += part
+    return records
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--players", type=int, default=2)
@@ -196,7 +218,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--bot", default="heuristic")
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--records", help="pickle of the games: read if present, else written")
+    ap.add_argument(
+        "--records",
+        action="append",
+        default=[],
+        help="pickle of games, repeatable: each read if present (its first --games games); "
+        "one that is missing is written with the games played (--bot, --games, --seed)",
+    )
     ap.add_argument("--hidden", type=int, default=4)
     ap.add_argument("--l2", type=float, default=1e-2)
     ap.add_argument("--iters", type=int, default=800)
@@ -206,16 +234,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     pooled = args.players != 2
     hidden, l2 = args.hidden, args.l2
     out_path = args.out or str(DATA_DIR / model_file(args.players))
-    if args.records and Path(args.records).is_file():
-        records = load_records(args.records)[: args.games]
-        if records and records[0]["n"] != args.players:
-            raise SystemExit(f"{args.records} holds {records[0]['n']}-player games")
-    else:
-        records = generate_records(
-            args.bot, args.players, args.games, args.seed, workers=args.workers
-        )
-        if args.records:
-            save_records(records, args.records)
+    records = gather_records(args)
     if pooled:
         scores = pooled_report(records, args.holdout, hidden, l2, args.iters, args.seed)
         x, t, _ = pooled_dataset(records)
@@ -229,7 +248,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(json.dumps(scores, indent=1))
     model.meta.update(
         {
-            "bot": args.bot,
+            "bots": sorted({d.get("bot", args.bot) for d in records}),
             "games": len(records),
             "seed": args.seed,
             "rows": rows,

@@ -237,6 +237,10 @@ def cache_path(cfg: TrainConfig, games: int | None = None, opponent: str | None 
     ]
     if opponent is not None:  # the mirror games' key (and file names) are unchanged
         fields += ["vs", opponent]
+    if "learned" in p.teacher or "learned" in (opponent or ""):  # bots using the shipped value
+        from agents.value_model import model_digest
+
+        fields += ["value model", model_digest(e.num_players)]
     digest = hashlib.sha1(json.dumps(fields).encode()).hexdigest()[:12]
 
     def clean(spec: str) -> str:

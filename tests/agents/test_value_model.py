@@ -266,3 +266,45 @@ def test_heuristic_with_learned_value_plays_legal_actions_4p(states, learned):
         if bot._last is not None:
             assert isinstance(bot._last[1], LearnedEvaluator)
             assert isinstance(bot._last[1].model, PooledValueModel)
+
+
+def test_table_specs_rotate_each_bot_through_every_seat():
+    from agents.value_data import table_specs
+
+    assert table_specs("heuristic", 3, 7) == ["heuristic"] * 3
+    tables = [table_specs("a,b,c,d", 4, s) for s in range(4)]
+    assert tables[0] == ["a", "b", "c", "d"] and tables[1] == ["d", "a", "b", "c"]
+    for seat in range(4):  # over four consecutive seeds every bot sits in every seat once
+        assert sorted(t[seat] for t in tables) == ["a", "b", "c", "d"]
+    with pytest.raises(ValueError, match="3 bots for 4 players"):
+        table_specs("a,b,c", 4, 0)
+
+
+def test_gather_records_reads_cached_files_and_writes_the_missing_one(tmp_path):
+    import argparse
+
+    from agents.value_data import save_records
+    from agents.value_train import gather_records
+
+    table = "heuristic:plan=greedy,random"
+    cached = generate_records(table, 2, 2, 5, workers=1, progress=False)
+    assert [d["bot"] for d in cached] == [table] * 2
+    save_records(cached, tmp_path / "a.pkl")
+    args = argparse.Namespace(
+        records=[str(tmp_path / "a.pkl"), str(tmp_path / "b.pkl")],
+        bot="heuristic:plan=greedy",
+        players=2,
+        games=1,
+        seed=6,
+        workers=1,
+    )
+    got = gather_records(args)
+    assert [d["seed"] for d in got] == [500_000, 600_000]  # a.pkl's first game, then the new one
+    assert (tmp_path / "b.pkl").is_file() and got[1]["bot"] == "heuristic:plan=greedy"
+    args.records.append(str(tmp_path / "c.pkl"))
+    args.records.append(str(tmp_path / "d.pkl"))
+    with pytest.raises(SystemExit, match="only one"):
+        gather_records(args)
+    args.records, args.players = [str(tmp_path / "a.pkl")], 3
+    with pytest.raises(SystemExit, match="2-player games"):
+        gather_records(args)

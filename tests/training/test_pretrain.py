@@ -143,3 +143,19 @@ def test_vs_parts_cached_separately(tmp_path: Path) -> None:
     again, cpu2, earlier2 = generate(cfg, log=lambda *_: None)
     assert earlier2 == pytest.approx(cpu2) and cpu2 == pytest.approx(cpu)
     assert (again["action"] == data["action"]).all()
+
+
+def test_cache_of_a_learned_teacher_follows_the_shipped_value_model(monkeypatch) -> None:
+    """Teacher games of a bot using the learned value are keyed by the model file's digest, so
+    refitting the model does not reuse games the old model played."""
+    import agents.value_model as value_model
+
+    learned = load_config(
+        ROOT / "configs" / "quick.yaml", **{"pretrain.teacher": "heuristic:learned=1"}
+    )
+    plain = load_config(ROOT / "configs" / "quick.yaml", **{"pretrain.teacher": "heuristic"})
+    before = cache_path(learned), cache_path(learned, 3, "random"), cache_path(plain)
+    monkeypatch.setattr(value_model, "model_digest", lambda n: "another-model")
+    after = cache_path(learned), cache_path(learned, 3, "random"), cache_path(plain)
+    assert before[0] != after[0] and before[1] != after[1]
+    assert before[2] == after[2]  # a teacher without the learned value keeps its key
