@@ -29,7 +29,7 @@ import numpy as np
 
 from agents.base import View
 from agents.evaluation import DEFAULT_WEIGHTS, Evaluator, Weights
-from agents.learned_eval import LearnedEvaluator
+from agents.learned_eval import MIXTURES, LearnedEvaluator
 from agents.roles import RoleAwareBot, RoleModel
 from agents.sampling import determinize_view
 from agents.value_model import value_model_for
@@ -169,6 +169,8 @@ class HeuristicBot(RoleAwareBot):
         learned: weight of the learned win probability in the evaluation
             (:class:`~agents.learned_eval.LearnedEvaluator`, with the model shipped for the
             game's player count; 0: the hand-weighted one only).
+        mixture: how the learned term averages over the opponents' personalities with more
+            than two seats (``"mean"`` or ``"deals"``, see :mod:`agents.learned_eval`).
     """
 
     name = "heuristic"
@@ -180,9 +182,13 @@ class HeuristicBot(RoleAwareBot):
         depth: int = 1,
         plan: str = "turn",
         learned: float = 0.0,
+        mixture: str = "mean",
     ) -> None:
         super().__init__(role_model)
         self.learned = float(learned)
+        if mixture not in MIXTURES:
+            raise ValueError(f"mixture must be one of {MIXTURES}, got {mixture!r}")
+        self.mixture = mixture
         if plan not in PLANS:
             raise ValueError(f"plan must be one of {PLANS}, got {plan!r}")
         self.weights = weights
@@ -219,7 +225,13 @@ class HeuristicBot(RoleAwareBot):
             if self.learned > 0.0:
                 model = value_model_for(belief.config.num_players)
                 ev = LearnedEvaluator(
-                    ev, model, marginals, view["personality"], self.learned, cache_values=True
+                    ev,
+                    model,
+                    marginals,
+                    view["personality"],
+                    self.learned,
+                    cache_values=True,
+                    mixture=self.mixture,
                 )
             self._last = (key, ev)
         return self._last[1]

@@ -83,3 +83,20 @@ def test_ismcts_time_budget_and_iterations(states):
     timed.reset(g.current_player, g.cfg)
     timed.act(g.view(g.current_player), g.legal_actions(), np.random.default_rng(0))
     assert timed.last_iterations >= 1
+
+
+def test_heuristic_mixture_option_reaches_the_learned_evaluator(states):
+    from agents.learned_eval import LearnedEvaluator
+
+    with pytest.raises(ValueError, match="mixture must be one of"):
+        HeuristicBot(learned=1, mixture="median")
+    g = states[4][0]
+    seat = g.current_player
+    for mixture in ("mean", "deals"):
+        bot = HeuristicBot(learned=1, mixture=mixture)
+        bot.reset(seat, g.cfg)
+        ev = bot.evaluator(g.view(seat))
+        assert isinstance(ev, LearnedEvaluator) and ev._mixture == mixture
+        assert (
+            bot.act(g.view(seat), g.legal_actions(), np.random.default_rng(0)) in g.legal_actions()
+        )
