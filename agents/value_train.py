@@ -3,6 +3,12 @@
     python -m agents.value_train                     # 2 players: 300 HeuristicBot games, seed 11
     python -m agents.value_train --records runs/value/records.pkl   # cache the games
     python -m agents.value_train --players 4 --games 400 --seed 12  # the pooled 4-player model
+    python -m agents.value_train --players 4 --bot heuristic:learned=1,heuristic,heuristic,heuristic \
+        --records runs/value/self.pkl --records runs/value/table.pkl  # two sets of games
+
+``--bot`` may be a comma-separated table with one bot per seat, rotated from game to game
+(:func:`agents.value_data.table_specs`); ``--records`` may be repeated, the games of every file
+are fitted together.
 
 Plays ``--games`` HeuristicBot self-play games (seeds ``seed * 100000 + i``; about 2.4 CPU-s
 a game), takes every turn start as a sample labelled with who won, and reports the held-out
