@@ -18,6 +18,7 @@ from agents.base import bot_rngs, play_game
 from agents.evaluation import metrics
 from agents.registry import make_bot
 from agents.seeded_games import seeded_games
+from agents.tournament import seats_for
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
 
@@ -30,8 +31,7 @@ def table_specs(bot: str, n: int, seed: int) -> list[str]:
         return specs * n
     if len(specs) != n:
         raise ValueError(f"a table of {len(specs)} bots for {n} players: {bot!r}")
-    shift = seed % n
-    return specs[-shift:] + specs[:-shift] if shift else specs
+    return [specs[e] for e in seats_for(seed % n, n)]
 
 
 def record_game(bot: str, config: GameConfig, seed: int) -> dict[str, Any]:

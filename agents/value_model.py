@@ -28,6 +28,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Self
 
@@ -62,7 +63,6 @@ _BOARD_SCALE = (12.0, 12.0, 12.0, 12.0, 6.0, 50.0, 60.0, 30.0, 8.0, 6.0, 2.0)
 _INV_SCALE = tuple(1.0 / s for s in _BOARD_SCALE)
 NUM_SEAT = len(SEAT_FEATURES)
 NUM_INPUT = 2 * NUM_SEAT + len(SHARED_FEATURES)
-DEFAULT_MODEL_FILE = "value_model_2p.json"
 
 
 def goal_class(goal_id: str) -> str:
@@ -253,10 +253,7 @@ class ValueModel(_TinyMlp):
 @cache
 def default_value_model() -> ValueModel:
     """The model shipped in ``agents/data`` (fitted by ``python -m agents.value_train``)."""
-    f = resources.files("agents") / "data" / DEFAULT_MODEL_FILE
-    if not f.is_file():
-        raise FileNotFoundError(f"{f} is missing: run python -m agents.value_train")
-    return ValueModel.from_json(json.loads(f.read_text()))
+    return ValueModel.from_json(_shipped_json(2))
 
 
 def fit_value_model(
@@ -434,10 +431,23 @@ def model_file(num_players: int) -> str:
     return f"value_model_{num_players}p.json"
 
 
+def _shipped_file(num_players: int) -> Traversable:
+    return resources.files("agents") / "data" / model_file(num_players)
+
+
+def _shipped_json(num_players: int) -> dict[str, Any]:
+    """The shipped model file's contents; a missing file names the command that fits it."""
+    f = _shipped_file(num_players)
+    if not f.is_file():
+        players = "" if num_players == 2 else f" --players {num_players}"
+        raise FileNotFoundError(f"{f} is missing: run python -m agents.value_train{players}")
+    return json.loads(f.read_text())
+
+
 def model_digest(num_players: int) -> str | None:
     """A short SHA-1 of the shipped model file for a player count (None if there is none): a
     key for data that depends on the model, such as cached teacher games."""
-    f = resources.files("agents") / "data" / model_file(num_players)
+    f = _shipped_file(num_players)
     return hashlib.sha1(f.read_bytes()).hexdigest()[:12] if f.is_file() else None
 
 
@@ -447,12 +457,7 @@ def value_model_for(num_players: int) -> ValueModel | PooledValueModel:
     :class:`PooledValueModel` (``python -m agents.value_train --players N`` fits it)."""
     if num_players == 2:
         return default_value_model()
-    f = resources.files("agents") / "data" / model_file(num_players)
-    if not f.is_file():
-        raise FileNotFoundError(
-            f"{f} is missing: run python -m agents.value_train --players {num_players}"
-        )
-    return PooledValueModel.from_json(json.loads(f.read_text()))
+    return PooledValueModel.from_json(_shipped_json(num_players))
 
 
 def fit_pooled_model(
