@@ -60,8 +60,8 @@ def vec_steps_per_second(workers: int, num_envs: int, seconds: float) -> float:
 
 
 def async_steps_per_second(workers: int, num_envs: int, seconds: float) -> float:
-    """The same random learner on ``AsyncNantyVecEnv``: it answers whichever chunk of games
-    is ready first while the others keep playing."""
+    """The same random learner on ``AsyncNantyVecEnv`` (two chunks per worker): it answers
+    whichever chunk of games is ready first while the others keep playing."""
     venv = make_async_vec_env(num_envs, workers, seed=0, num_players=4)
     venv.async_reset()
     rng = random.Random(0)
@@ -130,7 +130,8 @@ def main() -> None:
         )
     print(
         "(speed-up target >= 1.6x; 2 processes: SubprocNantyVecEnv, the SB3 VecEnv stepping every "
-        "game together; async: AsyncNantyVecEnv, send/recv by chunk; ceiling: two "
+        "game together; async: AsyncNantyVecEnv, send/recv by chunk, two chunks per worker; "
+        "ceiling: two "
         "unsynchronised processes with half the games each, what two cores give here)"
     )
     print("\ntargets: raw_env >= 15,000 steps/s; env() >= connect_four_v3 env()")

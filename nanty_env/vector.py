@@ -201,14 +201,16 @@ class _StepBuffers:
     def __reduce__(self):  # to a worker: the shared block and its shape
         return (_StepBuffers, (self.raw, self.n, self.obs_dim, self.num_actions))
 
-    def put_infos(self, infos: list[dict[str, Any]], remote: Any) -> None:
+    def put_infos(self, infos: list[dict[str, Any]]) -> bool:
+        """Store the pickled infos in shared memory; False (and ``INFO_BY_PIPE`` recorded) if
+        they do not fit, for the caller to send them through the pipe instead."""
         blob = pickle.dumps(infos, protocol=pickle.HIGHEST_PROTOCOL)
         if len(blob) <= len(self.infos):
             self.infos[: len(blob)] = np.frombuffer(blob, dtype=np.uint8)
             self.ctrl[INFO_LEN] = len(blob)
-        else:
-            self.ctrl[INFO_LEN] = INFO_BY_PIPE
-            remote.send(infos)
+            return True
+        self.ctrl[INFO_LEN] = INFO_BY_PIPE
+        return False
 
     def take_infos(self, remote: Any) -> list[dict[str, Any]]:
         size = int(self.ctrl[INFO_LEN])
@@ -245,16 +247,15 @@ def _next_command(remote: Any, ctrl: np.ndarray, seen: int) -> tuple[str, Any]:
 
 
 def start_worker(
-    ctx: Any, target: Callable, env_fns: list[EnvFactory], obs_dim: int, num_actions: int
-) -> tuple[Any, _StepBuffers, Any]:
-    """Start ``target(pipe end, env_fns, step buffers)`` in a daemon process; returns the
-    caller's pipe end, the shared step buffers and the process."""
-    bufs = _StepBuffers.allocate(ctx, len(env_fns), obs_dim, num_actions)
+    ctx: Any, target: Callable, env_fns: list[EnvFactory], bufs: Any
+) -> tuple[Any, Any]:
+    """Start ``target(pipe end, env_fns, bufs)`` in a daemon process (``bufs``: its shared
+    step buffers); returns the caller's pipe end and the process."""
     parent, child = ctx.Pipe()
     proc = ctx.Process(target=target, args=(child, env_fns, bufs), daemon=True)
     proc.start()
     child.close()
-    return parent, bufs, proc
+    return parent, proc
 
 
 def _worker(remote: Any, env_fns: list[EnvFactory], bufs: _StepBuffers) -> None:
@@ -269,7 +270,8 @@ def _worker(remote: Any, env_fns: list[EnvFactory], bufs: _StepBuffers) -> None:
             seen += 1
             try:
                 infos = venv.step_into(bufs.actions, bufs.obs, bufs.rewards, bufs.dones, bufs.masks)
-                bufs.put_infos(infos, remote)
+                if not bufs.put_infos(infos):
+                    remote.send(infos)
             except Exception:
                 ctrl[INFO_LEN] = INFO_ERROR
                 remote.send(traceback.format_exc())
@@ -301,7 +303,8 @@ class SubprocNantyVecEnv(VecEnv):
         self._bufs: list[_StepBuffers] = []
         self._procs: list[Any] = []
         for sl in self._slices[1:]:
-            parent, bufs, proc = start_worker(ctx, _worker, list(env_fns[sl]), obs_dim, num_actions)
+            bufs = _StepBuffers.allocate(ctx, sl.stop - sl.start, obs_dim, num_actions)
+            parent, proc = start_worker(ctx, _worker, list(env_fns[sl]), bufs)
             self._remotes.append(parent)
             self._bufs.append(bufs)
             self._procs.append(proc)

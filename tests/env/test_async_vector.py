@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from nanty_env.async_vector import AsyncNantyVecEnv, make_async_vec_env
+from nanty_env.single import NantySingleAgentEnv
 from nanty_env.vector import EnvMaker, NantyVecEnv
 
 N, STEPS = 6, 40
@@ -35,18 +36,23 @@ def synchronous_trajectories(fns) -> list[list[tuple]]:
     return out
 
 
-def test_every_game_plays_as_in_the_synchronous_batch() -> None:
+@pytest.mark.parametrize(
+    "per_worker, chunks",
+    [(1, {(0, 1, 2), (3, 4, 5)}), (2, {(0,), (1, 2), (3,), (4, 5)})],
+)
+def test_every_game_plays_as_in_the_synchronous_batch(per_worker: int, chunks: set) -> None:
     fns = [EnvMaker(num_players=3) for _ in range(N)]
     expected = synchronous_trajectories(fns)
     got: list[list[tuple]] = [[] for _ in range(N)]
     steps = [0] * N
-    with AsyncNantyVecEnv(fns, num_workers=2) as venv:
+    with AsyncNantyVecEnv(fns, num_workers=2, chunks_per_worker=per_worker) as venv:
+        assert venv.num_chunks == len(chunks)
         venv.seed(0)
         venv.async_reset()
         seen_chunks = set()
         while min(len(g) for g in got) < STEPS + 1:
             obs, rewards, dones, infos, masks, ids = venv.recv()
-            seen_chunks.add(tuple(ids))
+            seen_chunks.add(tuple(int(i) for i in ids))
             assert len(infos) == len(ids)
             for j, i in enumerate(ids):
                 got[i].append(fingerprint(obs[j], rewards[j], dones[j]))
@@ -55,13 +61,13 @@ def test_every_game_plays_as_in_the_synchronous_batch() -> None:
             venv.send([rule(int(i), steps[i], masks[j]) for j, i in enumerate(ids)], ids)
             for i in ids:
                 steps[i] += 1
-    assert seen_chunks == {(0, 1, 2), (3, 4, 5)}
+    assert seen_chunks == chunks
     assert [g[: STEPS + 1] for g in got] == expected
     assert any(fp[3] for g in expected for fp in g)  # some game ended and was reset
 
 
 def test_misuse_is_refused() -> None:
-    with make_async_vec_env(4, num_workers=2, num_players=2) as venv:
+    with make_async_vec_env(8, num_workers=2, num_players=2) as venv:  # chunks of 2 games
         with pytest.raises(RuntimeError, match="nothing to receive"):
             venv.recv()
         venv.async_reset()
@@ -70,7 +76,7 @@ def test_misuse_is_refused() -> None:
         obs, _, _, _, masks, ids = venv.recv()
         with pytest.raises(ValueError, match="not one chunk"):
             venv.send([0], ids[:1])
-        other = np.setdiff1d(np.arange(4), ids)
+        other = next(c for c in ([0, 1], [2, 3], [4, 5], [6, 7]) if c != ids.tolist())
         with pytest.raises(ValueError, match="not waiting for actions"):
             venv.send([0, 0], other)
         with pytest.raises(ValueError, match="actions for"):
@@ -80,13 +86,13 @@ def test_misuse_is_refused() -> None:
 
 
 def test_a_failing_game_reports_its_traceback() -> None:
-    fns = [EnvMaker(num_players=2, illegal_action="raise") for _ in range(2)]
-    with AsyncNantyVecEnv(fns, num_workers=2) as venv:
+    fns = [EnvMaker(num_players=2, illegal_action="raise") for _ in range(4)]
+    with AsyncNantyVecEnv(fns, num_workers=2) as venv:  # two chunks of one game a worker
         venv.async_reset()
         _, _, _, _, masks, ids = venv.recv()
         venv.send([int(np.flatnonzero(~masks[0])[0])], ids)  # an illegal action
         with pytest.raises(RuntimeError, match="IllegalActionError"):
-            for _ in range(2):
+            for _ in range(4):
                 venv.recv()
 
 
@@ -98,3 +104,26 @@ def test_a_dead_worker_is_reported() -> None:
             venv.async_reset()
             for _ in range(2):
                 venv.recv()
+
+
+class BigInfoEnv(NantySingleAgentEnv):
+    """Infos too large for a chunk's shared memory, so they travel through the pipe."""
+
+    def step(self, action: int):
+        obs, reward, term, trunc, info = super().step(action)
+        return obs, reward, term, trunc, {**info, "blob": bytes(1 << 20)}
+
+
+def big_info_env() -> NantySingleAgentEnv:
+    return BigInfoEnv(num_players=2)
+
+
+@pytest.mark.parametrize("per_worker", [1, 2])
+def test_large_infos_come_through_the_pipe(per_worker: int) -> None:
+    with AsyncNantyVecEnv([big_info_env] * 4, 2, chunks_per_worker=per_worker) as venv:
+        venv.async_reset()
+        for _ in range(3 * venv.num_chunks):
+            _, _, _, infos, masks, ids = venv.recv()
+            if infos[0]:  # after a step (reset infos are empty)
+                assert [len(i["blob"]) for i in infos] == [1 << 20] * len(ids)
+            venv.send([int(np.flatnonzero(m)[0]) for m in masks], ids)
