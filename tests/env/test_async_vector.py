@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 from nanty_env.async_vector import AsyncNantyVecEnv, make_async_vec_env
-from nanty_env.single import NantySingleAgentEnv
-from nanty_env.vector import EnvMaker, NantyVecEnv
+from nanty_env.vector import INFO_BY_PIPE, INFO_LEN, EnvMaker, NantyVecEnv, _StepBuffers
 
 N, STEPS = 6, 40
 
@@ -36,11 +35,25 @@ def synchronous_trajectories(fns) -> list[list[tuple]]:
     return out
 
 
+def no_room_for_infos(cls, n: int, obs_dim: int, num_actions: int) -> int:
+    """``_StepBuffers.nbytes`` without room for infos, so they all go through the pipe."""
+    layout = cls.layout(n, obs_dim, num_actions)
+    return sum(-(-np.dtype(d).itemsize * int(np.prod(s)) // 8) * 8 for _, d, s in layout) + 8
+
+
 @pytest.mark.parametrize(
-    "per_worker, chunks",
-    [(1, {(0, 1, 2), (3, 4, 5)}), (2, {(0,), (1, 2), (3,), (4, 5)})],
+    "per_worker, chunks, infos_by_pipe",
+    [
+        (1, {(0, 1, 2), (3, 4, 5)}, False),
+        (2, {(0,), (1, 2), (3,), (4, 5)}, False),
+        (2, {(0,), (1, 2), (3,), (4, 5)}, True),
+    ],
 )
-def test_every_game_plays_as_in_the_synchronous_batch(per_worker: int, chunks: set) -> None:
+def test_every_game_plays_as_in_the_synchronous_batch(
+    per_worker: int, chunks: set, infos_by_pipe: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if infos_by_pipe:  # the caller sizes the shared blocks; the workers just map them
+        monkeypatch.setattr(_StepBuffers, "nbytes", classmethod(no_room_for_infos))
     fns = [EnvMaker(num_players=3) for _ in range(N)]
     expected = synchronous_trajectories(fns)
     got: list[list[tuple]] = [[] for _ in range(N)]
@@ -53,6 +66,8 @@ def test_every_game_plays_as_in_the_synchronous_batch(per_worker: int, chunks: s
         while min(len(g) for g in got) < STEPS + 1:
             obs, rewards, dones, infos, masks, ids = venv.recv()
             seen_chunks.add(tuple(int(i) for i in ids))
+            piped = any(b.ctrl[INFO_LEN] == INFO_BY_PIPE for b in venv._bufs)
+            assert piped == infos_by_pipe
             assert len(infos) == len(ids)
             for j, i in enumerate(ids):
                 got[i].append(fingerprint(obs[j], rewards[j], dones[j]))
@@ -104,26 +119,3 @@ def test_a_dead_worker_is_reported() -> None:
             venv.async_reset()
             for _ in range(2):
                 venv.recv()
-
-
-class BigInfoEnv(NantySingleAgentEnv):
-    """Infos too large for a chunk's shared memory, so they travel through the pipe."""
-
-    def step(self, action: int):
-        obs, reward, term, trunc, info = super().step(action)
-        return obs, reward, term, trunc, {**info, "blob": bytes(1 << 20)}
-
-
-def big_info_env() -> NantySingleAgentEnv:
-    return BigInfoEnv(num_players=2)
-
-
-@pytest.mark.parametrize("per_worker", [1, 2])
-def test_large_infos_come_through_the_pipe(per_worker: int) -> None:
-    with AsyncNantyVecEnv([big_info_env] * 4, 2, chunks_per_worker=per_worker) as venv:
-        venv.async_reset()
-        for _ in range(3 * venv.num_chunks):
-            _, _, _, infos, masks, ids = venv.recv()
-            if infos[0]:  # after a step (reset infos are empty)
-                assert [len(i["blob"]) for i in infos] == [1 << 20] * len(ids)
-            venv.send([int(np.flatnonzero(m)[0]) for m in masks], ids)
