@@ -131,8 +131,8 @@ def main() -> None:
     print(
         "(speed-up target >= 1.6x; 2 processes: SubprocNantyVecEnv, the SB3 VecEnv stepping every "
         "game together; async: AsyncNantyVecEnv, send/recv by chunk, two chunks per worker; "
-        "ceiling: two "
-        "unsynchronised processes with half the games each, what two cores give here)"
+        "ceiling: two unsynchronised processes with half the games each, what two cores give "
+        "here)"
     )
     print("\ntargets: raw_env >= 15,000 steps/s; env() >= connect_four_v3 env()")
 
