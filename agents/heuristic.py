@@ -29,7 +29,7 @@ import numpy as np
 
 from agents.base import View
 from agents.evaluation import DEFAULT_WEIGHTS, Evaluator, Weights
-from agents.learned_eval import MIXTURES, LearnedEvaluator
+from agents.learned_eval import LearnedEvaluator, check_mixture
 from agents.roles import RoleAwareBot, RoleModel
 from agents.sampling import determinize_view
 from agents.value_model import value_model_for
@@ -186,9 +186,7 @@ class HeuristicBot(RoleAwareBot):
     ) -> None:
         super().__init__(role_model)
         self.learned = float(learned)
-        if mixture not in MIXTURES:
-            raise ValueError(f"mixture must be one of {MIXTURES}, got {mixture!r}")
-        self.mixture = mixture
+        self.mixture = check_mixture(mixture)
         if plan not in PLANS:
             raise ValueError(f"plan must be one of {PLANS}, got {plan!r}")
         self.weights = weights

@@ -46,6 +46,13 @@ MIN_PROB = 0.02  # an opponent's personality less likely than this is ignored (n
 MIXTURES = ("mean", "deals")
 
 
+def check_mixture(mixture: str) -> str:
+    """``mixture`` if it is one of :data:`MIXTURES`, else a ``ValueError`` naming them."""
+    if mixture not in MIXTURES:
+        raise ValueError(f"mixture must be one of {MIXTURES}, got {mixture!r}")
+    return mixture
+
+
 class LearnedEvaluator:
     """See the module docstring. Values are cached by board and mover when ``cache_values``.
 
@@ -82,10 +89,8 @@ class LearnedEvaluator:
         self.learned = float(learned)
         self._values: dict[tuple, float] | None = {} if cache_values else None
         if isinstance(model, PooledValueModel):
-            if mixture not in MIXTURES:
-                raise ValueError(f"mixture must be one of {MIXTURES}, got {mixture!r}")
             self._pooled = model
-            self._mixture = mixture
+            self._mixture = check_mixture(mixture)
             self._init_mixture(belief)
             return
         opp = 1 - self.seat

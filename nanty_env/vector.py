@@ -189,10 +189,14 @@ class _StepBuffers:
         ]
 
     @classmethod
+    def array_bytes(cls, n: int, obs_dim: int, num_actions: int) -> int:
+        """Bytes for the arrays alone (each 8-byte aligned)."""
+        return sum(_aligned(_nbytes(d, s)) for _, d, s in cls.layout(n, obs_dim, num_actions))
+
+    @classmethod
     def nbytes(cls, n: int, obs_dim: int, num_actions: int) -> int:
         """Bytes for the arrays plus room for the pickled infos."""
-        arrays = sum(_aligned(_nbytes(d, s)) for _, d, s in cls.layout(n, obs_dim, num_actions))
-        return arrays + n * (4 * obs_dim + 1024) + 4096
+        return cls.array_bytes(n, obs_dim, num_actions) + n * (4 * obs_dim + 1024) + 4096
 
     @classmethod
     def allocate(cls, ctx: Any, n: int, obs_dim: int, num_actions: int) -> _StepBuffers:

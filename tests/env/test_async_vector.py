@@ -37,8 +37,7 @@ def synchronous_trajectories(fns) -> list[list[tuple]]:
 
 def no_room_for_infos(cls, n: int, obs_dim: int, num_actions: int) -> int:
     """``_StepBuffers.nbytes`` without room for infos, so they all go through the pipe."""
-    layout = cls.layout(n, obs_dim, num_actions)
-    return sum(-(-np.dtype(d).itemsize * int(np.prod(s)) // 8) * 8 for _, d, s in layout) + 8
+    return cls.array_bytes(n, obs_dim, num_actions) + 8
 
 
 @pytest.mark.parametrize(
