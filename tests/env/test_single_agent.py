@@ -180,6 +180,10 @@ def test_split_vec_env_wakes_a_sleeping_worker() -> None:
     for k in range(40):
         if k % 10 == 0:
             time.sleep(3 * vector.SPIN_SECONDS)
+            # on a loaded machine the worker may take longer to notice the pause
+            deadline = time.monotonic() + 10.0
+            while split._bufs[0].ctrl[vector.ASLEEP] != 1 and time.monotonic() < deadline:
+                time.sleep(vector.SPIN_SECONDS)
             assert split._bufs[0].ctrl[vector.ASLEEP] == 1
         acts = np.array([rng.choice(np.flatnonzero(m)) for m in one.action_masks()])
         a, b = one.step(acts), split.step(acts)
