@@ -9,6 +9,11 @@ Input is a list of game records (plain dicts, as :mod:`agents.tournament` writes
 and the list of entries (bot specs in the order given; the same spec may appear several times,
 e.g. three random bots). Statistics are pooled per bot spec; ratings are kept per entry, since
 one rating cannot sit in two seats of the same game.
+
+Besides per personality and per seat, wins are split by who held an *end-rule* personality at
+the end (one whose win is judged when the game ends, e.g. Sherlock Holmes, who wins when the
+deck runs out): the bot itself, an opponent, or nobody. In four-player games such a seat wins
+most games it is in, so this split shows where a bot gains or loses.
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
+
+HOLDERS = ("self", "an opponent", "nobody")
+"""Who held an end-rule personality at the end of a game, from one seat's point of view."""
 
 
 def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
@@ -52,20 +60,44 @@ def entry_labels(specs: Sequence[str]) -> list[str]:
     return out
 
 
-def win_tables(specs: Sequence[str], records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Win counts pooled per bot spec: overall, per personality and per seat."""
+def end_rule_personalities() -> frozenset[str]:
+    """Ids of the personalities whose win is judged when the game ends (the game data's
+    ``end_rule``): Sherlock Holmes, and the variant deck's conditional Holmes and Fagin."""
+    from nanty_env.data import load_game_data
+
+    return frozenset(p.id for p in load_game_data().personalities if p.end_rule)
+
+
+def holder(personalities: Sequence[str], seat: int, enders: frozenset[str]) -> str:
+    """Who, seen from ``seat``, holds a personality in ``enders`` (one of :data:`HOLDERS`)."""
+    if personalities[seat] in enders:
+        return "self"
+    return "an opponent" if any(p in enders for p in personalities) else "nobody"
+
+
+def win_tables(
+    specs: Sequence[str],
+    records: Sequence[Mapping[str, Any]],
+    enders: frozenset[str] | None = None,
+) -> dict[str, Any]:
+    """Win counts pooled per bot spec: overall, per personality, per seat and by who held an
+    end-rule personality (``enders``, default :func:`end_rule_personalities`) at the end."""
+    enders = end_rule_personalities() if enders is None else enders
     overall: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     by_persona: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     by_seat: dict[tuple[str, int], list[int]] = defaultdict(lambda: [0, 0])
+    by_holder: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     for r in records:
         winners = set(r["winners"])
+        personas = r["personalities"]
         for seat, e in enumerate(r["seats"]):
             bot = specs[e]
             won = int(seat in winners)
             for cell in (
                 overall[bot],
-                by_persona[bot, r["personalities"][seat]],
+                by_persona[bot, personas[seat]],
                 by_seat[bot, seat],
+                by_holder[bot, holder(personas, seat, enders)],
             ):
                 cell[0] += 1
                 cell[1] += won
@@ -82,6 +114,12 @@ def win_tables(specs: Sequence[str], records: Sequence[Mapping[str, Any]]) -> di
             {"bot": b, "seat": s, **rate_row(*v)}
             for (b, s), v in sorted(
                 by_seat.items(), key=lambda kv: (order.index(kv[0][0]), kv[0][1])
+            )
+        ],
+        "by_end_rule_holder": [
+            {"bot": b, "holder": h, **rate_row(*v)}
+            for (b, h), v in sorted(
+                by_holder.items(), key=lambda kv: (order.index(kv[0][0]), HOLDERS.index(kv[0][1]))
             )
         ],
     }

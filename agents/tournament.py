@@ -286,6 +286,11 @@ def format_table(result: TournamentResult) -> str:
     for title, rows, label in (
         ("by personality", s["by_personality"], lambda r: r["personality"]),
         ("by seat", s["by_seat"], lambda r: f"seat {r['seat']}"),
+        (
+            "by who held an end-rule personality (Holmes) at the end",
+            s["by_end_rule_holder"],
+            lambda r: r["holder"],
+        ),
     ):
         lines.append(f"{title}:")
         for r in rows:

@@ -6,7 +6,14 @@ import math
 
 import pytest
 
-from agents.stats import entry_labels, ratings, summarize, wilson_interval, win_tables
+from agents.stats import (
+    end_rule_personalities,
+    entry_labels,
+    ratings,
+    summarize,
+    wilson_interval,
+    win_tables,
+)
 
 SPECS = ["alpha", "beta", "beta"]
 
@@ -57,6 +64,41 @@ def test_win_tables_pool_per_bot():
     assert per["alpha", "fagin"] == (2, 2)
     assert per["beta", "fagin"] == (3, 1)
     assert sum(g for (b, _), (g, _) in per.items() if b == "beta") == 10
+
+
+def test_end_rule_personalities_come_from_the_data():
+    assert end_rule_personalities() == {"sherlock_holmes", "v_sherlock_holmes", "v_fagin"}
+
+
+def test_wins_split_by_who_held_an_end_rule_personality():
+    holmes = ("sherlock_holmes", "moriarty", "fagin")
+    records = [
+        record(0, [0, 1, 2], [0], holmes),  # alpha holds Holmes and wins
+        record(1, [1, 0, 2], [0], holmes),  # beta holds Holmes and wins; alpha (seat 1) loses
+        record(2, [0, 1, 2], [0], ("fagin", "moriarty", "lord_bellinger")),  # nobody; alpha wins
+        record(3, [2, 1, 0], [1], ("fagin", "moriarty", "lord_bellinger")),  # nobody; beta wins
+    ]
+    t = win_tables(SPECS, records)
+    split = {(r["bot"], r["holder"]): (r["games"], r["wins"]) for r in t["by_end_rule_holder"]}
+    assert split == {
+        ("alpha", "self"): (1, 1),
+        ("alpha", "an opponent"): (1, 0),
+        ("alpha", "nobody"): (2, 1),
+        ("beta", "self"): (1, 1),
+        ("beta", "an opponent"): (3, 0),
+        ("beta", "nobody"): (4, 1),
+    }
+    # rows come in the bots' order, then self / an opponent / nobody
+    assert [(r["bot"], r["holder"]) for r in t["by_end_rule_holder"]][:3] == [
+        ("alpha", "self"),
+        ("alpha", "an opponent"),
+        ("alpha", "nobody"),
+    ]
+    # another set of end-rule personalities moves the games between the rows
+    moved = win_tables(SPECS, records, enders=frozenset({"fagin"}))
+    split = {(r["bot"], r["holder"]): (r["games"], r["wins"]) for r in moved["by_end_rule_holder"]}
+    assert split["alpha", "self"] == (1, 1)  # game 2: alpha is Fagin and wins
+    assert ("alpha", "nobody") not in split  # Fagin is in every game
 
 
 def test_entry_labels_are_unique():
