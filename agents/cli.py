@@ -5,6 +5,7 @@ Examples::
     nanty eval --bots heuristic,random,random,random --players 4 --games 1000 --seed 0 \\
         --out results.json
     nanty summary results_games.jsonl     # a (partial) run, while it is still going
+    nanty compare a_games.jsonl b_games.jsonl   # two runs' first bots, game by game
     nanty roles --players 4 --games 100
     nanty roles-train --games 300
     nanty bots
@@ -73,6 +74,20 @@ def cmd_summary(args: argparse.Namespace) -> int:
     if args.out:
         for path in write_outputs(result, args.out, plots=not args.no_plots):
             print(f"wrote {path}")
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from agents.paired import compare_runs, format_paired
+    from agents.tournament import load_journal
+
+    run_a, run_b = load_journal(args.journal_a), load_journal(args.journal_b)
+    try:
+        result = compare_runs(run_a, run_b, args.entry_a, args.entry_b)
+    except ValueError as e:
+        raise SystemExit(f"nanty compare: {e}") from e
+    names = (run_a.spec.bots[args.entry_a], run_b.spec.bots[args.entry_b])
+    print(format_paired(result, *names))
     return 0
 
 
@@ -152,6 +167,15 @@ def build_parser() -> argparse.ArgumentParser:
     su.add_argument("--out", help="also write the JSON, CSV files and plots")
     su.add_argument("--no-plots", action="store_true")
     su.set_defaults(func=cmd_summary)
+
+    co = sub.add_parser(
+        "compare", help="compare one bot of each of two runs on the games both played"
+    )
+    co.add_argument("journal_a", help="a <out>_games.jsonl of nanty eval")
+    co.add_argument("journal_b", help="another, with the same seed and game settings")
+    co.add_argument("--entry-a", type=int, default=0, help="which --bots entry of the first run")
+    co.add_argument("--entry-b", type=int, default=0, help="which --bots entry of the second")
+    co.set_defaults(func=cmd_compare)
 
     ro = sub.add_parser("roles", help="top-1 accuracy of role inference by turn number")
     ro.add_argument("--players", default="2,3,4")
