@@ -12,7 +12,7 @@ intervals when most games are concordant).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,17 +78,20 @@ def compare(
 ) -> PairedResult:
     """Compare entry ``entry_a`` of one run with entry ``entry_b`` of another on the games
     both runs played (same deal and rotation). Raises ``ValueError`` if they share none."""
-    a = won_games(records_a, entry_a)
-    b = won_games(records_b, entry_b)
-    common = sorted(a.keys() & b.keys())
+    return paired(won_games(records_a, entry_a), won_games(records_b, entry_b))
+
+
+def paired(won_a: Mapping[Hashable, bool], won_b: Mapping[Hashable, bool]) -> PairedResult:
+    """The comparison of two ``game -> won`` maps on the games in both."""
+    common = won_a.keys() & won_b.keys()
     if not common:
         raise ValueError("the two runs share no game (same deal seed and rotation)")
     return PairedResult(
         games=len(common),
-        wins_a=sum(a[g] for g in common),
-        wins_b=sum(b[g] for g in common),
-        only_a=sum(a[g] and not b[g] for g in common),
-        only_b=sum(b[g] and not a[g] for g in common),
+        wins_a=sum(won_a[g] for g in common),
+        wins_b=sum(won_b[g] for g in common),
+        only_a=sum(won_a[g] and not won_b[g] for g in common),
+        only_b=sum(won_b[g] and not won_a[g] for g in common),
     )
 
 

@@ -29,6 +29,7 @@ import numpy as np
 
 from agents.base import bot_rngs, play_game
 from agents.heuristic import HeuristicBot
+from agents.paired import paired
 from agents.tournament import Task, TournamentSpec, schedule, seats_for
 from nanty_env.engine.tables import tables
 
@@ -110,9 +111,11 @@ def summarize(rows: Sequence[dict[str, Any]]) -> None:
         won_by = collections.Counter(r["holmes"] for r in mine if r["won"])
         line = f"{mode:<7} {wins}/{len(mine)} = {wins / len(mine):.1%}"
         if mode != "base" and "base" in modes:
-            pairs = [(g[mode]["won"], g["base"]["won"]) for g in games.values()]
-            line += f"  only this: {sum(a and not b for a, b in pairs)}"
-            line += f", only base: {sum(b and not a for a, b in pairs)}"
+            vs = paired(
+                {k: g[mode]["won"] for k, g in games.items()},
+                {k: g["base"]["won"] for k, g in games.items()},
+            )
+            line += f"  only this: {vs.only_a}, only base: {vs.only_b} (p = {vs.p_value:.2g})"
         holmes = ", ".join(f"{k} {won_by[k]}/{by[k]}" for k in ("own", "opponent", "none"))
         print(f"{line}  | Holmes held by: {holmes}")
 

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from agents.cli import main
-from agents.paired import PairedResult, compare, compare_runs, sign_test
+from agents.paired import PairedResult, compare, compare_runs, paired, sign_test
 from agents.tournament import TournamentResult, TournamentSpec
 
 
@@ -42,6 +42,11 @@ def test_compare_counts_only_the_common_games():
 def test_compare_rejects_runs_without_common_games():
     with pytest.raises(ValueError, match="no game"):
         compare(RUN_A, [record(99, 0, [0, 1], [0])])
+
+
+def test_paired_takes_any_game_keys():
+    r = paired({"x": True, "y": False, "z": True}, {"y": True, "z": True, "w": False})
+    assert (r.games, r.wins_a, r.wins_b, r.only_a, r.only_b) == (2, 1, 2, 0, 1)
 
 
 def test_sign_test_known_values():
