@@ -14,9 +14,12 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agents.stats import Z95
+
+if TYPE_CHECKING:
+    from agents.tournament import TournamentResult
 
 
 @dataclass(frozen=True)
@@ -99,7 +102,9 @@ GAME_OPTIONS = ("num_players", "personalities", "thresholds", "interrupt_windows
 """The tournament settings two runs must share for their games to be the same games."""
 
 
-def compare_runs(run_a: Any, run_b: Any, entry_a: int = 0, entry_b: int = 0) -> PairedResult:
+def compare_runs(
+    run_a: TournamentResult, run_b: TournamentResult, entry_a: int = 0, entry_b: int = 0
+) -> PairedResult:
     """:func:`compare` on two :class:`~agents.tournament.TournamentResult` (e.g. journals read
     by :func:`~agents.tournament.load_journal`), after checking that they play the same game
     (a ``ValueError`` names the first setting that differs) and that the entries exist."""
