@@ -1,8 +1,8 @@
 """Paired comparison of two bots on the same games (duplicate play).
 
-Two tournaments run with the same seed, player count and number of games play the same deals
-in the same seat rotations (:mod:`agents.tournament`), so one bot entry of each can be compared
-game by game. What decides between them is the *discordant* games, won by one and not the
+Two tournaments run with the same seed and game settings play the same deals in the same seat
+rotations (:mod:`agents.tournament`; game ``i`` is the same whatever the number of games), so one
+bot entry of each can be compared game by game on the games both played. What decides between them is the *discordant* games, won by one and not the
 other; the games both won or both lost say nothing about which is stronger. The test is
 McNemar's exact (sign) test on the discordant games, and the difference in win rate gets a
 normal-approximation 95 % interval that uses the pairing (much narrower than two independent
