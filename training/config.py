@@ -15,6 +15,8 @@ from typing import Any
 
 import yaml
 
+from training.potentials import SHAPINGS
+
 CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs"
 
 
@@ -36,7 +38,7 @@ class EnvSection:
     personalities: str = "standard"
     thresholds: str = "rulebook"
     reward_mode: str = "win_loss"
-    shaping: str = "none"  # "none" or "goal_progress"
+    shaping: str = "none"  # "none", "goal_progress" or "win_probability" (training/potentials.py)
     learner_seat: int | None = None  # None: a random seat each episode
     # a residual policy on a scripted bot (a bot spec, e.g. "heuristic"): the bot, seated in
     # the learner's seat, suggests an action at every decision; the suggestion is part of the
@@ -49,7 +51,7 @@ class EnvSection:
         _choice("personalities", self.personalities, ("standard", "variant", "classic"))
         _choice("thresholds", self.thresholds, ("rulebook", "player_aid"))
         _choice("reward_mode", self.reward_mode, ("win_loss", "zero_sum"))
-        _choice("shaping", self.shaping, ("none", "goal_progress"))
+        _choice("shaping", self.shaping, SHAPINGS)
         if self.learner_seat is not None and not 0 <= self.learner_seat < self.num_players:
             raise ValueError(f"learner_seat must be in [0, {self.num_players}) or null")
         if self.hint is not None:

@@ -35,10 +35,11 @@ import numpy as np
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine.actions import NUM_ACTIONS
 from nanty_env.observation import with_hint
-from nanty_env.rewards import goal_progress, terminal_rewards
+from nanty_env.rewards import terminal_rewards
 from nanty_env.vector import process_context
 from training.config import TrainConfig
 from training.cputime import cpu_seconds
+from training.potentials import potential
 
 
 def _returns(phi: list[float], final_phi: float, reward: float, gamma: float) -> list[float]:
@@ -59,7 +60,7 @@ def play_recorded(
     config: GameConfig,
     seed: int,
     gamma: float,
-    shaping: bool,
+    shaping: str,
     reward_mode: str,
     record: set[int] | None = None,
     label: dict[int, str] | None = None,
@@ -87,6 +88,7 @@ def play_recorded(
     teachers = {s: make_bot(t) for s, t in label.items()}
     g = Game.new(config, seed)
     rngs = bot_rngs(seed, n)
+    phi = potential(shaping)
     teacher_rngs = bot_rngs(seed, n, salt=1)  # the seated bots' random streams are unchanged
     for s, b in enumerate(bots):
         b.reset(s, config)
@@ -125,7 +127,7 @@ def play_recorded(
                 acts.append(a)
             played.append(a)
             seats.append(p)
-            phis.append(goal_progress(g, p) if shaping else 0.0)
+            phis.append(phi(g, p) if phi else 0.0)
         g.apply(a)
     rewards = terminal_rewards(g, reward_mode)
     ret = np.zeros(len(acts), dtype=np.float32)
@@ -133,7 +135,7 @@ def play_recorded(
     for s in range(n):
         idx = np.flatnonzero(seats_a == s)
         if len(idx):
-            final = goal_progress(g, s) if shaping else 0.0
+            final = phi(g, s) if phi else 0.0
             ret[idx] = _returns([phis[i] for i in idx], final, rewards[s], gamma)
     out = {
         "obs": np.array(obs, dtype=np.float16).reshape(-1, OBS_SIZE),
@@ -298,7 +300,7 @@ def generate_part(
             chunk,
             cfg.seed,
             cfg.ppo.gamma,
-            cfg.env.shaping == "goal_progress",
+            cfg.env.shaping,
             cfg.env.reward_mode,
         )
         for chunk in _chunks(indices, p.workers)
@@ -445,7 +447,7 @@ def play_dagger(
     config: GameConfig,
     seed: int,
     gamma: float,
-    shaping: bool,
+    shaping: str,
     reward_mode: str,
 ) -> dict[str, np.ndarray]:
     """One game: ``learner`` (a bot) in ``seat``, ``opponent`` elsewhere; the learner's real
@@ -517,7 +519,7 @@ def dagger_round(
             _game_config(cfg).to_dict(),
             chunk,
             cfg.ppo.gamma,
-            cfg.env.shaping == "goal_progress",
+            cfg.env.shaping,
             cfg.env.reward_mode,
         )
         for chunk in _chunks(games, p.workers)

@@ -20,7 +20,6 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.utils import set_random_seed
 
 from agents.registry import make_bot
-from nanty_env.rewards import goal_progress
 from nanty_env.vector import make_vec_env
 from training.config import TrainConfig
 from training.evaluate import evaluate_model
@@ -30,6 +29,7 @@ from training.masked_policy import (
     UpdateThreads,
     torch_threads,
 )
+from training.potentials import potential
 from training.selfplay import OpponentPool
 
 
@@ -40,7 +40,7 @@ def env_kwargs(cfg: TrainConfig, pool: OpponentPool) -> dict[str, Any]:
         "personalities": e.personalities,
         "thresholds": e.thresholds,
         "reward_mode": e.reward_mode,
-        "shaping": goal_progress if e.shaping == "goal_progress" else None,
+        "shaping": potential(e.shaping),
         "learner_seat": e.learner_seat,
         "opponents": pool,
         "hint": None if e.hint is None else make_bot(e.hint),

@@ -65,21 +65,25 @@ class Shadow(BaseBot):
 
 def test_labels_are_the_teachers_choices() -> None:
     cfg = GameConfig(num_players=2, log=False)
-    d = play_dagger(Shadow(5, 2), TEACHER, "random", 1, cfg, 5, 0.99, True, "win_loss")
+    d = play_dagger(Shadow(5, 2), TEACHER, "random", 1, cfg, 5, 0.99, "goal_progress", "win_loss")
     n = len(d["action"])
     assert n > 5 and len(d["played"]) == n
     assert d["mask"][np.arange(n), d["action"]].all()
     assert (d["played"] == d["action"]).all()  # the same teacher, the same history and rng
     # labelled seats must be recorded ones; other seats' bots are unaffected by the teacher
     with pytest.raises(ValueError, match="must be recorded"):
-        play_recorded(["random", "random"], cfg, 5, 0.99, True, "win_loss", {0}, {1: TEACHER})
+        play_recorded(
+            ["random", "random"], cfg, 5, 0.99, "goal_progress", "win_loss", {0}, {1: TEACHER}
+        )
 
 
 def test_a_tiny_round_adds_legal_teacher_labels() -> None:
     cfg = load_config(ROOT / "configs" / "quick.yaml", **TINY)
     assert dagger_games(cfg, 0) != dagger_games(cfg, 1)  # new games each round
     model = tiny_model(cfg)
-    base = play_recorded(TEACHER, GameConfig(num_players=2, log=False), 1, 0.99, True, "win_loss")
+    base = play_recorded(
+        TEACHER, GameConfig(num_players=2, log=False), 1, 0.99, "goal_progress", "win_loss"
+    )
     new, cpu = dagger_round(model, cfg, 0, log=lambda *_: None)
     n = len(new["action"])
     assert n > 0 and cpu > 0 and len(new["game_won"]) == 1
@@ -104,7 +108,7 @@ def test_a_tiny_round_adds_legal_teacher_labels() -> None:
         GameConfig(num_players=2, log=False),
         seed,
         cfg.ppo.gamma,
-        True,
+        "goal_progress",
         cfg.env.reward_mode,
     )
     assert (again["action"] == new["action"]).all()

@@ -57,7 +57,12 @@ def test_returns_add_shaping_and_terminal_reward() -> None:
 def test_recorded_decisions_are_legal_and_encoded() -> None:
     cfg = GameConfig(num_players=3, log=False)
     d = play_recorded(
-        "heuristic:plan=greedy", cfg, seed=3, gamma=0.99, shaping=True, reward_mode="win_loss"
+        "heuristic:plan=greedy",
+        cfg,
+        seed=3,
+        gamma=0.99,
+        shaping="goal_progress",
+        reward_mode="win_loss",
     )
     n = len(d["action"])
     assert n > 20
@@ -99,15 +104,17 @@ def test_cpu_limit_stops_training(tmp_path: Path) -> None:
 def test_only_the_recorded_seat_is_kept() -> None:
     cfg = GameConfig(num_players=3, log=False)
     specs = ["random", "heuristic:plan=greedy", "random"]
-    full = play_recorded(specs, cfg, seed=4, gamma=0.99, shaping=True, reward_mode="win_loss")
-    one = play_recorded(specs, cfg, 4, 0.99, True, "win_loss", record={1})
+    full = play_recorded(
+        specs, cfg, seed=4, gamma=0.99, shaping="goal_progress", reward_mode="win_loss"
+    )
+    one = play_recorded(specs, cfg, 4, 0.99, "goal_progress", "win_loss", record={1})
     assert 0 < len(one["action"]) < len(full["action"])
     # the same game: the recorded seat's decisions are a subsequence of all decisions
     rows = {(a, m.tobytes()) for a, m in zip(full["action"], full["mask"], strict=True)}
     assert all((a, m.tobytes()) in rows for a, m in zip(one["action"], one["mask"], strict=True))
     assert len(set(one["won"].tolist())) == 1  # one seat: one outcome
     with pytest.raises(ValueError, match="2 bot specs for 3 players"):
-        play_recorded(specs[:2], cfg, 4, 0.99, True, "win_loss")
+        play_recorded(specs[:2], cfg, 4, 0.99, "goal_progress", "win_loss")
 
 
 def test_vs_games_rotate_the_teacher_seat() -> None:
