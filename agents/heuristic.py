@@ -171,6 +171,8 @@ class HeuristicBot(RoleAwareBot):
             game's player count; 0: the hand-weighted one only).
         mixture: how the learned term averages over the opponents' personalities with more
             than two seats (``"mean"`` or ``"deals"``, see :mod:`agents.learned_eval`).
+        robust, durable: with ``learned``, bonuses for a goal the others cannot undo with one
+            hit (see :mod:`agents.learned_eval` and :mod:`agents.robustness`; 0: none).
     """
 
     name = "heuristic"
@@ -183,9 +185,15 @@ class HeuristicBot(RoleAwareBot):
         plan: str = "turn",
         learned: float = 0.0,
         mixture: str = "mean",
+        robust: float = 0.0,
+        durable: float = 0.0,
     ) -> None:
         super().__init__(role_model)
         self.learned = float(learned)
+        self.robust = float(robust)
+        self.durable = float(durable)
+        if (robust or durable) and self.learned <= 0.0:
+            raise ValueError("robust and durable weight the learned value: give learned > 0")
         self.mixture = check_mixture(mixture)
         if plan not in PLANS:
             raise ValueError(f"plan must be one of {PLANS}, got {plan!r}")
@@ -230,6 +238,8 @@ class HeuristicBot(RoleAwareBot):
                     self.learned,
                     cache_values=True,
                     mixture=self.mixture,
+                    robust=self.robust,
+                    durable=self.durable,
                 )
             self._last = (key, ev)
         return self._last[1]

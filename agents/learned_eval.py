@@ -1,9 +1,15 @@
 """The hand-weighted evaluation blended with the learned win probability, for a seat that does
 not know its opponent's personality (the scripted look-ahead and the search's root prior).
 
-``value = (1 - learned) * hand + learned * TERMINAL * (2 P - 1)`` where ``hand`` is
-:meth:`~agents.evaluation.Evaluator.value` and ``P`` the seat's win probability
+``value = (1 - learned) * hand + learned * (TERMINAL * (2 P - 1) + sturdiness)`` where ``hand``
+is :meth:`~agents.evaluation.Evaluator.value` and ``P`` the seat's win probability
 (:mod:`agents.value_model`) averaged over the opponent's personality under the seat's belief.
+``sturdiness`` (0 unless asked for) rewards a goal the others cannot easily undo before it wins:
+``robust`` for each hit beyond the first that the seat's met goal can take
+(:func:`~agents.robustness.break_cost`, counted up to :data:`MAX_HITS`), and ``durable`` times
+the share of the goal's units that take two hits (:func:`~agents.robustness.durable_share`).
+The learned model sees how far a goal has come, not how firmly it holds, and a met goal that one
+hit undoes rarely survives the round (:mod:`agents.robustness`).
 With more than two seats the model is a :class:`~agents.value_model.PooledValueModel`; each
 opponent's features are then their expectation under the seat's belief (``mixture="mean"``,
 one evaluation of the model), or ``P`` is averaged over every combination of the opponents'
@@ -27,6 +33,7 @@ from agents.evaluation import (
     metrics,
     needs_progress,
 )
+from agents.robustness import break_cost, durable_share
 from agents.value_model import (
     CLASSES,
     PooledValueModel,
@@ -43,6 +50,7 @@ from nanty_env.engine.game import Game
 
 TERMINAL = 3.0  # the value of a win (a loss is -TERMINAL), for the look-ahead and agents.ismcts
 MIN_PROB = 0.02  # an opponent's personality less likely than this is ignored (n > 2)
+MAX_HITS = 3  # a met goal's break cost counts up to this many hits
 MIXTURES = ("mean", "deals")
 
 
@@ -66,6 +74,8 @@ class LearnedEvaluator:
         learned: weight of the learned term in [0, 1].
         mixture: how the opponents' personalities are averaged over with more than two seats
             (see the module docstring).
+        robust: value of each hit beyond the first that the seat's met goal can take.
+        durable: value of the goal's units that take two hits, as a share of those it needs.
     """
 
     def __init__(
@@ -77,6 +87,8 @@ class LearnedEvaluator:
         learned: float,
         cache_values: bool = False,
         mixture: str = "mean",
+        robust: float = 0.0,
+        durable: float = 0.0,
     ) -> None:
         if isinstance(model, ValueModel) != (hand.n == 2):
             raise ValueError(f"{type(model).__name__} does not fit a {hand.n}-player game")
@@ -86,6 +98,9 @@ class LearnedEvaluator:
         self.w = hand.w
         self.config = hand.config
         self.own = own
+        self.robust = float(robust)
+        self.durable = float(durable)
+        self._own_needs = goals(hand.config)[own].compiled
         self.learned = float(learned)
         self._values: dict[tuple, float] | None = {} if cache_values else None
         if isinstance(model, PooledValueModel):
@@ -181,6 +196,17 @@ class LearnedEvaluator:
             seats[q] = [x_mean, met_mean, *onehot, *by_class, *tails[q]]
         return float(self._pooled.probabilities(np.array(seats), sh)[me])
 
+    def sturdiness(self, g: Game) -> float:
+        """The ``robust`` and ``durable`` terms of the seat's own goal in ``g``."""
+        out = 0.0
+        if self.robust:
+            hits = break_cost(g, self.seat, self._own_needs)
+            if hits > 1:
+                out += self.robust * (min(hits, MAX_HITS) - 1)
+        if self.durable:
+            out += self.durable * durable_share(g, self.seat, self._own_needs)
+        return out
+
     def value(self, g: Game) -> float:
         values = self._values
         if values is None:
@@ -199,6 +225,8 @@ class LearnedEvaluator:
             learned = TERMINAL if self.seat in g.outcome.winners else -TERMINAL
         else:
             learned = TERMINAL * (2.0 * self.win_probability(m, g.active) - 1.0)
+            if self.robust or self.durable:
+                learned += self.sturdiness(g)
         if self.learned >= 1.0:
             return learned
         return (1.0 - self.learned) * self.hand.value_from_metrics(m) + self.learned * learned
