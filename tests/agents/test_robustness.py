@@ -17,6 +17,17 @@ from nanty_env.engine.position import build_position, personality
 
 CFG = GameConfig(num_players=4, log=False)
 LORD = ("lord_bellinger", "moriarty", "fagin", "de_sidonia")
+NINE_AREAS = [
+    "Chelsea",
+    "Westminster",
+    "West End",
+    "Holborn",
+    "City",
+    "Highbury",
+    "East End",
+    "Bermondsey",
+    "Southwark",
+]
 
 
 def needs(name: str) -> tuple:
@@ -74,17 +85,7 @@ def test_lord_building_counts_and_rivals_include_new_citizens_and_grenadiers():
 
 
 def test_moriarty_counts_agents_per_occupied_area():
-    nine = [
-        "Chelsea",
-        "Westminster",
-        "West End",
-        "Holborn",
-        "City",
-        "Highbury",
-        "East End",
-        "Bermondsey",
-        "Southwark",
-    ]
+    nine = NINE_AREAS
     seats = ("moriarty", "lord_bellinger", "fagin", "de_sidonia")
     g = build_position(
         config=CFG, agents={0: dict.fromkeys(nine, 1)}, personalities=seats, active=1
@@ -101,17 +102,7 @@ def test_moriarty_counts_agents_per_occupied_area():
 
 
 def test_fagin_counts_trouble_markers_beyond_eight():
-    areas = [
-        "Chelsea",
-        "Westminster",
-        "West End",
-        "Holborn",
-        "City",
-        "Highbury",
-        "East End",
-        "Bermondsey",
-        "Southwark",
-    ]
+    areas = NINE_AREAS
     seats = ("fagin", "lord_bellinger", "moriarty", "de_sidonia")
     for k, cost in [(7, 0), (8, 1), (9, 2)]:
         g = build_position(
