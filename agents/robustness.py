@@ -40,7 +40,8 @@ def unit_costs(g: Game, seat: int, metric: int) -> list[int] | None:
 
 
 def controlled_margins(g: Game, seat: int) -> list[int]:
-    """``seat``'s lead in pieces in each area it controls (see ``board.controls``)."""
+    """``seat``'s lead in pieces in each area it controls: ``board.controls``'s rule with the
+    margin kept (pinned to it in tests/agents/test_robustness.py)."""
     out = []
     agents, building, gren, cit = g.agents, g.building, g.gren, g.cit
     for a in range(NUM_AREAS):

@@ -9,8 +9,9 @@ import pytest
 from agents.evaluation import DEFAULT_WEIGHTS, Evaluator, goals
 from agents.heuristic import HeuristicBot
 from agents.learned_eval import MAX_HITS, TERMINAL, LearnedEvaluator
-from agents.robustness import break_cost, durable_share
+from agents.robustness import break_cost, controlled_margins, durable_share
 from agents.value_model import value_model_for
+from nanty_env.engine.board import controls
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Outcome
 from nanty_env.engine.position import build_position, personality
@@ -85,34 +86,59 @@ def test_lord_building_counts_and_rivals_include_new_citizens_and_grenadiers():
 
 
 def test_moriarty_counts_agents_per_occupied_area():
-    nine = NINE_AREAS
     seats = ("moriarty", "lord_bellinger", "fagin", "de_sidonia")
     g = build_position(
-        config=CFG, agents={0: dict.fromkeys(nine, 1)}, personalities=seats, active=1
+        config=CFG, agents={0: dict.fromkeys(NINE_AREAS, 1)}, personalities=seats, active=1
     )
     assert break_cost(g, 0, needs("moriarty")) == 1
     g = build_position(
-        config=CFG, agents={0: dict.fromkeys([*nine, "Strand"], 1)}, personalities=seats, active=1
+        config=CFG,
+        agents={0: dict.fromkeys([*NINE_AREAS, "Strand"], 1)},
+        personalities=seats,
+        active=1,
     )
     assert break_cost(g, 0, needs("moriarty")) == 2
     g = build_position(
-        config=CFG, agents={0: dict.fromkeys(nine, 2)}, personalities=seats, active=1
+        config=CFG, agents={0: dict.fromkeys(NINE_AREAS, 2)}, personalities=seats, active=1
     )
     assert break_cost(g, 0, needs("moriarty")) == 2
 
 
 def test_fagin_counts_trouble_markers_beyond_eight():
-    areas = NINE_AREAS
     seats = ("fagin", "lord_bellinger", "moriarty", "de_sidonia")
     for k, cost in [(7, 0), (8, 1), (9, 2)]:
         g = build_position(
             config=CFG,
-            agents={1: dict.fromkeys(areas, 1)},
-            trouble=areas[:k],
+            agents={1: dict.fromkeys(NINE_AREAS, 1)},
+            trouble=NINE_AREAS[:k],
             personalities=seats,
             active=1,
         )
         assert break_cost(g, 0, needs("fagin")) == cost
+
+
+def test_controlled_margins_follow_the_engines_control_rule(states):
+    """One margin per area ``board.controls`` says the seat controls, and each is the lead:
+    without ``margin - 1`` of its agents the seat still controls the area, without ``margin``
+    it does not."""
+    checked = 0
+    for n, games in states.items():
+        for g in games:
+            for seat in range(n):
+                held = [a for a in range(12) if controls(g, seat, a)]
+                margins = controlled_margins(g, seat)
+                assert len(margins) == len(held)
+                for a, margin in zip(held, margins, strict=True):
+                    agents = g.agents[seat][a]
+                    if agents < margin:  # the building is part of the lead
+                        continue
+                    h = g.clone()
+                    h.agents[seat][a] = agents - (margin - 1)
+                    assert controls(h, seat, a)
+                    h.agents[seat][a] = agents - margin
+                    assert not controls(h, seat, a)
+                    checked += 1
+    assert checked >= 20
 
 
 def test_de_sidonia_and_holmes_have_no_break_cost():
