@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from nanty_env.engine import actions as A
-from nanty_env.engine.tables import tables
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
@@ -17,7 +16,7 @@ def describe_action(g: Game, action: int, seat: int) -> str:
         act = A.decode(action)
     except ValueError:
         return f"<invalid action {action!r}>"
-    d, theme = tables().data, g.cfg.theme
+    d, theme = g.t.data, g.cfg.theme
     fam, arg = act.family, act.arg
     if fam == "PASS":
         return "pass"
