@@ -144,8 +144,8 @@ def build_position(
     g.loans = [[card(x, t) for x in (loans or {}).get(s, ())] for s in range(n)]
     g.penalties = [[card(x, t) for x in (penalties or {}).get(s, ())] for s in range(n)]
     g.discard = [card(x, t) for x in discard]
-    if face_up is not None:
-        g.faceup = [card(x, t) for x in face_up]
+    default_face_up = g.faceup
+    g.faceup = [card(x, t) for x in face_up] if face_up is not None else []
     top = [card(x, t) for x in deck_top]
     for group in (*g.hands, *g.loans, *g.penalties, g.discard, g.faceup, top):
         for c in group:
@@ -154,6 +154,10 @@ def build_position(
             used.add(c)
     rest = [c for c in g.deck if c not in used]
     rest += [c for c in range(len(t.data.cards)) if c not in used and c not in rest]
+    if face_up is None:  # the dealt face-up cards where still free, else the next free ones
+        g.faceup = [c for c in default_face_up if c not in used]
+        g.faceup += [c for c in reversed(rest) if c not in g.faceup][: 3 - len(g.faceup)]
+        rest = [c for c in rest if c not in g.faceup]
     if deck_size is not None:
         keep = max(0, deck_size - len(top))
         g.removed = sorted({*g.removed, *rest[: len(rest) - keep]})
