@@ -172,3 +172,10 @@ def test_elder_ones_do_not_change_building_rules_for_others():
     play(g, pc("ruby"), A.PASS)
     assert area("Lambeth") in symbolic_areas(g)  # another player's minions do not block
     assert elder("dagon") == 2
+
+
+def test_a_grenadier_does_not_switch_a_building_ability_off():
+    g = builder(buildings={"City": (0, "palace")}, grenadiers={"City": 1}, money=0)
+    assert ab("City") in g.legal_actions()
+    play(g, ab("City"))
+    assert g.money[0] == 4

@@ -53,9 +53,13 @@ def test_what_the_rulebook_prints():
     bokrug = d.elder_ones[d.elder_index["bokrug"]]
     assert bokrug.ability == "place_trouble_here" and bokrug.source == "assumed"  # HP assumed
     assert {b.id: (b.number, b.cost) for b in d.buildings} == {
-        "tenement": (102, 6), "mansion": (103, 12), "palace": (104, 18),
-        "hotel": (105, 12), "office": (106, 6), "factory": (107, 12),
-    }  # fmt: skip
+        "tenement": (102, 6),
+        "mansion": (103, 12),
+        "palace": (104, 18),
+        "hotel": (105, 12),
+        "office": (106, 6),
+        "factory": (107, 12),
+    }
     assert all(b.source == "rulebook" for b in d.buildings)
     assert {e.id for e in d.events if e.source == "rulebook"} == {"flood", "fire"}
     assert [o.id for o in d.objectives if o.rule == "sloth"] == ["sloth"]
@@ -137,18 +141,33 @@ def test_an_edited_pack_is_reloaded(tmp_path):
 @pytest.mark.parametrize(
     "old, new, message",
     [
-        ('symbols = ["minion"]', 'symbols = ["remove_trouble"]',
-         "cards.toml: card 'groat': symbols: unknown symbol 'remove_trouble'"),
-        ('id = "mr_boggis"\ndeck = "yellow"', 'id = "mr_boggis"\ndeck = "green"',
-         "cards.toml: card 'mr_boggis': deck = 'green' is not one of"),
-        ("params = { amount = 2 }", "params = { amount = 2, area = 1 }",
-         "card 'mr_boggis': effect 'take_money_from_each_opponent' takes params ['amount']"),
-        ('source = "assumed"', 'source = "guessed"',
-         "cards.toml: card 'mr_boggis': source = 'guessed' is not one of"),
-        ('effect = "take_money_from_each_opponent"', 'effect = "swap_personality"',
-         "card 'mr_boggis': effect: unknown effect 'swap_personality'"),
+        (
+            'symbols = ["minion"]',
+            'symbols = ["remove_trouble"]',
+            "cards.toml: card 'groat': symbols: unknown symbol 'remove_trouble'",
+        ),
+        (
+            'id = "mr_boggis"\ndeck = "yellow"',
+            'id = "mr_boggis"\ndeck = "green"',
+            "cards.toml: card 'mr_boggis': deck = 'green' is not one of",
+        ),
+        (
+            "params = { amount = 2 }",
+            "params = { amount = 2, area = 1 }",
+            "card 'mr_boggis': effect 'take_money_from_each_opponent' takes params ['amount']",
+        ),
+        (
+            'source = "assumed"',
+            'source = "guessed"',
+            "cards.toml: card 'mr_boggis': source = 'guessed' is not one of",
+        ),
+        (
+            'effect = "take_money_from_each_opponent"',
+            'effect = "swap_personality"',
+            "card 'mr_boggis': effect: unknown effect 'swap_personality'",
+        ),
     ],
-)  # fmt: skip
+)
 def test_errors_name_file_item_and_field(tmp_path, old, new, message):
     pack = write_pack(tmp_path, **{old: new})
     with pytest.raises(DataError) as err:

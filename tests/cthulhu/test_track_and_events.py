@@ -212,3 +212,34 @@ def test_insanity_only_rises(n):
     play(g, pc("rincewind"), A.CONFIRM)
     assert g.insanity == 8
     assert card("rincewind") in g.in_play
+
+
+def test_a_box_with_a_grenadier_and_an_event_places_the_grenadier_first(tmp_path):
+    from importlib import resources
+
+    from nanty_env.engine.config import GameConfig
+    from nanty_env.engine.cthulhu.position import build_position
+
+    pack = resources.files("nanty_env.data.cthulhu")
+    text = pack.joinpath("track.toml").read_text(encoding="utf-8")
+    text = text.replace(
+        "number = 3\ngrenadier = true\nevent = false", "number = 3\ngrenadier = true\nevent = true"
+    )
+    (tmp_path / "track.toml").write_text(text, encoding="utf-8")
+    config = GameConfig(num_players=3, expansion="cthulhu", content=str(tmp_path))
+    g = goo_spent(
+        build_position(
+            3,
+            config=config,
+            insanity=2,
+            hands=[["rincewind"], [], []],
+            events=["the_stars_are_right", *ALL_EVENTS[:8]],
+            elders={"yig": (1, "East End")},
+            objectives=("sloth", "lust", "greed"),
+            great_old_ones=("cthulhu", "hastur", "nyarlathotep"),
+        )
+    )
+    dice(g, 7)  # the grenadier goes to the East End and removes its marker...
+    play(g, pc("rincewind"), A.CONFIRM)
+    assert g.gren[area("East End")] == 1
+    assert g.trouble[area("East End")] == 1  # ...then the event puts one back by Yig

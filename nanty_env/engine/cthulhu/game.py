@@ -16,7 +16,6 @@ import numpy as np
 # Importing these modules registers the expansion's frame handlers.
 from nanty_env.engine import actions as A
 from nanty_env.engine.cthulhu import effects, flow, setup, symbols  # noqa: F401
-from nanty_env.engine.cthulhu import pieces as P
 from nanty_env.engine.frames import ruleset_handlers
 from nanty_env.engine.game import Game
 
@@ -98,9 +97,6 @@ class CthulhuGame(Game):
         from nanty_env.engine.cthulhu.view import player_view
 
         return player_view(self, seat)
-
-    def own_elders(self, seat: int) -> list[int]:
-        return P.own_elders(self, seat)
 
 
 CthulhuGame._options, CthulhuGame._act, _ = ruleset_handlers("cthulhu")

@@ -30,16 +30,6 @@ def pool(g: Game) -> list[int]:
     return [e for e, a in enumerate(g.elder_area) if a < 0]
 
 
-def elders_in(g: Game, area: int) -> list[int]:
-    return [e for e, a in enumerate(g.elder_area) if a == area]
-
-
-def has_minion(g: Game, seat: int, area: int) -> bool:
-    if g.agents[seat][area]:
-        return True
-    return any(a == area and o == seat for a, o in zip(g.elder_area, g.elder_owner, strict=True))
-
-
 def minions_in(g: Game, seat: int, area: int) -> int:
     """``seat``'s agents plus Elder Ones in ``area``."""
     n = g.agents[seat][area]
