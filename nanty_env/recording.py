@@ -45,9 +45,7 @@ class RecordingWrapper(BaseWrapper):
         self._save()
         super().reset(seed=seed, options=options)
         raw = self.env.unwrapped
-        self._recorder = GameRecorder(
-            raw.config, raw.game_seed, players=self.players, source="env"
-        )
+        self._recorder = GameRecorder(raw.config, raw.game_seed, players=self.players, source="env")
         self._note = ""
 
     def step(self, action: Any) -> None:
