@@ -1,7 +1,7 @@
 """Paired comparison of two bots on the same games (duplicate play).
 
 Two tournaments run with the same seed and game settings play the same deals in the same seat
-rotations (:mod:`agents.tournament`; game ``i`` is the same whatever the number of games), so one
+rotations (:mod:`arena.tournament`; game ``i`` is the same whatever the number of games), so one
 bot entry of each can be compared game by game on the games both played. What decides between them is the *discordant* games, won by one and not the
 other; the games both won or both lost say nothing about which is stronger. The test is
 McNemar's exact (sign) test on the discordant games, and the difference in win rate gets a
@@ -16,10 +16,10 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from agents.stats import Z95
+from arena.stats import Z95
 
 if TYPE_CHECKING:
-    from agents.tournament import TournamentResult
+    from arena.tournament import TournamentResult
 
 
 @dataclass(frozen=True)
@@ -105,8 +105,8 @@ GAME_OPTIONS = ("num_players", "personalities", "thresholds", "interrupt_windows
 def compare_runs(
     run_a: TournamentResult, run_b: TournamentResult, entry_a: int = 0, entry_b: int = 0
 ) -> PairedResult:
-    """:func:`compare` on two :class:`~agents.tournament.TournamentResult` (e.g. journals read
-    by :func:`~agents.tournament.load_journal`), after checking that they play the same game
+    """:func:`compare` on two :class:`~arena.tournament.TournamentResult` (e.g. journals read
+    by :func:`~arena.tournament.load_journal`), after checking that they play the same game
     (a ``ValueError`` names the first setting that differs) and that the entries exist."""
     for key in GAME_OPTIONS:
         va, vb = getattr(run_a.spec, key), getattr(run_b.spec, key)

@@ -1,7 +1,7 @@
 """Tournament statistics: win rates with 95 % confidence intervals, per bot, per personality and
 per seat, and multi-player ratings with uncertainty (openskill's Plackett-Luce model).
 
-Input is a list of game records (plain dicts, as :mod:`agents.tournament` writes them):
+Input is a list of game records (plain dicts, as :mod:`arena.tournament` writes them):
 
 ``{"game": i, "seats": [entry index per seat], "winners": [seats], "personalities": [ids],
 "reason": str, ...}``
@@ -161,7 +161,7 @@ def ratings(
 
 
 def summarize(specs: Sequence[str], records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Everything a tournament reports (see :mod:`agents.tournament` for the JSON layout)."""
+    """Everything a tournament reports (see :mod:`arena.tournament` for the JSON layout)."""
     out = win_tables(specs, records)
     rated = ratings(specs, records)
     for row in out["bots"]:

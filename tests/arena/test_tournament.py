@@ -6,8 +6,8 @@ import csv
 import json
 from collections import Counter
 
-from agents.cli import main
-from agents.tournament import TournamentSpec, run_tournament, schedule, seats_for, write_outputs
+from arena.tournament import TournamentSpec, run_tournament, schedule, seats_for, write_outputs
+from nanty_app.cli import main
 
 
 def test_schedule_rotates_seats_over_shared_deals():
