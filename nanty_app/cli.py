@@ -9,6 +9,9 @@ Examples::
     nanty roles --players 4 --games 100
     nanty roles-train --games 300
     nanty bots
+    nanty play --bots heuristic,random,random --seed 1   # you against three bots
+    nanty replay records/play_....json [--check]
+    nanty serve --port 8000                              # the browser UI
 """
 
 from __future__ import annotations
@@ -204,6 +207,14 @@ def build_parser() -> argparse.ArgumentParser:
     from nanty_app.train_command import add_train_parser
 
     add_train_parser(sub)
+
+    from nanty_app.replay import add_replay_parser
+    from nanty_app.server import add_serve_parser
+    from nanty_app.terminal import add_play_parser
+
+    add_play_parser(sub)
+    add_replay_parser(sub)
+    add_serve_parser(sub)
     return ap
 
 

@@ -98,6 +98,10 @@ class Table:
     def view(self, seat: int) -> dict[str, Any]:
         return self.game.view(seat)
 
+    def hint(self, action: int) -> str:
+        """What the card an action names does ("" if it names none)."""
+        return self.words.hint(action)
+
     def choices(self, seat: int) -> list[tuple[int, str]]:
         """The legal actions of ``seat`` with their words (empty unless it decides)."""
         if self.over or self.to_move != seat:

@@ -16,11 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from nanty_app.table import HUMAN, Move, Table
 from nanty_env.engine import GameConfig
 from nanty_env.render import COLOUR_NAMES, render_view_text
 from nanty_env.words import outcome_words
-
-from nanty_app.table import HUMAN, Move, Table
 
 CLEAR = "\x1b[2J\x1b[H"
 EXIT_STOPPED = 3  # the game was stopped before its end (end of input or 'q')
@@ -78,10 +77,11 @@ class TerminalGame:
         path = t.save()
         seat = self.humans[0] if len(self.humans) == 1 else -1
         final = t.view(max(seat, 0))
+        o = t.game.outcome
         if seat >= 0:
             self.say(render_view_text(final, t.config, t.names, color=self.color))
-        o = t.game.outcome
-        self.say("\nGame over. " + outcome_words(o.winners, o.reason, t.config.theme))
+        else:
+            self.say("\nGame over. " + outcome_words(o.winners, o.reason, t.config.theme))
         if o.points:
             self.say("Points: " + ", ".join(f"player {q} {p}" for q, p in enumerate(o.points)))
         mine = [s for s in self.humans if s in o.winners]
@@ -99,12 +99,8 @@ class TerminalGame:
         return f"Nanty Narking, seed {t.seed}. {seats}.\n{HELP}"
 
     def show_move(self, move: Move) -> None:
-        if move.forced and not move.by_bot:
-            self.say(f"  (player {move.seat}: {move.text} — the only choice)")
-        elif move.by_bot:
-            self.say(f"  player {move.seat} ({self.table.names[move.seat]}): {move.text}")
-        else:
-            self.say(f"  player {move.seat} ({self.table.names[move.seat]}): {move.text}")
+        only = " (the only choice)" if move.forced else ""
+        self.say(f"  player {move.seat} ({self.table.names[move.seat]}): {move.text}{only}")
         for line in move.log:
             self.say(f"      {line}")
 

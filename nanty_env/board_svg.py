@@ -26,7 +26,7 @@ from nanty_env.board_layout import (
 )
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine.tables import tables
-from nanty_env.words import Words, decision_words, goal_words, outcome_words
+from nanty_env.words import Words, card_words, decision_words, goal_words, outcome_words
 
 View = Mapping[str, Any]
 
@@ -466,7 +466,9 @@ class _Picture:
             syms = ", ".join(s.replace("_", " ") for s in card.symbols if s != "event")
             if card.money:
                 syms = syms.replace("money", f"£{card.money}")
+            self.add(f"<g><title>{escape(card_words(c, self.theme))}</title>")
             self.text(x + 8, y, self.words.card(c), 11.5, weight="bold", cls="hand-card")
+            self.add("</g>")
             self.text(x + PANEL_W - 20, y, syms, 10, anchor="end", fill="#6b5a3e")
             y += 15
         known = [(q, cs) for q, cs in enumerate(v.get("known_cards", [])) if cs and q != v["seat"]]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from nanty_env.engine import GameConfig
 from nanty_env.engine.tables import tables
-from nanty_env.words import Words, decision_words, goal_words, outcome_words
+from nanty_env.words import Words, card_words, decision_words, goal_words, outcome_words
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
@@ -75,8 +75,8 @@ class _Text:
         lines.append("")
         lines += self.piles()
         if not self.revealed:
-            hand = ", ".join(self.w.card(c) for c in v["hand"]) or "(empty)"
-            lines.append(self.bold("Your hand: ") + hand)
+            lines.append(self.bold("Your hand:") + ("" if v["hand"] else " (empty)"))
+            lines += [f"  - {self.w.card(c)}: {card_words(c, self.cfg.theme)}" for c in v["hand"]]
             for q, cs in enumerate(v.get("known_cards", [])):
                 if cs and q != v["seat"]:
                     known = ", ".join(self.w.card(c) for c in cs)

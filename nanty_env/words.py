@@ -124,6 +124,13 @@ class Words:
         area, slot = divmod(arg, A.PAWN_SLOTS)
         return self._pawn_choice(frame, area, slot)
 
+    def hint(self, action: int) -> str:
+        """What the card an action names does ("" for actions naming no card)."""
+        act = A.decode(action)
+        if act.family in ("PLAY_CARD", "DISCARD_CARD", "SELECT_CARD"):
+            return card_words(act.arg, self.theme)
+        return ""
+
     def _symbol(self, frame: Frame) -> str:
         syms = self.t.symbols[frame["c"]]
         i = frame["i"]
@@ -132,7 +139,7 @@ class Words:
     def _pass(self, frame: Frame) -> str:
         kind = frame["k"]
         if kind == "card":
-            return f"skip: {self.symbol(self._symbol(frame))}"
+            return f"skip this symbol ({self.symbol(self._symbol(frame))})"
         return PASS_WORDS.get(kind, "pass")
 
     def _confirm(self, frame: Frame) -> str:
@@ -419,3 +426,126 @@ def outcome_words(winners: Sequence[int], reason: str, theme: str) -> str:
     if kind == "riots":
         return f"Riots with eight trouble markers: {who} {verb} on points"
     return f"{who} {verb} ({reason})"
+
+
+EFFECT_WORDS: Mapping[str, str] = {
+    "take_money_from_each_opponent": "every other player pays you £{amount}",
+    "take_loan": "take a £{amount} loan: repay £{repay} at the end or lose {penalty} points",
+    "target_gives_cards": "a player of your choice gives you {count} cards",
+    "each_opponent_gives_money_or_card": "every other player gives you £{amount} or a card",
+    "earn_per_pawn_in_area": "take £{amount} per piece in {area}",
+    "move_opponent_agent": "move another player's {agent} to a neighbouring area",
+    "play_two_cards": "play two more cards",
+    "roll_die": "roll the die: {outcomes}",
+    "view_unused_personalities": "look at the unused personality cards",
+    "interrupt_prevent_move_or_removal": (
+        "interrupt: stop another player moving or removing one of your {agents}"
+    ),
+    "interrupt_replace_removed_agent": (
+        "interrupt: when one of your {agents} is removed, place it in another area"
+    ),
+    "pay_or_take_penalty_card": (
+        "a player pays you £{amount} or must keep this card (it fills a place in their hand)"
+    ),
+    "pay_or_lose_building": "a player pays you £{amount} or you may remove one of their buildings",
+    "draw_random_from_discard": "take {count} cards at random from the discard pile",
+    "draw_cards": "draw {count} cards",
+    "discard_any_for_money": "discard any number of cards for £{per_card} each",
+    "steal_money": "take £{amount} from a player of your choice",
+    "discard_cards": "discard up to {max} card(s)",
+    "earn_per_trouble": "take £{amount} per trouble marker on the board",
+    "sell_card_to_player": "give a player one of your cards; they pay you £{amount}",
+    "move_own_agent_out_of_trouble": (
+        "move one of your {agents} from an area with trouble to a neighbouring area"
+    ),
+    "swap_personality": "swap your personality for an unused one",
+    "interrupt_immune_to_text": "interrupt: ignore the text of another player's card aimed at you",
+    "pay_player_to_assassinate": (
+        "pay a player £{amount}; they remove a piece (not yours) from an area with trouble"
+    ),
+    "remove_pawn_in_area": "remove one piece from {area}",
+    "pay_player_then_assassinate": "pay a player £{amount}, then assassinate a piece",
+    "swap_two_pawns": "swap two pieces in different areas",
+    "look_at_hand_and_discard": "look at a player's hand and discard one of its cards",
+    "roll_and_remove_pawns": "roll {rolls} times and remove a piece from each rolled area",
+    "exchange_hands": "exchange hands with a player of your choice",
+    "earn_per_building": "take £{amount} per building on the board",
+    "move_own_agent_anywhere": "move one of your {agents} to any area",
+    "place_agent_anywhere_no_trouble": "place {a_agent} in any area, with no trouble marker",
+    "discard_then_refill": "discard up to {max} cards, then draw back up to {to}",
+    "each_opponent_removes_own_agent": "every other player removes one of their {agents}",
+    "interrupt_prevent_removal": "interrupt: stop one of your {agents} being removed",
+    "buy_opponent_building": "buy another player's building {trouble} at its cost",
+    "build_at_half_cost": "build a building at half price",
+    "place_agent_in_own_building_area": "place {a_agent} in an area with one of your buildings",
+    "place_agents_near_area": "place up to {max} {agents} in or next to {area}",
+    "earn_per_pawn_in_trouble_area": "choose an area with trouble: take £{amount} per piece there",
+    "place_agent_in_trouble_area": "place {a_agent} in an area with trouble",
+    "take_random_cards_keep_one": (
+        "take {look} random cards from a player, keep one and give the other back"
+    ),
+    "interrupt_end_turn_recover_previous": (
+        "play after another card: your turn ends and that card goes back to your hand"
+    ),
+    "place_trouble_anywhere": "put a trouble marker in any area",
+    "pay_player_then_move_own_agent": (
+        "pay a player £{amount}, then move one of your {agents} to any area"
+    ),
+    "force_transfer": "choose a player who pays another player £{amount}",
+    "place_trouble_adjacent_to_trouble": "put a trouble marker next to an area with trouble",
+    "draw_per_own_building": "draw {per_building} card per building of yours",
+}
+
+ROLL_WORDS: Mapping[str, str] = {
+    "take_money": "take £{amount}",
+    "pay_or_remove_own_agent": "pay £{amount} or remove one of your {agents}",
+    "steal_money": "take £{amount} from a player",
+    "remove_own_agent": "remove one of your {agents}",
+    "remove_pawn_in_trouble_area": "remove a piece from an area with trouble",
+}
+
+
+def card_words(c: int, theme: str) -> str:
+    """What a card does, symbol by symbol (``"place an agent · take £3"``)."""
+    t = tables()
+    card = t.data.cards[c]
+    terms = t.data.themes[theme]
+    agent = terms["agent"]
+    names = {
+        "agent": agent,
+        "agents": terms["agents"],
+        "a_agent": ("an " if agent[0] in "aeiou" else "a ") + agent,
+    }
+    parts = []
+    for sym in card.symbols:
+        if sym == "money":
+            parts.append(f"take £{card.money}")
+        elif sym in ("scroll", "interrupt") and card.effect:
+            parts.append(_effect_words(card.effect, card.params, theme, names))
+        else:
+            parts.append(SYMBOL_WORDS.get(sym, sym).format(**names))
+    return " · ".join(parts) or "no effect"
+
+
+def _effect_words(effect: str, params: Mapping[str, Any], theme: str, names: dict) -> str:
+    d = tables().data
+    values: dict[str, Any] = {**names, **{k: v for k, v in params.items()}}
+    if "area" in params:
+        values["area"] = d.areas[params["area"]].name(theme)
+    if effect == "buy_opponent_building":
+        values["trouble"] = (
+            "in an area with trouble"
+            if params["trouble"] == "present"
+            else ("in an area without trouble")
+        )
+    if effect == "roll_die":
+        outcomes = []
+        for o in params["outcomes"]:
+            span = str(o["min"]) if o["min"] == o["max"] else f"{o['min']}-{o['max']}"
+            what = ROLL_WORDS.get(o["effect"], o["effect"]).format(**names, **o)
+            outcomes.append(f"{span}: {what}")
+        values["outcomes"] = "; ".join(outcomes)
+    try:
+        return EFFECT_WORDS.get(effect, effect.replace("_", " ")).format(**values)
+    except (KeyError, IndexError):
+        return effect.replace("_", " ")
