@@ -66,16 +66,18 @@ def test_check_catches_a_tampered_action_at_its_step() -> None:
 
 def test_check_catches_a_legal_but_different_action() -> None:
     """Swapping one legal action for another replays, but the game then ends differently."""
-    g, rec = random_record()
+    _g, rec = random_record()
     replay = Game.new(GameConfig.from_dict(rec["config"]), rec["seed"])
     for i, entry in enumerate(rec["actions"]):
         legal = replay.legal_actions()
         if len(legal) > 2 and i > 10:
             other = next(a for a in legal if a != entry["action"])
             bad = copy.deepcopy(rec)
-            bad["actions"] = (
-                rec["actions"][:i] + [{**entry, "action": other}] + rec["actions"][i + 1 :]
-            )
+            bad["actions"] = [
+                *rec["actions"][:i],
+                {**entry, "action": other},
+                *rec["actions"][i + 1 :],
+            ]
             assert not check_record(bad).ok
             break
         replay.apply(entry["action"])
@@ -160,7 +162,7 @@ def test_illegal_action_records_nothing() -> None:
 def play_env(e, episodes: int, rng: np.random.Generator, illegal_at: int = -1) -> None:
     for ep in range(episodes):
         e.reset(seed=ep)
-        for k, agent in enumerate(e.agent_iter()):
+        for k, _agent in enumerate(e.agent_iter()):
             obs, _, term, trunc, _ = e.last()
             if term or trunc:
                 e.step(None)
