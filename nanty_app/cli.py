@@ -51,6 +51,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         chunk=args.chunk,
         journal=journal,
         resume=args.resume,
+        record_dir=args.records,
     )
     print(format_table(result))
     if args.out:
@@ -160,6 +161,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--resume",
         action="store_true",
         help="keep the finished games of an interrupted run with the same --out and settings",
+    )
+    ev.add_argument(
+        "--records",
+        metavar="DIR",
+        help="write one game record per game into DIR (see nanty replay); the journal names them",
     )
     ev.add_argument("--no-plots", action="store_true")
     ev.add_argument("--no-progress", action="store_true")

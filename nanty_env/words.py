@@ -259,7 +259,7 @@ def _pay_first_question(w: Words, f: Frame) -> str:
 
 QUESTIONS: Mapping[str, Callable[[Words, Frame], str]] = {
     "main": lambda w, f: "Choose the card to play this turn",
-    "end": lambda w, f: "Use a City Area card, or end your turn",
+    "end": lambda w, f: "End your turn (or first use a City Area card)",
     "two": lambda w, f: f"Play up to {f.get('left', 2)} more card(s), or stop",
     "card": _card_question,
     "discard": _discard_question,

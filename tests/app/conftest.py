@@ -12,7 +12,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_nanty(args: list[str], stdin: str = "", timeout: float = 300) -> subprocess.CompletedProcess:
+def run_nanty(
+    args: list[str], stdin: str = "", timeout: float = 300
+) -> subprocess.CompletedProcess:
     """``nanty ARGS`` with ``stdin`` as its input (a pipe, not a terminal)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(

@@ -30,7 +30,9 @@ def test_the_same_seed_and_answers_play_the_same_game(nanty, tmp_path) -> None:
     runs = []
     for k in range(2):
         folder = tmp_path / str(k)
-        out = nanty(["play", "--bots", "random", "--seed", "11", "--records", str(folder)], "1\n" * 3000)
+        out = nanty(
+            ["play", "--bots", "random", "--seed", "11", "--records", str(folder)], "1\n" * 3000
+        )
         assert out.returncode == 0
         (path,) = folder.iterdir()
         runs.append(json.loads(path.read_text())["actions"])
@@ -53,7 +55,9 @@ def test_bad_input_asks_again_and_end_of_input_stops_clearly(nanty, tmp_path) ->
 
 
 def test_q_stops_and_saves(nanty, tmp_path) -> None:
-    out = nanty(["play", "--bots", "random,random", "--seed", "2", "--records", str(tmp_path)], "1\nq\n")
+    out = nanty(
+        ["play", "--bots", "random,random", "--seed", "2", "--records", str(tmp_path)], "1\nq\n"
+    )
     assert out.returncode == 3 and "You stopped the game." in out.stdout
     assert len(list(tmp_path.iterdir())) == 1
 
