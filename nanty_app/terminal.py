@@ -128,7 +128,7 @@ class TerminalGame:
                 self.say(HELP)
                 continue
             if not answer.isdigit() or not 1 <= int(answer) <= len(choices):
-                self.say(f"Please type a number from 1 to {len(choices)} ({HELP.lower()})")
+                self.say(f"Please type a number from 1 to {len(choices)} ('h' for help).")
                 continue
             action, _ = choices[int(answer) - 1]
             move = t.play(seat, action)

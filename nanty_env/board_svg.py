@@ -370,7 +370,7 @@ class _Picture:
             facts.append(f"{len(v['loans'][q])} loan{'s' if len(v['loans'][q]) > 1 else ''}")
         for c in v["penalties"][q]:
             facts.append(f"stuck with {self.words.card(c)}")
-        lines.append((" · ".join(facts), INK))
+        lines += [(s, INK) for s in _wrap(" · ".join(facts), 58)]
         held = [
             self.words.area(a)
             for a in range(12)
@@ -461,16 +461,17 @@ class _Picture:
         cards = v["hand"]
         self.text(x, y + 2, f"Your hand ({len(cards)})", 13, weight="bold")
         y += 18
+        wide = len(cards) <= 7  # room for each card's text under its name
         for c in cards:
-            card = self.t.data.cards[c]
-            syms = ", ".join(s.replace("_", " ") for s in card.symbols if s != "event")
-            if card.money:
-                syms = syms.replace("money", f"£{card.money}")
-            self.add(f"<g><title>{escape(card_words(c, self.theme))}</title>")
-            self.text(x + 8, y, self.words.card(c), 11.5, weight="bold", cls="hand-card")
+            words = card_words(c, self.theme)
+            self.add(f'<g class="hand-card"><title>{escape(words)}</title>')
+            self.text(x + 8, y, self.words.card(c), 11.5, weight="bold")
+            y += 13
+            for line in _wrap(words, 64)[: 2 if wide else 1]:
+                self.text(x + 14, y, line.strip(), 10, fill="#6b5a3e")
+                y += 12
             self.add("</g>")
-            self.text(x + PANEL_W - 20, y, syms, 10, anchor="end", fill="#6b5a3e")
-            y += 15
+            y += 3
         known = [(q, cs) for q, cs in enumerate(v.get("known_cards", [])) if cs and q != v["seat"]]
         for q, cs in known:
             for s in _wrap(

@@ -210,7 +210,8 @@ def _players(frame: Frame) -> dict[str, Any]:
 
 def _card_question(w: Words, f: Frame) -> str:
     sym = w._symbol(f)
-    return f"{w.card(f['c'])}: {w.symbol(sym)}, or skip it"
+    skip = "" if sym == "event" else ", or skip it"  # a random event must be drawn
+    return f"{w.card(f['c'])}: {w.symbol(sym)}{skip}"
 
 
 def _react_question(w: Words, f: Frame) -> str:
