@@ -161,7 +161,7 @@ class Lobby:
             ],
             "svg": board_svg(view, table.config, table.names),
             "log": [
-                {"seat": m.seat, "text": m.text, "lines": list(m.log), "forced": m.forced}
+                {"seat": m.seat, "text": m.text_for([0]), "lines": list(m.log), "forced": m.forced}
                 for m in table.moves
             ],
             "outcome": outcome,

@@ -34,6 +34,14 @@ class Move:
     by_bot: bool
     forced: bool
     log: tuple[str, ...]
+    public_text: str = ""  # the words for those who may not see the card passed
+    knowers: tuple[int, ...] | None = None  # who may see ``text`` (None: everyone)
+
+    def text_for(self, seats: Sequence[int]) -> str:
+        """The words that may be shown to people at ``seats`` (all of them)."""
+        if self.knowers is None or all(s in self.knowers for s in seats):
+            return self.text
+        return self.public_text
 
 
 class Table:
@@ -157,11 +165,14 @@ class Table:
         g = self.game
         seat = g.current_player
         entry = action_entry(g, action)
+        frame = g.view(seat)["stack"][-1]
+        knowers = self.words.knowers(frame, action)
+        public = self.words.choice(frame, action, hide_card=True) if knowers else entry["text"]
         g.apply(action)
         self.recorder.actions.append(entry)
         new_log = tuple(_LOG_PREFIX.sub("", line) for line in g.log[self._log_seen :])
         self._log_seen = len(g.log)
-        move = Move(seat, action, entry["text"], by_bot, forced, new_log)
+        move = Move(seat, action, entry["text"], by_bot, forced, new_log, public, knowers)
         self.moves.append(move)
         if g.is_terminal:
             self._observe_end()

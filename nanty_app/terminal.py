@@ -100,7 +100,8 @@ class TerminalGame:
 
     def show_move(self, move: Move) -> None:
         only = " (the only choice)" if move.forced else ""
-        self.say(f"  player {move.seat} ({self.table.names[move.seat]}): {move.text}{only}")
+        text = move.text_for(self.humans)  # everyone at the screen may read it
+        self.say(f"  player {move.seat} ({self.table.names[move.seat]}): {text}{only}")
         for line in move.log:
             self.say(f"      {line}")
 

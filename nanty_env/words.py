@@ -94,8 +94,17 @@ class Words:
             return "decide"
         return ask(self, frame)
 
-    def choice(self, frame: Frame, action: int) -> str:
-        """What ``action`` does at the decision ``frame`` (taken by ``frame["p"]``)."""
+    def knowers(self, frame: Frame, action: int) -> tuple[int, ...] | None:
+        """The only seats allowed to know which card ``action`` names (giving, selling or
+        keeping a card passes it face down), or ``None`` when the choice is public."""
+        if A.decode(action).family == "SELECT_CARD" and frame["k"] in PRIVATE_SELECT:
+            other = frame.get("to", frame.get("t", frame["p"]))
+            return tuple(sorted({frame["p"], other}))
+        return None
+
+    def choice(self, frame: Frame, action: int, *, hide_card: bool = False) -> str:
+        """What ``action`` does at the decision ``frame`` (taken by ``frame["p"]``); with
+        ``hide_card`` a card passed face down is called "a card" (see :meth:`knowers`)."""
         act = A.decode(action)
         seat, kind = frame["p"], frame["k"]
         fam, arg = act.family, act.arg
@@ -110,7 +119,8 @@ class Words:
             return f"discard {self.card(arg)}"
         if fam == "SELECT_CARD":
             verb = SELECT_VERBS.get(kind, "choose {card}")
-            return verb.format(card=self.card(arg), **_players(frame))
+            card = "a card" if hide_card else self.card(arg)
+            return verb.format(card=card, **_players(frame))
         if fam == "ABILITY":
             return self._ability(arg, kind)
         if fam == "PLAYER":
@@ -318,6 +328,9 @@ PASS_WORDS: Mapping[str, str] = {
     "buy_building": "buy nothing",
     "half_build": "do not build",
 }
+
+PRIVATE_SELECT = ("give_cards", "sell", "keep_one", "money_or_card")
+"""Decisions where the chosen card changes hands face down."""
 
 SELECT_VERBS: Mapping[str, str] = {
     "give_cards": "give {card} to player {to}",
