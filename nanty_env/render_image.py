@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,7 @@ def _font_dirs() -> tuple[str, ...]:
         import matplotlib
     except ImportError:  # pragma: no cover - matplotlib is in the env extra
         return ()
-    return (str(__import__("pathlib").Path(matplotlib.get_data_path()) / "fonts" / "ttf"),)
+    return (str(Path(matplotlib.get_data_path()) / "fonts" / "ttf"),)
 
 
 def svg_to_png(svg: str, scale: float = 1.0) -> bytes:
