@@ -44,7 +44,7 @@ from agents.value_model import (
 from lab.value_data import generate_records, load_records, save_records
 from nanty_env.engine.config import GameConfig
 
-DATA_DIR = Path(__file__).parent / "data"
+DATA_DIR = Path(__file__).resolve().parents[1] / "agents" / "data"  # where the models ship
 DEFAULT_OUT = DATA_DIR / model_file(2)
 
 
