@@ -174,3 +174,14 @@ def test_eval_records_every_game_and_the_journal_points_to_them(tmp_path, capsys
         assert rec["outcome"]["winners"] == game["winners"]
         assert rec["meta"]["game"] == game["game"] and check_record(rec).ok
     assert len(lines) == 4
+
+
+def test_roles_train_rewrites_the_shipped_role_model_by_default():
+    from importlib import resources
+    from pathlib import Path
+
+    from agents.roles import DEFAULT_MODEL_FILE
+    from nanty_app.cli import build_parser
+
+    shipped = Path(str(resources.files("agents") / "data" / DEFAULT_MODEL_FILE)).resolve()
+    assert Path(build_parser().parse_args(["roles-train"]).out).resolve() == shipped
