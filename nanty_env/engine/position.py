@@ -4,7 +4,7 @@
 you did not place on the draw pile, and starts the turn of ``active`` (its start-of-turn win
 check included). Areas, cards, events and personalities are named by their data ids.
 Expansion positions: :func:`build_cthulhu_position`.
-See ``docs/state.md`` for the full state schema.
+See ``docs/engine.md`` (State schema) for the full state schema.
 """
 
 from __future__ import annotations
