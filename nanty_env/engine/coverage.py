@@ -10,7 +10,8 @@ unbalances the game, shows up as a zero or an outlier.
 ``coverage_report(...)`` does both in one call; it is the function behind
 ``nanty coverage --games N [--expansion cthulhu]``. Games are played by ``policy`` (uniform
 random by default), which sees the whole game: this measures the rules and the content, not a
-bot's information.
+bot's information. To count games played some other way (bots seated by a harness), call
+``Coverage.record(game, action)`` before each action and ``Coverage.end(game)`` at the end.
 """
 
 from __future__ import annotations
@@ -47,6 +48,20 @@ class Coverage:
     expansion: str | None
     counts: dict[str, Counter] = field(default_factory=lambda: {c: Counter() for c in CATEGORIES})
     universe: dict[str, list[str]] = field(default_factory=dict)
+
+    def record(self, g: Game, a: int) -> None:
+        """Count what action ``a`` is about to do in ``g`` (call it before applying ``a``)."""
+        if not self.universe:
+            self.universe = _universe(g.t, g.cfg.expansion)
+        _record(self, g, a)
+
+    def end(self, g: Game) -> None:
+        """Count a finished game: its events and its ending."""
+        if not self.universe:
+            self.universe = _universe(g.t, g.cfg.expansion)
+        for e in g.events_done:
+            self.counts["event"][g.t.data.events[e].name()] += 1
+        self.counts["end"][g.outcome.termination.value] += 1
 
     def never(self) -> dict[str, list[str]]:
         """Items of each category that never occurred."""
@@ -198,23 +213,16 @@ def count_coverage(
         n = players[i % len(players)]
         cfg = GameConfig(num_players=n, log=False, expansion=expansion, content=content)
         g = Game.new(cfg, seed + i)
-        if i == 0:
-            cov.universe = _universe(g.t, expansion)
         rng = random.Random((seed + i) * 7919 + n)
-        events = 0
         for _ in range(STEP_CAP):
             if g.is_terminal:
                 break
             a = policy(g, g.legal_actions(), rng)
-            _record(cov, g, a)
+            cov.record(g, a)
             g.apply(a)
-            if len(g.events_done) != events:
-                for e in g.events_done[events:]:
-                    cov.counts["event"][g.t.data.events[e].name()] += 1
-                events = len(g.events_done)
         else:
             raise RuntimeError(f"game {i} ({n} players, seed {seed + i}) did not end")
-        cov.counts["end"][g.outcome.termination.value] += 1
+        cov.end(g)
     return cov
 
 
