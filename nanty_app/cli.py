@@ -27,7 +27,11 @@ def _players(text: str) -> list[int]:
 def cmd_eval(args: argparse.Namespace) -> int:
     from arena.tournament import TournamentSpec, format_table, run_tournament, write_outputs
 
-    bots = tuple(_ppo(b.strip(), args.checkpoint) for b in args.bots.split(",") if b.strip())
+    bots = tuple(
+        _ppo(b.strip(), args.checkpoint, args.trust_checkpoint)
+        for b in args.bots.split(",")
+        if b.strip()
+    )
     spec = TournamentSpec(
         bots=bots,
         num_players=args.players,
@@ -56,13 +60,16 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ppo(spec: str, checkpoint: str | None) -> str:
-    """``ppo`` in a bot list names the ``--checkpoint`` given to ``nanty eval``."""
+def _ppo(spec: str, checkpoint: str | None, trust: bool = False) -> str:
+    """``ppo`` in a bot list names the ``--checkpoint`` given to ``nanty eval`` (an SB3
+    ``.zip`` only with ``--trust-checkpoint``, which then applies to every policy bot)."""
+    if spec.startswith("policy:") and trust and ":trust=" not in spec:
+        return spec + ":trust=1"
     if spec != "ppo":
         return spec
     if not checkpoint:
         raise SystemExit("nanty eval: the bot 'ppo' needs --checkpoint PATH")
-    return f"policy:path={checkpoint}"
+    return f"policy:path={checkpoint}" + (":trust=1" if trust else "")
 
 
 def cmd_summary(args: argparse.Namespace) -> int:
@@ -130,7 +137,7 @@ def cmd_bots(args: argparse.Namespace) -> int:
     from agents.registry import BOTS
 
     print("bots: " + ", ".join(sorted(BOTS)))
-    print("spec syntax: name[:key=value...], e.g. ismcts:iters=300 or policy:path=model.zip")
+    print("spec syntax: name[:key=value...], e.g. ismcts:iters=300 or policy:path=runs/quick")
     return 0
 
 
@@ -140,7 +147,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     ev = sub.add_parser("eval", help="play a tournament and report win rates and ratings")
     ev.add_argument("--bots", required=True, help="comma-separated bot specs, one per seat")
-    ev.add_argument("--checkpoint", help="trained model that the bot name 'ppo' stands for")
+    ev.add_argument(
+        "--checkpoint",
+        help="trained policy that the bot name 'ppo' stands for (a run folder or NAME.json)",
+    )
+    ev.add_argument(
+        "--trust-checkpoint",
+        action="store_true",
+        help="allow SB3 .zip checkpoints (unpickled: they can run any code; only your own)",
+    )
     ev.add_argument("--players", type=int, default=4)
     ev.add_argument("--games", type=int, default=100)
     ev.add_argument("--seed", type=int, default=0)

@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> None:
 
     cfg = load_config(args.config)
     out = train(cfg, total_timesteps=args.total_timesteps, out=args.out)
-    model = out / "model.zip"
+    model = out / "model"
     n = cfg.env.num_players
     print(f"\ntrained model: {model}")
     rows = []

@@ -76,7 +76,7 @@ def test_pretrain_then_ppo_with_cpu_limit(tmp_path: Path) -> None:
     overrides = {**TINY, "pretrain.cache_dir": str(tmp_path / "cache"), "cpu_limit_minutes": 30}
     cfg = load_config(ROOT / "configs" / "quick.yaml", **overrides)
     out = train(cfg, total_timesteps=256, out=tmp_path / "run", progress=False)
-    assert (out / "pretrained.zip").exists() and (out / "model.zip").exists()
+    assert (out / "pretrained.json").exists() and (out / "model.safetensors").exists()
     info = json.loads((out / "train.json").read_text())
     assert info["pretrain"]["decisions"] > 0 and len(info["pretrain"]["epochs"]) == 2
     assert info["cpu_seconds_total"] > 0
