@@ -139,6 +139,7 @@ def test_policy_bot_plays_legal_and_reproducible_games(tmp_path, deterministic: 
     assert records[0] == records[1]
 
 
+@pytest.mark.slow
 def test_policy_bot_loads_and_plays_without_torch(tmp_path) -> None:
     """A worker process that only plays needs numpy and safetensors: torch is blocked."""
     from agents.sb3_export import export_sb3_policy

@@ -47,6 +47,7 @@ def test_small_tournament_in_process(tmp_path):
     assert Counter(r["bot"] for r in rows) == {"random": 12}
 
 
+@pytest.mark.slow
 def test_same_seed_same_results():
     spec = TournamentSpec(bots=("heuristic", "random"), num_players=2, games=2, seed=5)
     a = run_tournament(spec, workers=1, progress=False).records

@@ -91,6 +91,7 @@ def stop_and_time(proc, send) -> float:
     return time.monotonic() - t0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 @pytest.mark.parametrize("how", ["ctrl-c to the process group", "SIGTERM to the main process"])
 def test_signal_stops_eval_quickly_keeping_every_finished_game(tmp_path: Path, how: str) -> None:
@@ -117,6 +118,7 @@ def test_signal_stops_eval_quickly_keeping_every_finished_game(tmp_path: Path, h
     assert sorted(r["game"] for r in result.records) == sorted(kept)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_a_killed_worker_ends_the_run_with_one_clear_error(tmp_path: Path) -> None:
     proc, journal = start_eval(tmp_path)
@@ -133,6 +135,7 @@ def test_a_killed_worker_ends_the_run_with_one_clear_error(tmp_path: Path) -> No
     assert session_processes(proc.pid) == []
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_a_stopped_worker_is_declared_stuck_and_killed(tmp_path: Path) -> None:
     code = f"""
