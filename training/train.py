@@ -187,6 +187,7 @@ class EpisodeLog(BaseCallback):
                 )
                 self.recent = [*self.recent[-199:], won]
                 self.returns[i] = 0.0
+                self.file.flush()  # on disk at once: a killed run keeps its log
         if self.recent and self.n_calls % 200 == 0:
             self.logger.record("rollout/win_rate", float(np.mean(self.recent)))
         return True
