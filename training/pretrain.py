@@ -296,8 +296,8 @@ def _load(path: Path, key: list) -> tuple[dict[str, np.ndarray], float] | None:
             data = {k: z[k] for k in z.files}
         meta = json.loads(str(data.pop("cache_meta")))
         cpu = float(data.pop("cpu_seconds"))
-    except (OSError, ValueError, KeyError, EOFError) as e:
-        print(f"pretrain: ignoring cache {path}: unreadable ({e})")
+    except Exception as e:  # not an npz (BadZipFile), torn, objects refused, no meta...
+        print(f"pretrain: ignoring cache {path}: unreadable ({type(e).__name__}: {e})")
         return None
     problem = None
     if meta.get("key") != key:

@@ -336,6 +336,12 @@ def check_run_folder(cfg: TrainConfig, out: Path, resume: str | Path | None, tru
             raise RunFolderError(f"--resume {resume}: no such file")
         return Path(resume)
     target = resume_target(resume)
+    legacy = target.with_name(target.name + ".zip")
+    if not target.with_name(target.name + ".train.json").exists() and legacy.exists():
+        raise RunFolderError(
+            f"{target.parent} holds only SB3 .zip checkpoints (an older run): resume from "
+            f"{legacy} with --trust-checkpoint if you trust it (loading it can run code)"
+        )
     state = read_training_state(target)
     differences = _differences("env", state["env"], env_description(cfg))
     differences += _differences("network", state.get("network", {}), network_description(cfg))
@@ -371,8 +377,9 @@ def _cut_logs_at(out: Path, start: int) -> None:
         if not rows:
             continue
         head, body = rows[0], rows[1:]
-        keep = [r for r in body if r and int(r[0]) <= start]
-        later = [r for r in body if r and int(r[0]) > start]
+        beyond = [bool(r) and r[0].isdigit() and int(r[0]) > start for r in body]
+        later = [r for r, b in zip(body, beyond, strict=True) if b]
+        keep = [r for r, b in zip(body, beyond, strict=True) if r and not b]
         if not later:
             continue
         gone = out / f"{path.stem}_discarded.csv"
