@@ -19,6 +19,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+# the shipped role model, which `nanty roles-train` rewrites by default
+ROLE_MODEL_FILE = Path(__file__).resolve().parents[1] / "agents" / "data" / "role_model.json"
+
 
 def _players(text: str) -> list[int]:
     return [int(x) for x in text.split(",") if x]
@@ -233,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
     rt.add_argument("--games", type=int, default=300, help="games per player count")
     rt.add_argument("--seed", type=int, default=7)
     rt.add_argument("--bot", default="heuristic:roles=none")
-    rt.add_argument("--out", default=str(Path(__file__).parent / "data" / "role_model.json"))
+    rt.add_argument("--out", default=str(ROLE_MODEL_FILE), help="default: the shipped model")
     rt.add_argument("--workers", type=int, default=2)
     rt.add_argument("--no-progress", action="store_true")
     rt.set_defaults(func=cmd_roles_train)

@@ -145,3 +145,14 @@ def test_cli_summary_of_a_journal(tmp_path, capsys):
     assert main(["summary", str(tmp_path / "r_games.jsonl")]) == 0
     text = capsys.readouterr().out
     assert "4 of 4 games finished" in text and "random" in text
+
+
+def test_roles_train_rewrites_the_shipped_role_model_by_default():
+    from importlib import resources
+    from pathlib import Path
+
+    from agents.roles import DEFAULT_MODEL_FILE
+    from nanty_app.cli import build_parser
+
+    shipped = Path(str(resources.files("agents") / "data" / DEFAULT_MODEL_FILE)).resolve()
+    assert Path(build_parser().parse_args(["roles-train"]).out).resolve() == shipped
