@@ -9,7 +9,8 @@ heartbeat every ``HEARTBEAT`` seconds while it plays, so the parent can tell
 * a finished game (kept at once, whatever happens next),
 * a worker that died (its process sentinel fires: one :class:`WorkerError` naming the worker,
   its exit code and the games it was playing),
-* a worker that stopped answering (no message for ``stall_timeout`` seconds, e.g. SIGSTOP),
+* a worker that stopped answering (no message for ``stall_timeout`` seconds, e.g. SIGSTOP;
+  ``startup_timeout`` while it is still importing, before its first message),
 * a worker's own exception (its traceback's last line, in one :class:`WorkerError`).
 
 Stopping (:meth:`WorkerPool.close`) sends SIGTERM; a worker never dies half-way through
@@ -92,6 +93,7 @@ def _worker_main(conn: Connection, play: Callable[[Any, Any], Any], context: Any
 
     threading.Thread(target=beat, daemon=True).start()
     try:
+        send(("ready",))  # imports done: from now on silence means trouble
         while True:
             try:
                 job = conn.recv()
@@ -135,12 +137,14 @@ class WorkerPool:
         workers: int,
         *,
         stall_timeout: float = 120.0,
+        startup_timeout: float = 120.0,
         grace: float = 1.0,
         describe: Callable[[Sequence[Any]], str] = lambda items: f"{len(items)} items",
     ) -> None:
         if workers < 1:
             raise ValueError(f"workers must be positive, got {workers}")
         self.stall_timeout = stall_timeout
+        self.startup_timeout = max(startup_timeout, stall_timeout)
         self.grace = grace
         self.describe = describe
         ctx = mp.get_context(start_method())
@@ -169,6 +173,7 @@ class WorkerPool:
         todo = deque(enumerate(chunks))
         busy: dict[int, int] = {}  # worker -> chunk id
         seen = [time.monotonic()] * len(self.procs)
+        ready = [False] * len(self.procs)  # a starting worker is importing: more patience
 
         def assign(w: int) -> None:
             if todo:
@@ -184,13 +189,14 @@ class WorkerPool:
         while busy:
             if should_stop():
                 return
-            ready = wait([*self.conns, *sentinels], timeout=0.2)
-            for obj in ready:
+            events = wait([*self.conns, *sentinels], timeout=0.2)
+            for obj in events:
                 if obj in sentinels:
                     continue
                 w = self.conns.index(obj)
                 for message in self._drain(obj):
                     seen[w] = time.monotonic()
+                    ready[w] = True
                     kind = message[0]
                     if kind == "item":
                         yield message[1]
@@ -202,7 +208,7 @@ class WorkerPool:
                             f"worker {w} failed on {self.describe(chunks[message[1]])}: "
                             f"{message[2]}\n{message[3]}"
                         )
-            for obj in ready:
+            for obj in events:
                 w = sentinels.get(obj)
                 if w is not None and w not in busy:  # exited idle: nothing lost
                     del sentinels[obj]
@@ -218,7 +224,7 @@ class WorkerPool:
                     )
             now = time.monotonic()
             for w, chunk_id in busy.items():
-                if now - seen[w] > self.stall_timeout:
+                if now - seen[w] > (self.stall_timeout if ready[w] else self.startup_timeout):
                     raise WorkerError(
                         f"worker {w} (pid {self.procs[w].pid}) stopped answering for "
                         f"{now - seen[w]:.0f} s while playing {self.describe(chunks[chunk_id])}"
