@@ -41,6 +41,7 @@ from arena.stats import summarize
 from arena.workers import WorkerError, WorkerPool
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.tables import tables
+from nanty_env.records import GameRecorder, record_name, write_record
 
 DEAL_STRIDE = 100_000  # deal seed = seed * DEAL_STRIDE + deal number
 RECORD_KEYS = ("game", "deal_seed", "rotation", "seats", "bots", "winners", "reason")
@@ -127,16 +128,32 @@ def _bots(specs: tuple[str, ...]) -> tuple[Bot, ...]:
     return tuple(make_bot(s) for s in specs)
 
 
-def play_task(spec: TournamentSpec, task: Task) -> dict[str, Any]:
-    """Play one scheduled game and return its record (runs in a worker process)."""
+def play_task(
+    spec: TournamentSpec, task: Task, record_dir: str | Path | None = None
+) -> dict[str, Any]:
+    """Play one scheduled game and return its result (runs in a worker process); with
+    ``record_dir``, also write the game's record there (``game_000042.json``)."""
     n = spec.num_players
     entries = _bots(spec.bots)
     seats = seats_for(task.rotation, n)
     bots = [entries[e] for e in seats]
     rngs = bot_rngs(task.deal_seed, n, salt=task.rotation + 1)
     t0, c0 = time.perf_counter(), time.process_time()
-    _, rec = play_game(bots, spec.game_config(), task.deal_seed, rngs)
+    recorder = None
+    if record_dir is not None:
+        recorder = GameRecorder(
+            spec.game_config(),
+            task.deal_seed,
+            players=[spec.bots[e] for e in seats],
+            source="nanty eval",
+            meta={"game": task.game, "rotation": task.rotation, "tournament_seed": spec.seed},
+        )
+    on_action = recorder.note if recorder is not None else None
+    game, rec = play_game(bots, spec.game_config(), task.deal_seed, rngs, on_action=on_action)
     cpu = time.process_time() - c0
+    record_path = None
+    if recorder is not None:
+        record_path = write_record(Path(record_dir) / record_name(task.game), recorder.record(game))
     names = tables().data.personalities
     return {
         "game": task.game,
@@ -154,6 +171,7 @@ def play_task(spec: TournamentSpec, task: Task) -> dict[str, Any]:
         "seconds": [round(x, 4) for x in rec.seconds],
         "wall_seconds": round(time.perf_counter() - t0, 4),
         "cpu_seconds": round(cpu, 4),  # the whole game on one core (both bots and engine)
+        **({"record": str(record_path)} if record_path is not None else {}),
     }
 
 
@@ -184,6 +202,7 @@ def run_tournament(
     resume: bool = False,
     stall_timeout: float = 300.0,
     log: Callable[[str], None] | None = None,
+    record_dir: str | Path | None = None,
 ) -> TournamentResult:
     """Play the tournament (in ``workers`` processes; 1 = in this process).
 
@@ -198,6 +217,8 @@ def run_tournament(
         stall_timeout: seconds without a sign of life from a busy worker before it is
             declared stuck (a :class:`~arena.workers.WorkerError`).
         log: where notes go (skipped journal lines); default standard error.
+        record_dir: write one game record per game there (``nanty replay`` reads them); each
+            game's journal entry names its record.
 
     Raises:
         TournamentError / JournalError: before any game, for bad arguments or journals.
@@ -234,9 +255,10 @@ def run_tournament(
         with stop:
             if workers <= 1:
                 for t in tasks:
-                    finished(play_task(spec, t))
+                    finished(play_task(spec, t, record_dir))
             elif chunks:
-                _play_in_workers(spec, chunks, workers, stall_timeout, stop, finished)
+                context = (spec, record_dir)
+                _play_in_workers(context, chunks, workers, stall_timeout, stop, finished)
     except Interrupted as e:
         stop.signum = e.signum
     except WorkerError as e:
@@ -259,8 +281,14 @@ def run_tournament(
     return result
 
 
+def _play_in_worker(context: tuple[TournamentSpec, str | Path | None], task: Task) -> dict:
+    """One game in a worker process (``context``: the spec and the record folder)."""
+    spec, record_dir = context
+    return play_task(spec, task, record_dir)
+
+
 def _play_in_workers(
-    spec: TournamentSpec,
+    context: tuple[TournamentSpec, str | Path | None],
     chunks: list[list[Task]],
     workers: int,
     stall_timeout: float,
@@ -271,7 +299,11 @@ def _play_in_workers(
         return f"games {tasks[0].game}-{tasks[-1].game}" if tasks else "no games"
 
     pool = WorkerPool(
-        play_task, spec, min(workers, len(chunks)), stall_timeout=stall_timeout, describe=describe
+        _play_in_worker,
+        context,
+        min(workers, len(chunks)),
+        stall_timeout=stall_timeout,
+        describe=describe,
     )
     try:
         for record in pool.run(chunks, lambda: stop.requested):

@@ -9,6 +9,9 @@ Examples::
     nanty roles --players 4 --games 100
     nanty roles-train --games 300
     nanty bots
+    nanty play --bots heuristic,random,random --seed 1   # you against three bots
+    nanty replay records/play_....json [--check]
+    nanty serve --port 8000                              # the browser UI
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             chunk=args.chunk,
             journal=journal,
             resume=args.resume,
+            record_dir=args.records,
         )
     except (CheckpointError, TournamentError, WorkerError) as e:
         raise SystemExit(f"nanty eval: {e}") from None
@@ -201,6 +205,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="keep the finished games of an interrupted run with the same --out and settings",
     )
+    ev.add_argument(
+        "--records",
+        metavar="DIR",
+        help="write one game record per game into DIR (see nanty replay); the journal names them",
+    )
     ev.add_argument("--no-plots", action="store_true")
     ev.add_argument("--no-progress", action="store_true")
     ev.set_defaults(func=cmd_eval)
@@ -247,6 +256,14 @@ def build_parser() -> argparse.ArgumentParser:
     from nanty_app.train_command import add_train_parser
 
     add_train_parser(sub)
+
+    from nanty_app.replay import add_replay_parser
+    from nanty_app.server import add_serve_parser
+    from nanty_app.terminal import add_play_parser
+
+    add_play_parser(sub)
+    add_replay_parser(sub)
+    add_serve_parser(sub)
     return ap
 
 
