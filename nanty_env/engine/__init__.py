@@ -2,7 +2,7 @@
 
 from nanty_env.engine.actions import NUM_ACTIONS, NUM_ACTIONS_CTHULHU, decode, encode, space_for
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.errors import EngineError, IllegalActionError
+from nanty_env.engine.errors import EngineError, IllegalActionError, InvalidStateError
 from nanty_env.engine.game import Game, Outcome, Termination
 
 __all__ = [
@@ -12,6 +12,7 @@ __all__ = [
     "Game",
     "GameConfig",
     "IllegalActionError",
+    "InvalidStateError",
     "Outcome",
     "Termination",
     "decode",

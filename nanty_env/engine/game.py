@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar
@@ -16,10 +17,11 @@ from nanty_env.engine import (  # noqa: F401  (registers frame handlers)  # noqa
     flow,
     reactions,
     setup,
+    validation,
 )
 from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.errors import EngineError, IllegalActionError
+from nanty_env.engine.errors import EngineError, IllegalActionError, InvalidStateError
 from nanty_env.engine.frames import ACT, OPTIONS, Act, Frame, Options
 from nanty_env.engine.tables import Tables, tables_for
 
@@ -132,6 +134,7 @@ class Game:
     has_elders: ClassVar[bool] = False  # the expansion's Elder Ones (minions that are no agents)
     eo: ClassVar[tuple[int, ...]] = (0,) * 12  # Elder Ones per area (none in the base game)
     num_actions: ClassVar[int] = A.NUM_ACTIONS  # size of this ruleset's action space
+    ability_bits: ClassVar[int] = 12  # bits of ability_used (one per City Area card)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -140,7 +143,7 @@ class Game:
         config gives that expansion's game class."""
         cfg = config or GameConfig()
         if cfg.expansion is not None and cls is Game:
-            return _expansion_class(cfg).new(cfg, seed)
+            return _expansion_class(cfg.expansion).new(cfg, seed)
         g = cls.__new__(cls)
         g.deal(cfg, np.random.default_rng(seed))
         g._advance()
@@ -272,21 +275,39 @@ class Game:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Game:
-        """Rebuild a game from :meth:`to_dict` output (or a hand-built state, see docs)."""
+    def from_dict(cls, d: dict[str, Any], *, validate: bool = True) -> Game:
+        """Rebuild a game from :meth:`to_dict` output (or a hand-built state, see docs); an
+        expansion's state gives that expansion's game class.
+
+        Raises:
+            InvalidStateError: the state breaks the schema or a rule (the message names the
+                field); checked by ``nanty_env.engine.validation`` unless ``validate`` is
+                false (for states the engine built itself, e.g. determinizations).
+        """
+        if cls is Game and _expansion_of(d) is not None:
+            return _expansion_class(_expansion_of(d)).from_dict(d, validate=validate)
+        if validate:
+            validation.check_schema(d, _SCALAR_FIELDS, _LIST_FIELDS, _NESTED_FIELDS)
+            cls._check_schema_extra(d)
         cfg = GameConfig.from_dict(d["config"])
-        if cfg.expansion is not None and cls is Game:
-            return _expansion_class(cfg).from_dict(d)
         g = cls.__new__(cls)
         g.cfg = cfg
         g.t = tables_for(cfg)
-        g._load(d)
+        g._load(d, validate)
         g._legal = None
-        if g.outcome is None:
+        if validate:
+            validation.check_state(g)
+            if g.outcome is None:
+                validation.advance_checked(g)
+        elif g.outcome is None:
             g._advance()
         return g
 
-    def _load(self, d: dict[str, Any]) -> None:
+    @classmethod
+    def _check_schema_extra(cls, d: dict[str, Any]) -> None:
+        """The schema of the fields a ruleset adds to the base game's (none here)."""
+
+    def _load(self, d: dict[str, Any], validate: bool = False) -> None:
         """Read the base game's fields of a :meth:`to_dict` state into this game."""
         g = self
         for name in _SCALAR_FIELDS:
@@ -308,7 +329,7 @@ class Game:
             )
         )
         state = d.get("rng")
-        g.rng = np.random.default_rng() if state is None else _generator(state)
+        g.rng = np.random.default_rng() if state is None else _rng_from(state, validate)
         g.log = list(d.get("log", []))
 
     # ------------------------------------------------------------------ internals
@@ -357,11 +378,19 @@ class Game:
         return f"<Game n={self.n} turn={self.turn} player={self.current_player} {self.decision}>"
 
 
-def _expansion_class(cfg: GameConfig) -> type[Game]:
-    """The game class of ``cfg``'s expansion (imported only when an expansion is played)."""
+def _expansion_class(expansion: str) -> type[Game]:
+    """The game class of an expansion (imported only when an expansion is played)."""
     from nanty_env.engine.cthulhu.game import CthulhuGame
 
     return CthulhuGame
+
+
+def _expansion_of(d: Any) -> str | None:
+    """The expansion named by a state's config (None for the base game, or when the state is
+    too malformed to say: the validator then reports it)."""
+    cfg = d.get("config") if isinstance(d, Mapping) else None
+    expansion = cfg.get("expansion") if isinstance(cfg, Mapping) else None
+    return expansion if isinstance(expansion, str) else None
 
 
 _SEED = np.random.SeedSequence(0)  # any seed: a copied generator's state is overwritten at once
@@ -372,6 +401,15 @@ def _generator(state: dict[str, Any]) -> np.random.Generator:
     bits = np.random.PCG64(_SEED)
     bits.state = state
     return np.random.Generator(bits)
+
+
+def _rng_from(state: dict[str, Any], validate: bool) -> np.random.Generator:
+    if not validate:
+        return _generator(state)
+    try:
+        return _generator(dict(state))
+    except (TypeError, ValueError, KeyError) as e:
+        raise InvalidStateError(f"rng: not a PCG64 generator state ({e})") from e
 
 
 def _rng_state(rng: Any) -> dict[str, Any]:
@@ -396,10 +434,18 @@ class _LazyRng:
         self._gen: np.random.Generator | None = None
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in _LazyRng.__slots__:
+            # copy/pickle probe dunders and (on an instance they built with __new__) the
+            # unset slots: answering them from the generator would recurse forever
+            raise AttributeError(name)
         gen = self._gen
         if gen is None:
             gen = self._gen = _generator(self._state)
         return getattr(gen, name)
+
+    def __reduce__(self) -> tuple:
+        """Pickles and deep copies as the generator it stands for."""
+        return (_generator, (_rng_state(self),))
 
 
 def _jsonable(x: Any) -> Any:

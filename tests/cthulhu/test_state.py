@@ -270,3 +270,40 @@ def test_config_validation():
         GameConfig(content="pack.toml")  # a pack needs an expansion
     c = GameConfig(num_players=2, expansion="cthulhu")
     assert GameConfig.from_dict(c.to_dict()) == c
+
+
+# ---------------------------------------------------------------------- validation
+def _midgame(seed: int = 19) -> Game:
+    g = Game.new(cfg(3), seed)
+    for _ in walk(g, seed, 120):
+        pass
+    return g
+
+
+@pytest.mark.parametrize(
+    "edit, field",
+    [
+        (lambda d: d.update(insanity=14), "insanity"),
+        (lambda d: d["faceup"].append(d["deck"][0]), "faceup"),
+        (lambda d: d["elder_owner"].__setitem__(0, 1), "elder_owner[0]"),
+        (lambda d: d["btype"].__setitem__(d["building"].index(-1), 2), "btype"),
+        (lambda d: d["objective"].__setitem__(1, d["objective"][0]), "objective"),
+        (lambda d: d.pop("goo"), "goo"),
+        (lambda d: d["stack"].append({"k": "summon", "p": 0, "roll": 13}), "stack["),
+    ],
+)
+def test_a_broken_expansion_state_is_refused_naming_the_field(edit, field):
+    from nanty_env.engine.errors import InvalidStateError
+
+    d = json.loads(json.dumps(_midgame().to_dict()))
+    edit(d)
+    with pytest.raises(InvalidStateError) as err:
+        Game.from_dict(d)
+    assert str(err.value).startswith(field)
+
+
+def test_determinised_states_pass_the_validator():
+    g = _midgame(23)
+    for seat in range(3):
+        d = determinize(g, seat, np.random.default_rng(seat)).to_dict()
+        assert Game.from_dict(d).to_dict() == d  # validated

@@ -14,8 +14,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 # Importing these modules registers the expansion's frame handlers.
+from nanty_env.data.cthulhu.model import MAX_ELDER_ONES
 from nanty_env.engine import actions as A
-from nanty_env.engine.cthulhu import effects, flow, setup, symbols  # noqa: F401
+from nanty_env.engine.cthulhu import effects, flow, setup, symbols, validation  # noqa: F401
+from nanty_env.engine.cthulhu.abilities import ELDER_BIT
 from nanty_env.engine.frames import ruleset_handlers
 from nanty_env.engine.game import Game
 
@@ -48,6 +50,7 @@ class CthulhuGame(Game):
 
     has_elders: ClassVar[bool] = True
     num_actions: ClassVar[int] = A.NUM_ACTIONS_CTHULHU
+    ability_bits: ClassVar[int] = ELDER_BIT + MAX_ELDER_ONES  # buildings, GOO, Elder Ones
 
     # ------------------------------------------------------------------ construction
     def deal(self, cfg: Any, rng: np.random.Generator) -> None:
@@ -75,8 +78,14 @@ class CthulhuGame(Game):
             d[name] = list(getattr(self, name))
         return d
 
-    def _load(self, d: dict[str, Any]) -> None:
-        super()._load(d)
+    @classmethod
+    def _check_schema_extra(cls, d: dict[str, Any]) -> None:
+        from nanty_env.engine.cthulhu.validation import check_schema
+
+        check_schema(d, _X_SCALARS, _X_LISTS)
+
+    def _load(self, d: dict[str, Any], validate: bool = False) -> None:
+        super()._load(d, validate)
         self.insanity = int(d["insanity"])
         for name in _X_LISTS:
             setattr(self, name, [int(x) for x in d[name]])
