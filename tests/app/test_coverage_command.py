@@ -14,6 +14,7 @@ def test_coverage_of_the_expansion(capsys):
     assert "| card | Samuel Pickwick |" in out and "| end | doomsday |" in out
 
 
+@pytest.mark.slow
 def test_coverage_with_bots_and_a_plot(capsys, tmp_path):
     pytest.importorskip("matplotlib")
     plot = tmp_path / "cov.png"

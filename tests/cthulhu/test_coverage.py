@@ -26,6 +26,7 @@ def test_base_coverage_and_the_report():
     assert "Coverage over 3 games (base game)" in text and "| symbol | event |" in text
 
 
+@pytest.mark.slow
 def test_plot(tmp_path):
     pytest.importorskip("matplotlib")
     out = count_coverage(1, expansion="cthulhu").plot(tmp_path / "cov.png")

@@ -82,6 +82,7 @@ def elder_fight() -> Game:
     )
 
 
+@pytest.mark.slow
 def test_random_play_reaches_every_decision_and_ends_every_way():
     seen: Counter = Counter()
     for seed in range(60):
