@@ -64,10 +64,11 @@ class BaseBot:
         raise NotImplementedError
 
     def config_for(self, view: View) -> GameConfig:
-        """The game configuration (from :meth:`reset`, else a default one for the view's size)."""
-        if self.config.num_players == view["num_players"]:
-            return self.config
-        return GameConfig(num_players=view["num_players"], log=False)
+        """The game configuration (from :meth:`reset`, else a default one for the view's size
+        and ruleset)."""
+        from agents.rulesets import config_for_view
+
+        return config_for_view(self.config, view)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
@@ -87,6 +88,12 @@ class GameRecord:
     points: tuple[int, ...] | None = None
     seconds: list[float] = field(default_factory=list)  # thinking time per seat
     first_player: int = 0
+    objectives: tuple[int, ...] = ()  # each seat's secret objective (expansion; else empty)
+
+    @property
+    def roles(self) -> tuple[int, ...]:
+        """Each seat's hidden role: its objective in the expansion, else its personality."""
+        return self.objectives or self.personalities
 
 
 def bot_rngs(seed: int, num_players: int, salt: int = 0) -> list[np.random.Generator]:
@@ -169,5 +176,6 @@ def play_game(
         points=None if o.points is None else tuple(o.points),
         seconds=seconds,
         first_player=g.first_player,
+        objectives=tuple(getattr(g, "objective", ())),
     )
     return g, record

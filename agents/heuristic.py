@@ -31,6 +31,7 @@ from agents.base import View
 from agents.evaluation import DEFAULT_WEIGHTS, Evaluator, Weights
 from agents.learned_eval import LearnedEvaluator, check_mixture
 from agents.roles import RoleAwareBot, RoleModel
+from agents.rulesets import make_evaluator, own_role, ruleset_weights, symbols
 from agents.sampling import determinize_view
 from agents.value_model import value_model_for
 from nanty_env.engine import actions as A
@@ -58,11 +59,14 @@ def useful_actions(decision: str, legal: Sequence[int]) -> list[int]:
     return kept or list(legal)
 
 
-def obvious_action(view: View, legal: Sequence[int]) -> int | None:
-    """An answer that needs no search: take the money of a money symbol."""
+def obvious_action(
+    view: View, legal: Sequence[int], symbols: Sequence[Sequence[str]] | None = None
+) -> int | None:
+    """An answer that needs no search: take the money of a money symbol (``symbols``: each
+    card's symbols in the game's ruleset; default the base game's)."""
     if view["decision"] == "card" and list(legal) == [A.PASS, A.CONFIRM]:
         ctx = view["context"]
-        syms = tables().symbols[ctx["c"]]
+        syms = (symbols or tables().symbols)[ctx["c"]]
         if ctx["i"] < len(syms) and syms[ctx["i"]] == "money":
             return A.CONFIRM
     return None
@@ -156,6 +160,12 @@ def one_ply(ev: Evaluator, g: Game, legal: Sequence[int]) -> int:
 class HeuristicBot(RoleAwareBot):
     """Plays towards its own personality and blocks whoever looks closest to winning.
 
+    In the expansion it plays towards its secret objective with
+    :class:`~agents.cthulhu.evaluation.CthulhuEvaluator` (objective progress, the points and
+    Sloth endings, threats from the others' possible objectives); ``weights`` then apply only
+    if they are :class:`~agents.cthulhu.evaluation.CthulhuWeights`, and ``learned`` (a base
+    game model) is refused.
+
     Args:
         role_model: ``"default"`` (the shipped role-inference model, if present), a
             :class:`~agents.roles.RoleModel`, or ``None`` to assume the uniform prior.
@@ -204,6 +214,8 @@ class HeuristicBot(RoleAwareBot):
         self._last: tuple[tuple, Evaluator | LearnedEvaluator] | None = None
 
     def reset(self, seat: int, config: GameConfig) -> None:
+        if config.expansion is not None and self.learned > 0.0:
+            raise ValueError("the learned value (learned > 0) is for the base game only")
         super().reset(seat, config)
         self._last = None
 
@@ -212,20 +224,21 @@ class HeuristicBot(RoleAwareBot):
         evaluator (with the values it has cached) if it was built from the same belief."""
         belief = self._belief(view)
         marginals = belief.marginals(view)
+        own = own_role(view)
         key = (
             belief.config,
             view["seat"],
-            view["personality"],
+            own,
             self.weights,
             tuple(m.tobytes() for m in marginals),
         )
         if self._last is None or self._last[0] != key:
-            ev = Evaluator(
+            ev = make_evaluator(
                 belief.config,
                 view["seat"],
-                view["personality"],
+                own,
                 marginals,
-                self.weights,
+                ruleset_weights(belief.config, self.weights),
                 cache_values=self.learned <= 0.0,
             )
             if self.learned > 0.0:
@@ -247,7 +260,7 @@ class HeuristicBot(RoleAwareBot):
     def act(self, view: View, legal_actions: Sequence[int], rng: np.random.Generator) -> int:
         if len(legal_actions) == 1:
             return int(legal_actions[0])
-        obvious = obvious_action(view, legal_actions)
+        obvious = obvious_action(view, legal_actions, symbols(self.config_for(view)))
         if obvious is not None:
             self.observe(view)
             return obvious

@@ -56,12 +56,20 @@ from agents.evaluation import (
 from agents.heuristic import TurnPlanner, obvious_action, useful_actions
 from agents.learned_eval import TERMINAL, LearnedEvaluator
 from agents.roles import RoleAwareBot, RoleModel, sample_deal
+from agents.rulesets import (
+    game_roles,
+    make_evaluator,
+    own_role,
+    ruleset_weights,
+    seen_roles,
+    set_game_roles,
+    symbols,
+)
 from agents.sampling import determinize_view
 from agents.value_model import ValueModel, default_value_model
 from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
-from nanty_env.engine.setup import personality_deck
 
 MAX_ROLLOUT = 400
 DEFAULT_ITERS = 200
@@ -99,7 +107,7 @@ class Determinisation:
         self.me = me
         self.model = model
         self.learned = learned if model is not None else 0.0
-        self.persona = list(game.persona)
+        self.persona = game_roles(game)
         self.evaluators = sampled_evaluators(game, weights)
         self.baseline = self.values(game)
 
@@ -120,17 +128,22 @@ class Determinisation:
 
     def evaluators_for(self, g: Game) -> list[Evaluator]:
         """The evaluators of ``g``'s seats (new ones if a personality has changed hands)."""
-        if g.persona == self.persona:
-            return self.evaluators
+        if g.cfg.expansion is not None or g.persona == self.persona:
+            return self.evaluators  # objectives never change hands
         return sampled_evaluators(g, self.weights)
 
 
 def seat_values(g: Game, evaluators: Sequence[Evaluator]) -> list[float]:
-    """Every seat's value of ``g`` under its sampled personality; +-``TERMINAL`` at the end."""
+    """Every seat's value of ``g`` under its sampled role; +-``TERMINAL`` at the end."""
     if g.is_terminal:
         winners = g.outcome.winners
         return [TERMINAL if q in winners else -TERMINAL for q in range(g.n)]
-    m = metrics(g)
+    if g.cfg.expansion is not None:
+        from agents.cthulhu.evaluation import metrics as cthulhu_metrics
+
+        m = cthulhu_metrics(g)  # type: ignore[arg-type]
+    else:
+        m = metrics(g)
     return [ev.value_from_metrics(m) for ev in evaluators]
 
 
@@ -150,20 +163,28 @@ class Node:
 
 
 def set_personalities(g: Game, deal: Sequence[int], seat: int, known_unused: Sequence[int]) -> None:
-    """Give ``g`` the personalities of ``deal``; the set-aside pile is whatever is left."""
-    g.persona = list(deal)
-    rest = [k for k in personality_deck(g.cfg) if k not in deal]
-    g.persona_pool = sorted(rest)
-    g.known_unused = [sorted(known_unused) if q == seat else [] for q in range(g.n)]
+    """Give ``g`` the roles of ``deal`` (personalities, or objectives in the expansion); the
+    set-aside pile is whatever is left."""
+    set_game_roles(g, deal, seat, known_unused)
 
 
 def sampled_evaluators(g: Game, weights: Weights) -> list[Evaluator]:
-    """One evaluator per seat that takes the determinisation's personalities as known."""
+    """One evaluator per seat that takes the determinisation's roles as known."""
+    if g.cfg.expansion is not None:
+        from agents.cthulhu.evaluation import sampled_evaluators as sampled_cthulhu
+
+        return sampled_cthulhu(g, ruleset_weights(g.cfg, weights))  # type: ignore[return-value]
     n = g.n
     onehot = [np.zeros(NUM_PERSONALITIES) for _ in range(n)]
     for r in range(n):
         onehot[r][g.persona[r]] = 1.0
     return [Evaluator(g.cfg, q, g.persona[q], onehot, weights) for q in range(n)]
+
+
+def is_ability(a: int) -> bool:
+    """Whether ``a`` uses an ability (a City Area's or building's, an Elder One's or the Great
+    Old One's): rollouts use them last, if at all."""
+    return A.ABILITY <= a < A.ABILITY + A.NUM_AREAS or A.ELDER_ABILITY <= a <= A.GOO_ABILITY
 
 
 def greedy_scores(
@@ -175,7 +196,7 @@ def greedy_scores(
     for a in legal:
         if A.PLAY_CARD <= a < A.DISCARD_CARD:
             out[a] = 10.0 + float(rng.random())
-        elif A.DISCARD_CARD <= a < A.SELECT_CARD or a >= A.ABILITY:
+        elif A.DISCARD_CARD <= a < A.SELECT_CARD or is_ability(a):
             out[a] = -10.0 - float(rng.random())
         else:
             h = g.clone()
@@ -196,7 +217,7 @@ def greedy_action(
         return A.CONFIRM  # take the money / resolve the scroll: nearly always right
     best, best_v = legal[0], -math.inf
     for a in legal:
-        if A.DISCARD_CARD <= a < A.SELECT_CARD or a >= A.ABILITY:
+        if A.DISCARD_CARD <= a < A.SELECT_CARD or is_ability(a):
             continue
         h = g.clone()
         h.apply(a)
@@ -314,6 +335,8 @@ class ISMCTSBot(RoleAwareBot):
     def reset(self, seat: int, config: GameConfig) -> None:
         if (self.learned > 0 or self.prior_learned > 0) and config.num_players != 2:
             raise ValueError("the learned leaf value (learned > 0) is for 2-player games")
+        if (self.learned > 0 or self.prior_learned > 0) and config.expansion is not None:
+            raise ValueError("the learned leaf value (learned > 0) is for the base game only")
         super().reset(seat, config)
         self.spent = 0.0
 
@@ -322,7 +345,7 @@ class ISMCTSBot(RoleAwareBot):
         legal = [int(a) for a in legal_actions]
         if len(legal) == 1:
             return legal[0]
-        obvious = obvious_action(view, legal)
+        obvious = obvious_action(view, legal, symbols(self.config_for(view)))
         if obvious is not None:
             self.observe(view)
             return obvious
@@ -351,7 +374,7 @@ class ISMCTSBot(RoleAwareBot):
         marginals = belief.marginals(view)
         likelihood = belief.likelihood()
         me = view["seat"]
-        unused = view["known_unused_personalities"]
+        unused = seen_roles(view)
 
         def determinisation() -> Determinisation:
             g = determinize_view(view, rng, cfg)
@@ -460,7 +483,8 @@ class ISMCTSBot(RoleAwareBot):
         if self.prior_weight <= 0:
             return dict.fromkeys(legal, 1.0 / len(legal))
         ev: Evaluator | LearnedEvaluator
-        ev = Evaluator(g.cfg, view["seat"], view["personality"], marginals, self.weights)
+        weights = ruleset_weights(g.cfg, self.weights)
+        ev = make_evaluator(g.cfg, view["seat"], own_role(view), marginals, weights)
         if self.prior_learned > 0.0:
             model = self.value_model or default_value_model()
             ev = LearnedEvaluator(ev, model, marginals, view["personality"], self.prior_learned)

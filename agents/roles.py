@@ -11,6 +11,10 @@ over personality cards, and :func:`posterior` combines them with what the seat k
 of the possible deals.
 
 Without a model the posterior is the prior: uniform over the cards the seat cannot rule out.
+
+In the expansion the hidden roles are the secret objectives (:mod:`agents.rulesets`): the same
+machinery runs with :class:`~agents.cthulhu.roles.CthulhuRoleTracker`'s features and a model
+fitted on expansion games (``cthulhu_role_model.json``).
 """
 
 from __future__ import annotations
@@ -29,8 +33,8 @@ import numpy as np
 from agents.base import BaseBot, View
 from agents.evaluation import NUM_PERSONALITIES, Metrics, game_config, view_metrics
 from agents.files import atomic_write_text
+from agents.rulesets import own_role, role_count, role_deck, seen_roles
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.setup import personality_deck
 
 FEATURES: tuple[str, ...] = (
     "bias",
@@ -160,37 +164,64 @@ class RoleTracker:
         return x / _SCALE
 
 
-class RoleModel:
-    """Multinomial logistic regression over personality indices, one weight matrix per
-    player count (classes outside that count's deck get no probability)."""
+def features_for(expansion: str | None) -> tuple[str, ...]:
+    """The feature names of a ruleset's role tracker."""
+    if expansion is None:
+        return FEATURES
+    from agents.cthulhu.roles import CTHULHU_FEATURES
 
-    def __init__(self, weights: Mapping[int, np.ndarray], meta: Mapping[str, Any] | None = None):
+    return CTHULHU_FEATURES
+
+
+class RoleModel:
+    """Multinomial logistic regression over role indices (personality cards, or objectives
+    with ``expansion``), one weight matrix per player count (classes outside that count's
+    deck get no probability)."""
+
+    def __init__(
+        self,
+        weights: Mapping[int, np.ndarray],
+        meta: Mapping[str, Any] | None = None,
+        expansion: str | None = None,
+        num_classes: int = NUM_PERSONALITIES,
+    ):
         self.weights = {int(k): np.asarray(v, dtype=np.float64) for k, v in weights.items()}
         self.meta = dict(meta or {})
+        self.expansion = expansion
+        self.features = features_for(expansion)
+        shapes = {w.shape[1] for w in self.weights.values()}
+        self.num_classes = shapes.pop() if len(shapes) == 1 else num_classes
 
     def probabilities(self, x: np.ndarray, num_players: int) -> np.ndarray:
-        """``p(personality | features)`` for each row of ``x`` (``[rows, NUM_PERSONALITIES]``)."""
+        """``p(role | features)`` for each row of ``x`` (``[rows, num_classes]``)."""
         w = self.weights.get(num_players)
-        out = np.zeros((x.shape[0], NUM_PERSONALITIES))
+        out = np.zeros((x.shape[0], self.num_classes))
         if w is None:
-            return out + 1.0 / NUM_PERSONALITIES
+            return out + 1.0 / self.num_classes
         logits = x @ w
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
         return p / p.sum(axis=1, keepdims=True)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "features": list(FEATURES),
+        d: dict[str, Any] = {
+            "features": list(self.features),
             "weights": {str(k): v.round(5).tolist() for k, v in self.weights.items()},
             "meta": self.meta,
         }
+        if self.expansion is not None:
+            d["expansion"] = self.expansion
+        return d
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> RoleModel:
-        if tuple(d["features"]) != FEATURES:
+        expansion = d.get("expansion")
+        if expansion not in (None, "cthulhu"):
+            raise ValueError(f"role model for an unknown ruleset {expansion!r}")
+        if tuple(d["features"]) != features_for(expansion):
             raise ValueError("role model was trained on other features; retrain it")
-        return cls({int(k): np.array(v) for k, v in d["weights"].items()}, d.get("meta"))
+        weights = {int(k): np.array(v) for k, v in d["weights"].items()}
+        return cls(weights, d.get("meta"), expansion)
 
     def save(self, path: str | Path) -> None:
         atomic_write_text(path, json.dumps(self.to_json(), indent=1) + "\n")
@@ -201,21 +232,24 @@ class RoleModel:
 
 
 DEFAULT_MODEL_FILE = "role_model.json"
+MODEL_FILES = {None: DEFAULT_MODEL_FILE, "cthulhu": "cthulhu_role_model.json"}
+"""The shipped role model of each ruleset, in ``agents/data``."""
 
 
 @cache
-def default_model() -> RoleModel | None:
-    """The model shipped in ``agents/data`` (``None`` if it has not been trained yet)."""
-    f = resources.files("agents") / "data" / DEFAULT_MODEL_FILE
+def default_model(expansion: str | None = None) -> RoleModel | None:
+    """The model shipped in ``agents/data`` for the ruleset (``None`` if there is none)."""
+    f = resources.files("agents") / "data" / MODEL_FILES[expansion]
     if not f.is_file():
         return None
     return RoleModel.from_json(json.loads(f.read_text()))
 
 
 def candidates(view: Mapping[str, Any], config: GameConfig) -> list[int]:
-    """Personality cards that another seat may hold, as far as ``view``'s seat knows."""
-    seen = set(view["known_unused_personalities"]) | {view["personality"]}
-    return [k for k in personality_deck(config) if k not in seen]
+    """Roles another seat may hold, as far as ``view``'s seat knows (its own, and set-aside
+    personality cards it has seen, are ruled out)."""
+    seen = set(seen_roles(view)) | {own_role(view)}
+    return [k for k in role_deck(config) if k not in seen]
 
 
 def posterior(
@@ -227,8 +261,9 @@ def posterior(
 
     Args:
         view: the observing seat's view (its own card and seen set-aside cards are certain).
-        likelihood: ``[num_players, NUM_PERSONALITIES]`` relative likelihoods of each seat's
-            public play under each personality; ``None`` for the prior.
+        likelihood: ``[num_players, roles]`` relative likelihoods of each seat's public play
+            under each role (personality, or objective in the expansion); ``None`` for the
+            prior.
 
     Returns:
         One vector per seat (the observer's own row is its own card, one-hot).
@@ -236,9 +271,10 @@ def posterior(
     n, me = view["num_players"], view["seat"]
     cands = candidates(view, config)
     others = [q for q in range(n) if q != me]
-    lik = np.ones((n, NUM_PERSONALITIES)) if likelihood is None else likelihood
-    out = [np.zeros(NUM_PERSONALITIES) for _ in range(n)]
-    out[me][view["personality"]] = 1.0
+    k_roles = role_count(config)
+    lik = np.ones((n, k_roles)) if likelihood is None else likelihood
+    out = [np.zeros(k_roles) for _ in range(n)]
+    out[me][own_role(view)] = 1.0
     total = 0.0
     for deal in itertools.permutations(cands, len(others)):
         w = 1.0
@@ -256,13 +292,28 @@ def posterior(
     return out
 
 
+def make_tracker(config: GameConfig) -> Any:
+    """The role tracker of ``config``'s ruleset."""
+    if config.expansion is None:
+        return RoleTracker(config.num_players)
+    from agents.cthulhu.roles import CthulhuRoleTracker
+    from nanty_env.engine.cthulhu.tables import cthulhu_tables
+
+    return CthulhuRoleTracker(config.num_players, cthulhu_tables(config.content))
+
+
 class RoleBelief:
     """A seat's running belief about the others: a tracker plus an optional model."""
 
     def __init__(self, config: GameConfig, model: RoleModel | None) -> None:
+        if model is not None and model.expansion != config.expansion:
+            raise ValueError(
+                f"the role model is for the {model.expansion or 'base'} game, this game is "
+                f"{config.expansion or 'the base game'}"
+            )
         self.config = config
         self.model = model
-        self.tracker = RoleTracker(config.num_players)
+        self.tracker = make_tracker(config)
 
     def observe(self, view: Mapping[str, Any]) -> None:
         self.tracker.update(view)
@@ -290,12 +341,12 @@ def sample_deal(
     n, me = marginal_view["num_players"], marginal_view["seat"]
     cands = candidates(marginal_view, config)
     others = [q for q in range(n) if q != me]
-    lik = np.ones((n, NUM_PERSONALITIES)) if likelihood is None else likelihood
+    lik = np.ones((n, role_count(config))) if likelihood is None else likelihood
     deals = list(itertools.permutations(cands, len(others)))
     w = np.array([np.prod([lik[q, k] for q, k in zip(others, d, strict=True)]) for d in deals])
     w = w / w.sum() if w.sum() > 0 else np.full(len(deals), 1.0 / len(deals))
     d = deals[int(rng.choice(len(deals), p=w))]
-    out = [marginal_view["personality"]] * n
+    out = [own_role(marginal_view)] * n
     for q, k in zip(others, d, strict=True):
         out[q] = k
     return out
@@ -309,11 +360,12 @@ def fit_logistic(
     l2: float = 1e-3,
     iters: int = 400,
     lr: float = 0.5,
+    num_classes: int = NUM_PERSONALITIES,
 ) -> np.ndarray:
     """Fit multinomial logistic regression by full-batch gradient descent (Adam steps).
 
-    Returns a ``[NUM_FEATURES, NUM_PERSONALITIES]`` weight matrix; columns of personalities
-    not in ``classes`` hold a large negative bias so they get no probability.
+    Returns a ``[features, num_classes]`` weight matrix; columns of roles not in ``classes``
+    hold a large negative bias so they get no probability.
     """
     cls = list(classes)
     idx = {k: i for i, k in enumerate(cls)}
@@ -334,7 +386,7 @@ def fit_logistic(
         w -= lr * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
         lr_decay = 0.5 if t == iters // 2 else 1.0
         lr *= lr_decay
-    full = np.zeros((x.shape[1], NUM_PERSONALITIES))
+    full = np.zeros((x.shape[1], num_classes))
     full[0, :] = -30.0
     for k, i in idx.items():
         full[:, k] = w[:, i]
@@ -345,25 +397,36 @@ class RoleAwareBot(BaseBot):
     """A bot that follows public play with a :class:`RoleBelief` (fed one view per turn).
 
     Args:
-        role_model: ``"default"`` (the shipped model, if present), a :class:`RoleModel`, or
-            ``None`` for the uniform prior.
+        role_model: ``"default"`` (the shipped model of the game's ruleset, if present), a
+            :class:`RoleModel`, or ``None`` for the uniform prior.
     """
 
     observes = True
 
     def __init__(self, role_model: RoleModel | str | None = "default") -> None:
         super().__init__()
-        self.model = default_model() if role_model == "default" else role_model
+        self.default_roles = role_model == "default"
+        self.model = default_model() if self.default_roles else role_model
         self.belief: RoleBelief | None = None
 
     def reset(self, seat: int, config: GameConfig) -> None:
         super().reset(seat, config)
-        self.belief = RoleBelief(game_config(config), self.model)
+        self.belief = self._new_belief(config)
 
     def observe(self, view: View) -> None:
         self._belief(view).observe(view)
 
+    def _new_belief(self, config: GameConfig) -> RoleBelief:
+        if self.default_roles:
+            self.model = default_model(config.expansion)
+        return RoleBelief(game_config(config), self.model)
+
     def _belief(self, view: View) -> RoleBelief:
-        if self.belief is None or self.belief.config.num_players != view["num_players"]:
-            self.belief = RoleBelief(game_config(self.config_for(view)), self.model)
+        b = self.belief
+        if (
+            b is None
+            or b.config.num_players != view["num_players"]
+            or b.config.expansion != view.get("expansion")
+        ):
+            self.belief = self._new_belief(self.config_for(view))
         return self.belief

@@ -98,7 +98,14 @@ def paired(won_a: Mapping[Hashable, bool], won_b: Mapping[Hashable, bool]) -> Pa
     )
 
 
-GAME_OPTIONS = ("num_players", "personalities", "thresholds", "interrupt_windows")
+GAME_OPTIONS = (
+    "expansion",
+    "content",
+    "num_players",
+    "personalities",
+    "thresholds",
+    "interrupt_windows",
+)
 """The tournament settings two runs must share for their games to be the same games."""
 
 
@@ -110,6 +117,9 @@ def compare_runs(
     (a ``ValueError`` names the first setting that differs) and that the entries exist."""
     for key in GAME_OPTIONS:
         va, vb = getattr(run_a.spec, key), getattr(run_b.spec, key)
+        if va != vb and key == "expansion":
+            names = [f"the {x} expansion" if x else "the base game" for x in (va, vb)]
+            raise ValueError(f"the runs play different rulesets: {names[0]} and {names[1]}")
         if va != vb:
             raise ValueError(f"the runs differ in {key}: {va!r} and {vb!r}")
     for run, entry in ((run_a, entry_a), (run_b, entry_b)):

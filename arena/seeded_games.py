@@ -30,10 +30,13 @@ def seeded_games(
     workers: int | None = None,
     progress: bool = True,
     label: str = "games",
+    expansion: str | None = None,
+    content: str | None = None,
 ) -> list[dict[str, Any]]:
     """``log(bot, config, s)`` for the game seeds ``s = seed * 100000 + i``, ``i < games``, in
-    seed order (so the output depends only on the arguments)."""
-    config = GameConfig(num_players=players, log=False)
+    seed order (so the output depends only on the arguments); ``expansion``/``content``: the
+    ruleset (see ``GameConfig``)."""
+    config = GameConfig(num_players=players, log=False, expansion=expansion, content=content)
     seeds = [seed * 100_000 + i for i in range(games)]
     workers = workers or min(2, os.cpu_count() or 1)
     size = max(1, min(8, games // (workers * 4) or 1))

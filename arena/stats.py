@@ -158,9 +158,26 @@ def ratings(
     ]
 
 
-def summarize(specs: Sequence[str], records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Everything a tournament reports (see :mod:`arena.tournament` for the JSON layout)."""
-    out = win_tables(specs, records)
+def end_rule_roles(expansion: str | None, content: str | None = None) -> frozenset[str]:
+    """The end-rule roles of a ruleset: :func:`end_rule_personalities`, or in the expansion
+    the objectives judged when the game ends (Sloth)."""
+    if expansion is None:
+        return end_rule_personalities()
+    from nanty_env.engine.config import GameConfig
+    from nanty_env.engine.tables import tables_for
+
+    t = tables_for(GameConfig(expansion=expansion, content=content))
+    return frozenset(o.id for o in t.data.objectives if o.rule)  # type: ignore[attr-defined]
+
+
+def summarize(
+    specs: Sequence[str],
+    records: Sequence[Mapping[str, Any]],
+    enders: frozenset[str] | None = None,
+) -> dict[str, Any]:
+    """Everything a tournament reports (see :mod:`arena.tournament` for the JSON layout);
+    ``enders``: the end-rule roles (default: the base game's personalities)."""
+    out = win_tables(specs, records, enders)
     rated = ratings(specs, records)
     for row in out["bots"]:
         mine = [x for x in rated if x["bot"] == row["name"]]

@@ -37,10 +37,10 @@ from agents.base import Bot, bot_rngs, play_game
 from agents.files import atomic_path, atomic_write_text
 from agents.interrupts import Interrupted, StopRequest
 from agents.registry import make_bot
-from arena.stats import summarize
+from agents.rulesets import role_ids
+from arena.stats import end_rule_roles, summarize
 from arena.workers import WorkerError, WorkerPool
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.tables import tables
 from nanty_env.records import GameRecorder, record_name, write_record
 
 DEAL_STRIDE = 100_000  # deal seed = seed * DEAL_STRIDE + deal number
@@ -76,6 +76,8 @@ class TournamentSpec:
     personalities: str = "standard"
     thresholds: str = "rulebook"
     interrupt_windows: str = "public"
+    expansion: str | None = None
+    content: str | None = None
 
     def __post_init__(self) -> None:
         if len(self.bots) != self.num_players:
@@ -102,7 +104,22 @@ class TournamentSpec:
             thresholds=self.thresholds,
             interrupt_windows=self.interrupt_windows,
             log=False,
+            expansion=self.expansion,
+            content=self.content,
         )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The spec as JSON-safe data; ``expansion`` and ``content`` only when set (so a base
+        game tournament's journal and summary read as before expansions existed)."""
+        d = {**asdict(self), "bots": list(self.bots)}
+        for key in ("expansion", "content"):
+            if d[key] is None:
+                del d[key]
+        return d
+
+    def enders(self) -> frozenset[str]:
+        """The end-rule roles of the spec's ruleset (Holmes; Sloth in the expansion)."""
+        return end_rule_roles(self.expansion, self.content)
 
 
 @dataclass(frozen=True)
@@ -154,7 +171,7 @@ def play_task(
     record_path = None
     if recorder is not None:
         record_path = write_record(Path(record_dir) / record_name(task.game), recorder.record(game))
-    names = tables().data.personalities
+    names = role_ids(spec.game_config())
     return {
         "game": task.game,
         "deal_seed": task.deal_seed,
@@ -163,7 +180,7 @@ def play_task(
         "bots": [spec.bots[e] for e in seats],
         "winners": list(rec.winners),
         "reason": rec.reason,
-        "personalities": [names[k].id for k in rec.personalities],
+        "personalities": [names[k] for k in rec.roles],  # objectives in the expansion
         "points": None if rec.points is None else list(rec.points),
         "turns": rec.turns,
         "decisions": rec.decisions,
@@ -184,7 +201,7 @@ class TournamentResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "spec": {**asdict(self.spec), "bots": list(self.spec.bots)},
+            "spec": self.spec.to_dict(),
             "chance": 1.0 / self.spec.num_players,
             "seconds": round(self.seconds, 2),
             **self.summary,
@@ -270,7 +287,7 @@ def run_tournament(
             writer.close()
     records.sort(key=lambda r: r["game"])
     result = TournamentResult(spec, records, seconds=time.perf_counter() - t0)
-    result.summary = summarize(spec.bots, records)
+    result.summary = summarize(spec.bots, records, spec.enders())
     if stop.requested:
         where = "" if journal is None else f" (kept in {journal}; --resume plays the rest)"
         raise TournamentInterrupted(
@@ -328,11 +345,11 @@ def load_journal(path: str | Path, log: Callable[[str], None] | None = None) -> 
     if not records:
         raise JournalError(f"{path} holds no finished game yet")
     seconds = sum(r.get("wall_seconds", 0.0) for r in records)
-    return TournamentResult(spec, records, summarize(spec.bots, records), seconds)
+    return TournamentResult(spec, records, summarize(spec.bots, records, spec.enders()), seconds)
 
 
 def _spec_header(spec: TournamentSpec) -> dict[str, Any]:
-    return {"spec": {**asdict(spec), "bots": list(spec.bots)}}
+    return {"spec": spec.to_dict()}
 
 
 def _journal_lines(path: Path) -> list[str]:
@@ -502,8 +519,12 @@ def progress_bar(total: int, enabled: bool, desc: str) -> Any:
 def format_table(result: TournamentResult) -> str:
     """The per-bot table printed by the CLI."""
     s = result.summary
+    expansion = result.spec.expansion
+    role = "objective" if expansion else "personality"
+    ender = "an end-rule objective (Sloth)" if expansion else "an end-rule personality (Holmes)"
+    ruleset = f", the {expansion} expansion" if expansion else ""
     lines = [
-        f"{result.spec.games} games, {result.spec.num_players} players, "
+        f"{result.spec.games} games, {result.spec.num_players} players{ruleset}, "
         f"chance {1 / result.spec.num_players:.1%}, {result.seconds:.0f}s",
         f"{'bot':<28} {'games':>6} {'wins':>6} {'win rate':>9} {'95% CI':>17} "
         f"{'rating mu±sigma':>17} {'s/game':>7}",
@@ -517,10 +538,10 @@ def format_table(result: TournamentResult) -> str:
             f"{rating:>17} {b['seconds_per_game']:>7.2f}"
         )
     for title, rows, label in (
-        ("by personality", s["by_personality"], lambda r: r["personality"]),
+        (f"by {role}", s["by_personality"], lambda r: r["personality"]),
         ("by seat", s["by_seat"], lambda r: f"seat {r['seat']}"),
         (
-            "by who held an end-rule personality (Holmes) at the end",
+            f"by who held {ender} at the end",
             s["by_end_rule_holder"],
             lambda r: r["holder"],
         ),

@@ -8,6 +8,8 @@ Examples::
     nanty compare a_games.jsonl b_games.jsonl   # two runs' first bots, game by game
     nanty roles --players 4 --games 100
     nanty roles-train --games 300
+    nanty eval --expansion cthulhu --bots heuristic,random,random,random --games 400
+    nanty roles --expansion cthulhu --games 100          # guessing the secret objectives
     nanty bots
     nanty play --bots heuristic,random,random --seed 1   # you against three bots
     nanty replay records/play_....json [--check]
@@ -23,8 +25,25 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-# the shipped role model, which `nanty roles-train` rewrites by default
-ROLE_MODEL_FILE = Path(__file__).resolve().parents[1] / "agents" / "data" / "role_model.json"
+# the shipped role models, which `nanty roles-train` rewrites by default
+MODEL_DIR = Path(__file__).resolve().parents[1] / "agents" / "data"
+ROLE_MODEL_FILE = MODEL_DIR / "role_model.json"
+CTHULHU_ROLE_MODEL_FILE = MODEL_DIR / "cthulhu_role_model.json"
+EXPANSIONS = ("cthulhu",)
+
+
+def _add_ruleset_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--expansion", choices=EXPANSIONS, help="play the expansion instead of the base game"
+    )
+    p.add_argument(
+        "--content", help="the expansion's content pack (a TOML file or a folder; with --expansion)"
+    )
+
+
+def _check_content(args: argparse.Namespace, command: str) -> None:
+    if args.content and not args.expansion:
+        raise SystemExit(f"nanty {command}: --content is for an expansion: give --expansion too")
 
 
 def _players(text: str) -> list[int]:
@@ -49,6 +68,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         for b in args.bots.split(",")
         if b.strip()
     )
+    _check_content(args, "eval")
     out = journal = None
     if args.out:
         out, journal = output_paths(args.out)  # --out DIR writes inside DIR
@@ -61,6 +81,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
             personalities=args.personalities,
             thresholds=args.thresholds,
             interrupt_windows=args.windows,
+            expansion=args.expansion,
+            content=args.content,
         )
         result = run_tournament(
             spec,
@@ -133,15 +155,21 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_roles(args: argparse.Namespace) -> int:
     from arena.role_eval import evaluate_roles, format_role_report
 
-    report = evaluate_roles(
-        players=_players(args.players),
-        games=args.games,
-        seed=args.seed,
-        bot=args.bot,
-        model_path=args.model,
-        workers=args.workers,
-        progress=not args.no_progress,
-    )
+    _check_content(args, "roles")
+    try:
+        report = evaluate_roles(
+            players=_players(args.players),
+            games=args.games,
+            seed=args.seed,
+            bot=args.bot,
+            model_path=args.model,
+            workers=args.workers,
+            progress=not args.no_progress,
+            expansion=args.expansion,
+            content=args.content,
+        )
+    except ValueError as e:
+        raise SystemExit(f"nanty roles: {e}") from None
     print(format_role_report(report))
     if args.out:
         Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
@@ -149,9 +177,18 @@ def cmd_roles(args: argparse.Namespace) -> int:
     return 0
 
 
+def role_model_out(args: argparse.Namespace) -> Path:
+    """Where ``nanty roles-train`` writes: ``--out``, else the ruleset's shipped model."""
+    if args.out:
+        return Path(args.out)
+    return CTHULHU_ROLE_MODEL_FILE if args.expansion else ROLE_MODEL_FILE
+
+
 def cmd_roles_train(args: argparse.Namespace) -> int:
     from arena.role_eval import train_role_model
 
+    _check_content(args, "roles-train")
+    out = role_model_out(args)
     model = train_role_model(
         players=_players(args.players),
         games=args.games,
@@ -159,9 +196,11 @@ def cmd_roles_train(args: argparse.Namespace) -> int:
         bot=args.bot,
         workers=args.workers,
         progress=not args.no_progress,
+        expansion=args.expansion,
+        content=args.content,
     )
-    model.save(args.out)
-    print(f"wrote {args.out}: {json.dumps(model.meta)}")
+    model.save(out)
+    print(f"wrote {out}: {json.dumps(model.meta)}")
     return 0
 
 
@@ -197,6 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
         "FILE.json (the other files beside it)",
     )
     ev.add_argument("--workers", type=int, default=2)
+    _add_ruleset_options(ev)
     ev.add_argument("--personalities", default="standard")
     ev.add_argument("--thresholds", default="rulebook")
     ev.add_argument("--windows", default="public", help="interrupt window policy")
@@ -235,6 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
     ro.add_argument("--games", type=int, default=100, help="games per player count")
     ro.add_argument("--seed", type=int, default=1)
     ro.add_argument("--bot", default="heuristic", help="bot spec playing every seat")
+    _add_ruleset_options(ro)
     ro.add_argument("--model", help="role model JSON (default: the shipped one)")
     ro.add_argument("--out", help="JSON report")
     ro.add_argument("--workers", type=int, default=2)
@@ -246,7 +287,8 @@ def build_parser() -> argparse.ArgumentParser:
     rt.add_argument("--games", type=int, default=300, help="games per player count")
     rt.add_argument("--seed", type=int, default=7)
     rt.add_argument("--bot", default="heuristic:roles=none")
-    rt.add_argument("--out", default=str(ROLE_MODEL_FILE), help="default: the shipped model")
+    _add_ruleset_options(rt)
+    rt.add_argument("--out", help="default: the shipped model of the ruleset")
     rt.add_argument("--workers", type=int, default=2)
     rt.add_argument("--no-progress", action="store_true")
     rt.set_defaults(func=cmd_roles_train)

@@ -188,8 +188,11 @@ def test_roles_train_rewrites_the_shipped_role_model_by_default():
     from importlib import resources
     from pathlib import Path
 
-    from agents.roles import DEFAULT_MODEL_FILE
-    from nanty_app.cli import build_parser
+    from agents.roles import MODEL_FILES
+    from nanty_app.cli import build_parser, role_model_out
 
-    shipped = Path(str(resources.files("agents") / "data" / DEFAULT_MODEL_FILE)).resolve()
-    assert Path(build_parser().parse_args(["roles-train"]).out).resolve() == shipped
+    for expansion, argv in ((None, []), ("cthulhu", ["--expansion", "cthulhu"])):
+        f = MODEL_FILES[expansion]
+        shipped = Path(str(resources.files("agents") / "data" / f)).resolve()
+        args = build_parser().parse_args(["roles-train", *argv])
+        assert role_model_out(args).resolve() == shipped

@@ -1,0 +1,123 @@
+"""What bots need to know about a ruleset: which hidden role each seat holds and how a
+position is valued.
+
+The base game's hidden roles are the personality cards (some set aside, some seen by Mrs Cake's
+holder); the expansion's (``config.expansion == "cthulhu"``) are the seven objectives, all dealt
+from, none ever seen before the end. Everything here dispatches on the configuration (or the
+view) so that the bots' code is one for both rulesets and the base game's path is unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from nanty_env.engine.config import GameConfig
+from nanty_env.engine.game import Game
+from nanty_env.engine.setup import personality_deck
+from nanty_env.engine.tables import tables, tables_for
+
+NUM_PERSONALITIES = len(tables().data.personalities)
+
+
+def is_expansion(config: GameConfig) -> bool:
+    return config.expansion is not None
+
+
+def role_count(config: GameConfig) -> int:
+    """The length of a role probability vector: personality cards, or objectives."""
+    if config.expansion is None:
+        return NUM_PERSONALITIES
+    return len(tables_for(config).data.objectives)  # type: ignore[attr-defined]
+
+
+def role_deck(config: GameConfig) -> list[int]:
+    """The roles dealt from under ``config`` (every objective in the expansion)."""
+    if config.expansion is None:
+        return personality_deck(config)
+    return list(range(role_count(config)))
+
+
+def role_ids(config: GameConfig) -> list[str]:
+    """Data id of every role index."""
+    if config.expansion is None:
+        return [p.id for p in tables().data.personalities]
+    return [o.id for o in tables_for(config).data.objectives]  # type: ignore[attr-defined]
+
+
+def own_role(view: Mapping[str, Any]) -> int:
+    """The viewing seat's own role (its objective in an expansion view)."""
+    return view["objective"] if view.get("expansion") else view["personality"]
+
+
+def seen_roles(view: Mapping[str, Any]) -> list[int]:
+    """Set-aside roles the viewing seat has seen (never any in the expansion)."""
+    if view.get("expansion"):
+        return []
+    return list(view["known_unused_personalities"])
+
+
+def game_roles(g: Game) -> list[int]:
+    """Every seat's role in a full game."""
+    return list(g.objective) if g.cfg.expansion else list(g.persona)  # type: ignore[attr-defined]
+
+
+def set_game_roles(g: Game, deal: Sequence[int], seat: int, seen: Sequence[int]) -> None:
+    """Give ``g`` the roles of ``deal``; the set-aside ones are whatever is left (``seen``: the
+    set-aside personalities ``seat`` has seen, base game only)."""
+    rest = sorted(k for k in role_deck(g.cfg) if k not in deal)
+    if g.cfg.expansion:
+        g.objective = list(deal)  # type: ignore[attr-defined]
+        g.objective_pool = rest  # type: ignore[attr-defined]
+        return
+    g.persona = list(deal)
+    g.persona_pool = rest
+    g.known_unused = [sorted(seen) if q == seat else [] for q in range(g.n)]
+
+
+def config_for_view(config: GameConfig, view: Mapping[str, Any]) -> GameConfig:
+    """``config`` if it fits ``view`` (player count and ruleset), else a default one that does
+    (for a bot asked to act without ``reset``)."""
+    expansion = view.get("expansion")
+    if config.num_players == view["num_players"] and config.expansion == expansion:
+        return config
+    return GameConfig(num_players=view["num_players"], log=False, expansion=expansion)
+
+
+def symbols(config: GameConfig) -> tuple[tuple[str, ...], ...]:
+    """Each card's symbols under ``config``'s ruleset."""
+    return tables_for(config).symbols
+
+
+def make_evaluator(
+    config: GameConfig,
+    seat: int,
+    own: int,
+    belief: Sequence[np.ndarray] | Mapping[int, np.ndarray],
+    weights: Any = None,
+    cache_values: bool = False,
+) -> Any:
+    """The ruleset's evaluator (``weights``: the base game's :class:`~agents.evaluation.Weights`
+    or the expansion's :class:`~agents.cthulhu.evaluation.CthulhuWeights`; None for the
+    default of the ruleset)."""
+    if config.expansion is None:
+        from agents.evaluation import DEFAULT_WEIGHTS, Evaluator
+
+        return Evaluator(config, seat, own, belief, weights or DEFAULT_WEIGHTS, cache_values)
+    from agents.cthulhu.evaluation import DEFAULT_CTHULHU_WEIGHTS, CthulhuEvaluator
+
+    return CthulhuEvaluator(
+        config, seat, own, belief, weights or DEFAULT_CTHULHU_WEIGHTS, cache_values
+    )
+
+
+def ruleset_weights(config: GameConfig, weights: Any) -> Any:
+    """``weights`` if they are the ruleset's kind, else the ruleset's defaults (the base
+    game's weights mean nothing to the expansion's evaluation)."""
+    if config.expansion is None:
+        return weights
+    from agents.cthulhu.evaluation import DEFAULT_CTHULHU_WEIGHTS, CthulhuWeights
+
+    return weights if isinstance(weights, CthulhuWeights) else DEFAULT_CTHULHU_WEIGHTS
