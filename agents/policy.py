@@ -2,8 +2,10 @@
 protocol, with numpy only.
 
 The observation is the environment's own encoding of the seat's view
-(``nanty_env.observation.encode_view``) and the action mask is the view's legal actions over
-the flat action space, so the bot sees exactly what the policy saw in training. A residual
+(``nanty_env.observation.encode_view``; for a policy trained on the expansion,
+``nanty_env.cthulhu_observation.encode_view``, as the checkpoint records) and the action mask
+is the view's legal actions over the ruleset's flat action space, so the bot sees exactly what
+the policy saw in training. A residual
 policy (``hint`` in the checkpoint) also gets its scripted bot's suggestion, from a copy of
 that bot seated in the same seat and seeing the same view, as in training.
 
@@ -38,8 +40,8 @@ def _encoder() -> Callable[[View], np.ndarray]:
     return encode_view
 
 
-def action_mask(legal_actions: Sequence[int]) -> np.ndarray:
-    mask = np.zeros(NUM_ACTIONS, dtype=bool)
+def action_mask(legal_actions: Sequence[int], num_actions: int = NUM_ACTIONS) -> np.ndarray:
+    mask = np.zeros(num_actions, dtype=bool)
     mask[list(legal_actions)] = True
     return mask
 
@@ -52,11 +54,23 @@ def masked_probabilities(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
+def policy_ruleset(policy: PolicyCheckpoint) -> str | None:
+    """The ruleset a checkpoint was trained on (``None``: the base game): its observation's
+    encoder names it (checkpoints from before the expansion name the base game's)."""
+    from nanty_env.rulesets import spec_for_encoder
+
+    obs = policy.meta["observation"]
+    spec = spec_for_encoder(obs.get("encoder", "nanty_env.observation.encode_view"))
+    if spec is None:
+        raise CheckpointError(f"observations from {obs['encoder']!r}, which no ruleset encodes")
+    return spec.expansion
+
+
 def load_for_env(path: str | Path, *, trust: bool = False) -> PolicyCheckpoint:
-    """A policy checkpoint checked against this environment's observation (size, layout,
-    hint) and action space; an SB3 ``.zip`` only with ``trust``."""
-    from agents.sb3_export import ENCODER, observation_layout_digest
-    from nanty_env.observation import OBS_SIZE
+    """A policy checkpoint checked against the observation (size, layout, hint) and action
+    space of the ruleset it was trained on (the base game or an expansion); an SB3 ``.zip``
+    only with ``trust``."""
+    from nanty_env.rulesets import env_spec
 
     if Path(path).suffix == ".zip":
         if not trust:
@@ -65,21 +79,28 @@ def load_for_env(path: str | Path, *, trust: bool = False) -> PolicyCheckpoint:
 
         policy = load_trusted_zip(path)
     else:
-        policy = load_policy(path, num_actions=NUM_ACTIONS)
+        policy = load_policy(path)
+    try:
+        spec = env_spec(policy_ruleset(policy))
+    except CheckpointError as e:
+        raise CheckpointError(f"{path}: {e}") from None
+    if policy.num_actions != spec.num_actions:
+        raise CheckpointError(
+            f"{path}: the policy has {policy.num_actions} actions, {spec.name} has "
+            f"{spec.num_actions}"
+        )
     obs = policy.meta["observation"]
-    want = OBS_SIZE + (NUM_ACTIONS if policy.hint_bot is not None else 0)
+    want = spec.obs_size + (spec.num_actions if policy.hint_bot is not None else 0)
     if policy.observation_size != want:
         raise CheckpointError(
             f"{path}: the policy takes observations of size {policy.observation_size}, this "
             f"environment's encoder makes {want} (another observation layout or hint setting)"
         )
-    if obs.get("encoder", ENCODER) != ENCODER:
-        raise CheckpointError(f"{path}: observations from {obs['encoder']!r}, not {ENCODER!r}")
     layout = obs.get("layout")
-    if layout is not None and layout != observation_layout_digest():
+    if layout is not None and layout != spec.layout_digest:
         raise CheckpointError(
             f"{path}: trained on another observation layout (digest {layout}, this "
-            f"environment's is {observation_layout_digest()})"
+            f"environment's is {spec.layout_digest})"
         )
     return policy
 
@@ -112,7 +133,12 @@ class PolicyBot(BaseBot):
             policy = load_for_env(path, trust=bool(trust))
         self.policy = policy
         self.deterministic = bool(deterministic)
-        self.encode = _encoder()
+        from nanty_env.rulesets import env_spec
+
+        self.expansion = policy_ruleset(policy)
+        self.spec = env_spec(self.expansion)
+        self.num_actions = self.spec.num_actions
+        self.encode = _encoder() if self.expansion is None else self._encode_expansion
         self.hinter = None
         if policy.hint_bot is not None:
             from agents.registry import make_bot
@@ -121,9 +147,17 @@ class PolicyBot(BaseBot):
         self.observes = bool(getattr(self.hinter, "observes", False))
 
     def reset(self, seat: int, config: Any) -> None:
+        if config.expansion != self.expansion:
+            raise ValueError(
+                f"this policy was trained on {self.spec.name}; the game is "
+                f"{'the ' + config.expansion + ' expansion' if config.expansion else 'the base game'}"
+            )
         super().reset(seat, config)
         if self.hinter is not None:
             self.hinter.reset(seat, config)
+
+    def _encode_expansion(self, view: View) -> np.ndarray:
+        return self.spec.encode_view(view, self.config_for(view))
 
     def observe(self, view: View) -> None:
         if self.observes:
@@ -138,7 +172,8 @@ class PolicyBot(BaseBot):
             return obs
         from nanty_env.observation import with_hint
 
-        return with_hint(obs, int(self.hinter.act(view, legal_actions, rng)))
+        hint = int(self.hinter.act(view, legal_actions, rng))
+        return with_hint(obs, hint, self.num_actions)
 
     def probabilities(
         self, view: View, legal_actions: Sequence[int], rng: np.random.Generator | None = None
@@ -149,7 +184,7 @@ class PolicyBot(BaseBot):
         return self._probabilities(self.observation(view, legal_actions, rng), legal_actions)
 
     def _probabilities(self, obs: np.ndarray, legal_actions: Sequence[int]) -> np.ndarray:
-        mask = action_mask(legal_actions)
+        mask = action_mask(legal_actions, self.num_actions)
         probs = masked_probabilities(self.policy.logits(obs), mask).astype(np.float64)
         probs = np.where(mask, probs, 0.0)
         total = probs.sum()
@@ -157,9 +192,8 @@ class PolicyBot(BaseBot):
 
     def greedy(self, obs: np.ndarray, legal_actions: Sequence[int]) -> int:
         """The most likely legal action (ties: the lowest index, as torch's argmax)."""
-        return int(
-            np.argmax(masked_probabilities(self.policy.logits(obs), action_mask(legal_actions)))
-        )
+        mask = action_mask(legal_actions, self.num_actions)
+        return int(np.argmax(masked_probabilities(self.policy.logits(obs), mask)))
 
     def act(self, view: View, legal_actions: Sequence[int], rng: np.random.Generator) -> int:
         if len(legal_actions) == 1:
@@ -170,4 +204,4 @@ class PolicyBot(BaseBot):
             if a in legal_actions:
                 return a
         p = self._probabilities(obs, legal_actions)
-        return int(rng.choice(NUM_ACTIONS, p=p))
+        return int(rng.choice(self.num_actions, p=p))

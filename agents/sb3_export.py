@@ -15,8 +15,6 @@ it, which can run any code the file's author wrote, so callers reach it only beh
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -34,13 +32,21 @@ ACTIVATION_NAMES = {"Tanh": "tanh", "ReLU": "relu"}
 ENCODER = "nanty_env.observation.encode_view"
 
 
-def observation_layout_digest() -> str:
-    """A short digest of the environment's observation layout (field names and sizes): a
+def observation_layout_digest(expansion: str | None = None) -> str:
+    """A short digest of the ruleset's observation layout (field names and sizes): a
     checkpoint records it, so a policy is never fed a re-arranged observation of equal size."""
-    from nanty_env.observation import OBS_LAYOUT
+    from nanty_env.rulesets import env_spec
 
-    fields = [[name, s.stop - s.start] for name, s in OBS_LAYOUT.items()]
-    return hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:16]
+    return env_spec(expansion).layout_digest
+
+
+def _ruleset(env: Mapping[str, Any], num_actions: int) -> str | None:
+    """The ruleset a policy was trained on: its env settings say, else its action count."""
+    if "expansion" in env:
+        return env["expansion"]
+    from nanty_env.engine.actions import NUM_ACTIONS_CTHULHU
+
+    return "cthulhu" if num_actions == NUM_ACTIONS_CTHULHU else None
 
 
 def sb3_policy_checkpoint(
@@ -66,14 +72,18 @@ def sb3_policy_checkpoint(
         )
     size = int(np.prod(policy.observation_space.shape))
     hint_bot = getattr(policy, "hint_bot", None)
+    from nanty_env.rulesets import env_spec
+
+    spec = env_spec(_ruleset(env or {}, int(policy.action_space.n)))
     meta: dict[str, Any] = {
         "actor": _layers(state, ACTOR, activation, "action_net"),
         "value": _layers(state, CRITIC, activation, "value_net"),
         "observation": {
             "size": size,
             "hint": hint_bot is not None,
-            "encoder": ENCODER,
-            "layout": observation_layout_digest(),
+            "encoder": spec.encoder_name,
+            "layout": spec.layout_digest,
+            **({"expansion": spec.expansion} if spec.expansion else {}),
         },
         "num_actions": int(policy.action_space.n),
         "env": dict(env or {}),

@@ -25,8 +25,15 @@ from nanty_env.board_layout import (
     river_y,
 )
 from nanty_env.engine import Game, GameConfig
-from nanty_env.engine.tables import tables
-from nanty_env.words import Words, card_words, decision_words, goal_words, outcome_words
+from nanty_env.engine.tables import tables_for
+from nanty_env.words import (
+    card_words,
+    decision_words,
+    goal_words,
+    outcome_words,
+    view_config,
+    words_for,
+)
 
 View = Mapping[str, Any]
 
@@ -57,6 +64,8 @@ def revealed_view(game: Game) -> dict[str, Any]:
         event_deck=list(state["event_deck"]),
         persona_pool=list(state["persona_pool"]),
     )
+    if "objective" in state:  # the expansion: every secret objective and the set-aside ones
+        view.update(objectives=list(state["objective"]), objective_pool=state["objective_pool"])
     return view
 
 
@@ -70,9 +79,13 @@ def board_svg(
     ``config`` supplies the theme and the goal thresholds (default: the standard game);
     ``players`` optional labels per seat (e.g. ``["you", "heuristic", "random"]``).
     """
-    cfg = config or GameConfig(num_players=view["num_players"])
+    cfg = view_config(view, config) or GameConfig(num_players=view["num_players"])
     pic = _Picture(view, cfg, list(players or []))
     return pic.draw()
+
+
+ELDER_FILL = "#3c6e5a"  # an Elder One's body; its owner's colour rings it
+TRACK_LEVELS = 13
 
 
 class _Picture:
@@ -81,8 +94,9 @@ class _Picture:
         self.cfg = cfg
         self.n = view["num_players"]
         self.theme = cfg.theme
-        self.words = Words(cfg.theme, self.n)
-        self.t = tables()
+        self.x = cfg.expansion is not None  # the expansion: track, Elder Ones, building types
+        self.words: Any = words_for(cfg.theme, self.n, cfg)
+        self.t: Any = tables_for(cfg)
         self.terms = self.t.data.themes[cfg.theme]
         self.revealed = bool(view.get("revealed"))
         self.players = players
@@ -142,8 +156,42 @@ class _Picture:
         self.text(MAP_X, 34, title, 24, weight="bold")
         who = "everything revealed" if self.revealed else f"seen by player {v['seat']}"
         status = "game over" if v["terminal"] else f"turn {v['turn']} · player {v['active']}'s turn"
+        if self.x:
+            status = f"The Rise of Cthulhu · {status}"
         self.text(MAP_X + 200, 33, f"{status} · {who}", 15, cls="status")
-        self.legend_row(PANEL_X + 4, 30)
+        if self.x:
+            self.track(PANEL_X - 4, 14)
+        else:
+            self.legend_row(PANEL_X + 4, 30)
+
+    def track(self, x: float, y: float) -> None:
+        """The Insanity track: thirteen boxes, the marker's level filled, a grenadier still
+        standing in a box as a dot, an event box marked E."""
+        level = self.v["insanity"]
+        w = 28.0
+        self.add(f'<g class="track" data-level="{level}"><title>Insanity {level} of 13</title>')
+        for lv in range(1, TRACK_LEVELS + 1):
+            bx = x + (lv - 1) * w
+            current = lv == level
+            fill = "#7d1f4f" if current else ("#e7d9f0" if lv < level else "#fffdf7")
+            if lv == TRACK_LEVELS:
+                fill = "#2b0f1f" if current else "#d9c2cf"
+            self.add(
+                f'<rect x="{bx:.1f}" y="{y}" width="{w - 3}" height="22" rx="3" fill="{fill}" '
+                f'stroke="#5b2c6f" stroke-width="{2 if current else 1}"/>'
+            )
+            ink = "#ffffff" if current else INK
+            self.text(
+                bx + (w - 3) / 2, y + 11, str(lv), 9.5, weight="bold", anchor="middle", fill=ink
+            )
+            if self.t.track_grenadier[lv] and lv > level:
+                self.add(f'<circle cx="{bx + 7:.1f}" cy="{y + 17:.1f}" r="3" fill="#8e1b1b"/>')
+            if self.t.track_event[lv]:
+                self.text(bx + w - 9, y + 20, "E", 7.5, weight="bold", anchor="middle", fill=ink)
+        self.add("</g>")
+        self.text(
+            x, y + 36, "Insanity track (E event box, • grenadier waiting)", 9.5, fill="#5b2c6f"
+        )
 
     # ------------------------------------------------------------------ the map
     def map(self) -> None:
@@ -187,6 +235,8 @@ class _Picture:
 
     def area_title(self, a: int) -> str:
         area = self.t.data.areas[a]
+        if self.x:
+            return f"{area.number} {area.name(self.theme)}"
         ability = self.t.ability[a]
         from nanty_env.words import ABILITY_WORDS
 
@@ -235,6 +285,13 @@ class _Picture:
         self.text(cx, y - 1, str(area.number), 11, weight="bold", anchor="middle")
         self.text(x, y, name, 14, weight="bold", anchor="middle", cls="area-name")
         owner = self.v["buildings"][a]
+        if self.x:
+            if owner >= 0:
+                kind = self.words.building_type(self.v["building_types"][a])
+                self.text(
+                    x, y + 14, kind, 10.5, anchor="middle", fill="#6b5a3e", cls="building-type"
+                )
+            return
         card = "" if owner < 0 or not self.v["city_retired"][a] else " · card retired"
         self.text(x, y + 14, f"£{area.cost}{card}", 10.5, anchor="middle", fill="#6b5a3e")
 
@@ -250,6 +307,10 @@ class _Picture:
             if k:
                 width = 12 * k + 6 if k <= 3 else 40
                 items.append((width, lambda x, y, q=q, k=k: self.agents(x, y, q, k)))
+        if self.x:
+            for e, (where, o) in enumerate(zip(v["elder_area"], v["elder_owner"], strict=True)):
+                if where == a:
+                    items.append((22, lambda x, y, e=e, o=o: self.elder(x, y, e, o)))
         if v["grenadiers"][a]:
             k = v["grenadiers"][a]
             items.append((16 if k == 1 else 36, lambda x, y, k=k: self.neutral(x, y, "gren", k)))
@@ -335,6 +396,25 @@ class _Picture:
             )
         self.add("</g>")
 
+    def elder(self, x: float, y: float, e: int, owner: int) -> None:
+        """An Elder One: a dark green body ringed in its owner's colour, its initial on it."""
+        elder = self.t.data.elder_ones[e]
+        hits = self.v["elder_hits"][e]
+        tip = f"{elder.title} (HP {elder.hp}) of player {owner}" + (
+            f", {hits} hit(s)" if hits else ""
+        )
+        self.add(
+            f'<g class="elder seat-{owner}" data-elder="{elder.id}"><title>{escape(tip)}</title>'
+        )
+        self.add(
+            f'<path d="M{x + 1:.1f},{y + 12:.1f} Q{x + 2:.1f},{y - 9:.1f} {x + 11:.1f},{y - 9:.1f} '
+            f"Q{x + 20:.1f},{y - 9:.1f} {x + 21:.1f},{y + 12:.1f} Q{x + 16:.1f},{y + 7:.1f} "
+            f'{x + 11:.1f},{y + 12:.1f} Q{x + 6:.1f},{y + 7:.1f} {x + 1:.1f},{y + 12:.1f} Z" '
+            f'fill="{ELDER_FILL}" stroke="{SEAT_COLOURS[owner]}" stroke-width="2.5"/>'
+        )
+        self.text(x + 11, y + 4, elder.title[0], 10, weight="bold", anchor="middle", fill="#ffffff")
+        self.add("</g>")
+
     def trouble(self, x: float, y: float) -> None:
         self.add(
             f'<g class="trouble"><title>{escape(self.terms["trouble_marker"])}</title>'
@@ -376,16 +456,10 @@ class _Picture:
             for a in range(12)
             if v["buildings"][a] == q and not v["city_retired"][a]
         ]
-        if held:
-            lines.append(("City Area cards: " + ", ".join(held), INK))
-        persona = self.known_personality(q)
-        if persona is not None:
-            lines.append((f"Personality: {self.words.personality(persona)}", "#5b2c6f"))
-            goal = goal_words(persona, self.n, self.cfg.threshold_set, self.theme)
-            if goal and (q == v["seat"] or self.revealed):
-                lines += [(s, "#5b2c6f") for s in _wrap("Goal: " + goal, 58)]
+        if self.x:
+            lines += self.expansion_lines(q)
         else:
-            lines.append(("Personality: secret", "#777"))
+            lines += self.base_lines(q, held)
         if self.revealed:
             hand = [self.words.card(c) for c in v["hands"][q]]
             lines += [(s, "#1f3b57") for s in _wrap("Hand: " + (", ".join(hand) or "empty"), 58)]
@@ -417,6 +491,39 @@ class _Picture:
             yy += 14
         return top + height + 18
 
+    def base_lines(self, q: int, held: list[str]) -> list[tuple[str, str]]:
+        """A player's City Area cards and (when this view may know it) personality and goal."""
+        out = [("City Area cards: " + ", ".join(held), INK)] if held else []
+        persona = self.known_personality(q)
+        if persona is None:
+            return [*out, ("Personality: secret", "#777")]
+        out.append((f"Personality: {self.words.personality(persona)}", "#5b2c6f"))
+        goal = goal_words(persona, self.n, self.cfg.threshold_set, self.theme)
+        if goal and (q == self.v["seat"] or self.revealed):
+            out += [(s, "#5b2c6f") for s in _wrap("Goal: " + goal, 58)]
+        return out
+
+    def expansion_lines(self, q: int) -> list[tuple[str, str]]:
+        """A player's Great Old One, Elder Ones and (when this view may know it) objective."""
+        v, w = self.v, self.words
+        out = [(f"Great Old One: {w.great_old_one(v['great_old_ones'][q])}", INK)]
+        mine = [w.elder(e) for e, o in enumerate(v["elder_owner"]) if o == q]
+        if mine:
+            out.append(("Elder Ones: " + ", ".join(mine), ELDER_FILL))
+        k = None
+        if v.get("objectives") is not None:
+            k = v["objectives"][q]
+        elif q == v["seat"]:
+            k = v["objective"]
+        if k is None:
+            out.append(("Objective: secret", "#777"))
+        else:
+            out += [
+                (s, "#5b2c6f")
+                for s in _wrap(f"Objective: {w.objective(k)} — {w.objective_text(k)}", 58)
+            ]
+        return out
+
     def known_personality(self, q: int) -> int | None:
         v = self.v
         if self.revealed:
@@ -431,8 +538,14 @@ class _Picture:
         top = f" (top: {w.card(v['discard'][-1])})" if v["discard"] else ""
         rows = [
             f"Draw pile {v['deck_size']} · discard pile {len(v['discard'])}{top}",
-            f"Random events left {v['event_deck_size']}",
+            f"Events drawn {len(v['events_done'])}"
+            if self.x
+            else f"Random events left {v['event_deck_size']}",
         ]
+        if self.x:
+            rows.append("Face up: " + (", ".join(w.card(c) for c in v["face_up"]) or "none"))
+            pool = [w.elder(e) for e, a in enumerate(v["elder_area"]) if a < 0]
+            rows.append("Elder Ones in the pool: " + (", ".join(pool) or "none"))
         if v["events_done"]:
             last = self.t.data.events[v["events_done"][-1]].name(self.theme)
             rows[-1] += f" · last: {last}"
@@ -463,7 +576,7 @@ class _Picture:
         y += 18
         wide = len(cards) <= 7  # room for each card's text under its name
         for c in cards:
-            words = card_words(c, self.theme)
+            words = card_words(c, self.theme, self.cfg)
             self.add(f'<g class="hand-card"><title>{escape(words)}</title>')
             self.text(x + 8, y, self.words.card(c), 11.5, weight="bold")
             y += 13
@@ -501,7 +614,7 @@ class _Picture:
         )
         if v["terminal"]:
             line = "Game over. " + outcome_words(
-                v.get("winners", []), v.get("reason", ""), self.theme
+                v.get("winners", []), v.get("reason", ""), self.theme, self.cfg
             )
             self.text(MAP_X + 16, y + 30, line, 16, weight="bold", fill="#ffe9a8", cls="decision")
             pts = v.get("points")
@@ -509,7 +622,7 @@ class _Picture:
                 scores = ", ".join(f"player {q} {p}" for q, p in enumerate(pts))
                 self.text(MAP_X + 16, y + 50, f"Points: {scores}", 12, fill="#f5edd9")
             return
-        question, choices = decision_words(v, self.theme)
+        question, choices = decision_words(v, self.theme, self.cfg)
         cp = v["current_player"]
         if not self.revealed and cp == v["seat"]:
             head = "Your decision: "

@@ -403,12 +403,14 @@ def _update_pile(
     return items[:]
 
 
-def with_hint(obs: np.ndarray, hint: int | np.ndarray | None) -> np.ndarray:
+def with_hint(
+    obs: np.ndarray, hint: int | np.ndarray | None, num_actions: int = A.NUM_ACTIONS
+) -> np.ndarray:
     """The input of a residual policy: ``obs`` (one observation or a batch) with the one-hot
     of the suggested action ``hint`` (one per row; ``None``: no suggestion, all zero) appended
-    after the observation."""
+    after the observation (``num_actions``: the ruleset's action count)."""
     rows = np.atleast_2d(obs)
-    onehot = np.zeros((len(rows), A.NUM_ACTIONS), dtype=rows.dtype)
+    onehot = np.zeros((len(rows), num_actions), dtype=rows.dtype)
     if hint is not None:
         onehot[np.arange(len(rows)), hint] = 1.0
     out = np.concatenate([rows, onehot], axis=1)

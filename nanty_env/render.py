@@ -11,8 +11,15 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from nanty_env.engine import GameConfig
-from nanty_env.engine.tables import tables
-from nanty_env.words import Words, card_words, decision_words, goal_words, outcome_words
+from nanty_env.engine.tables import tables_for
+from nanty_env.words import (
+    card_words,
+    decision_words,
+    goal_words,
+    outcome_words,
+    view_config,
+    words_for,
+)
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
@@ -37,7 +44,7 @@ def render_view_text(
 ) -> str:
     """``view`` as text: the areas, the players, the piles, the hand, the decision and (for
     the deciding seat, with ``choices``) its legal actions numbered from 1."""
-    cfg = config or GameConfig(num_players=view["num_players"])
+    cfg = view_config(view, config) or GameConfig(num_players=view["num_players"])
     return _Text(view, cfg, list(players or []), color).draw(choices)
 
 
@@ -45,8 +52,10 @@ class _Text:
     def __init__(self, view: Mapping[str, Any], cfg: GameConfig, players: list[str], color: bool):
         self.v, self.cfg, self.players, self.color = view, cfg, players, color
         self.n = view["num_players"]
-        self.w = Words(cfg.theme, self.n)
-        self.terms = tables().data.themes[cfg.theme]
+        self.x = cfg.expansion is not None  # the expansion: track, Elder Ones, objectives
+        self.w = words_for(cfg.theme, self.n, cfg)
+        self.t = tables_for(cfg)
+        self.terms = self.t.data.themes[cfg.theme]
         self.revealed = bool(view.get("revealed"))
 
     def paint(self, q: int, s: str) -> str:
@@ -67,7 +76,10 @@ class _Text:
         v = self.v
         see = "everything revealed" if self.revealed else f"seen by player {v['seat']}"
         state = "game over" if v["terminal"] else f"turn {v['turn']}, player {v['active']}'s turn"
-        lines = [self.bold(f"{self.terms['game_title']} — {state} — {see}"), ""]
+        title = self.terms["game_title"]
+        if self.x:
+            from nanty_env.cthulhu_words import GAME_TITLE as title
+        lines = [self.bold(f"{title} — {state} — {see}"), ""]
         lines += self.areas()
         lines.append("")
         for q in range(self.n):
@@ -76,7 +88,10 @@ class _Text:
         lines += self.piles()
         if not self.revealed:
             lines.append(self.bold("Your hand:") + ("" if v["hand"] else " (empty)"))
-            lines += [f"  - {self.w.card(c)}: {card_words(c, self.cfg.theme)}" for c in v["hand"]]
+            lines += [
+                f"  - {self.w.card(c)}: {card_words(c, self.cfg.theme, self.cfg)}"
+                for c in v["hand"]
+            ]
             for q, cs in enumerate(v.get("known_cards", [])):
                 if cs and q != v["seat"]:
                     known = ", ".join(self.w.card(c) for c in cs)
@@ -92,7 +107,7 @@ class _Text:
             f"{'':>2} {'area':<16} {'cost':>4}  {agents_head:<22} {'building':<14} "
             f"{'others':<22} trouble"
         ]
-        for a in tables().data.areas:
+        for a in self.t.data.areas:
             i = a.index
             groups = [
                 self.paint(q, f"P{q}×{v['agents'][q][i]}")
@@ -102,11 +117,22 @@ class _Text:
             pad = 22 + (len(ANSI_SEAT[0]) + len(ANSI_RESET)) * len(groups) if self.color else 22
             agents = " ".join(groups)
             b = v["buildings"][i]
-            building = "" if b < 0 else self.paint(b, f"P{b}")
+            label = f"P{b}"
+            if self.x and b >= 0:
+                label += " " + self.w.building_type(v["building_types"][i])
+            building = "" if b < 0 else self.paint(b, label)
             bpad = 14 + (len(ANSI_SEAT[0]) + len(ANSI_RESET) if self.color and b >= 0 else 0)
             if b >= 0 and v["city_retired"][i]:
                 building += " (card gone)"
             others = []
+            if self.x:
+                others += [
+                    f"{self.w.elder(e)} (P{o})"
+                    for e, (where, o) in enumerate(
+                        zip(v["elder_area"], v["elder_owner"], strict=True)
+                    )
+                    if where == i
+                ]
             if v["grenadiers"][i]:
                 others.append(f"{v['grenadiers'][i]} {self.terms['grenadier']}")
             if v["citizens"][i]:
@@ -128,14 +154,24 @@ class _Text:
         held = [
             self.w.area(a) for a in range(12) if v["buildings"][a] == q and not v["city_retired"][a]
         ]
-        if held:
+        if held and not self.x:
             facts.append("City Area cards: " + ", ".join(held))
+        if self.x:
+            facts.append(f"Great Old One: {self.w.great_old_one(v['great_old_ones'][q])}")
         mark = ""
         if v["terminal"] and q in v.get("winners", []):
             mark = " ★ winner"
         elif q == v["active"] and not v["terminal"]:
             mark = " ◆ their turn"
         out = [f"{self.who(q)}{mark}: " + " · ".join(facts)]
+        if self.x:
+            k = self.objective(q)
+            if k is not None:
+                out.append(f"    objective: {self.w.objective(k)} — {self.w.objective_text(k)}")
+            if self.revealed:
+                hand = ", ".join(self.w.card(c) for c in v["hands"][q]) or "(empty)"
+                out.append(f"    hand: {hand}")
+            return out
         persona = self.personality(q)
         if persona is not None:
             goal = goal_words(persona, self.n, self.cfg.threshold_set, self.cfg.theme)
@@ -144,6 +180,13 @@ class _Text:
             hand = ", ".join(self.w.card(c) for c in v["hands"][q]) or "(empty)"
             out.append(f"    hand: {hand}")
         return out
+
+    def objective(self, q: int) -> int | None:
+        """``q``'s objective if this view may know it (its own, or everyone's at the end)."""
+        v = self.v
+        if v.get("objectives") is not None:
+            return v["objectives"][q]
+        return v["objective"] if q == v["seat"] else None
 
     def personality(self, q: int) -> int | None:
         v = self.v
@@ -154,11 +197,22 @@ class _Text:
     def piles(self) -> list[str]:
         v, w = self.v, self.w
         top = f" (top: {w.card(v['discard'][-1])})" if v["discard"] else ""
+        events = self.t.data.events
         line = f"Draw pile {v['deck_size']} · discard pile {len(v['discard'])}{top}"
-        line += f" · random events left {v['event_deck_size']}"
+        if self.x:
+            line += f" · events drawn {len(v['events_done'])}"
+        else:
+            line += f" · random events left {v['event_deck_size']}"
         if v["events_done"]:
-            line += f" (last: {tables().data.events[v['events_done'][-1]].name(self.cfg.theme)})"
+            line += f" (last: {events[v['events_done'][-1]].name(self.cfg.theme)})"
         out = [line]
+        if self.x:
+            from nanty_env.cthulhu_words import elder_line, track_words
+
+            out.append(track_words(v, self.t))  # type: ignore[arg-type]
+            face_up = ", ".join(w.card(c) for c in v["face_up"]) or "(none)"
+            out.append(f"Face up: {face_up}")
+            out.append("Elder Ones: " + "; ".join(elder_line(v, self.t, self.cfg.theme)))  # type: ignore[arg-type]
         if v.get("resolving"):
             out.append(
                 "In play: " + ", ".join(f"{w.card(c)} (player {p})" for p, c, _ in v["resolving"])
@@ -166,7 +220,6 @@ class _Text:
         if self.revealed:
             nxt = ", ".join(w.card(c) for c in reversed(v["deck"])) or "(empty)"
             out.append(f"Draw pile, top first: {nxt}")
-            events = tables().data.events
             order = ", ".join(events[e].name(self.cfg.theme) for e in reversed(v["event_deck"]))
             out.append(f"Random events, next first: {order or '(none)'}")
         return out
@@ -174,14 +227,16 @@ class _Text:
     def decision(self, choices: bool) -> list[str]:
         v = self.v
         if v["terminal"]:
-            line = outcome_words(v.get("winners", []), v.get("reason", ""), self.cfg.theme)
+            line = outcome_words(
+                v.get("winners", []), v.get("reason", ""), self.cfg.theme, self.cfg
+            )
             out = [self.bold("Game over. ") + line]
             if v.get("points"):
                 out.append(
                     "Points: " + ", ".join(f"player {q} {p}" for q, p in enumerate(v["points"]))
                 )
             return out
-        question, options = decision_words(v, self.cfg.theme)
+        question, options = decision_words(v, self.cfg.theme, self.cfg)
         cp = v["current_player"]
         mine = not self.revealed and cp == v["seat"]
         head = "Your decision" if mine else f"{self.who(cp)} decides"

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from nanty_env.engine import actions as A
+from nanty_env.engine.config import GameConfig
 from nanty_env.engine.tables import tables
 
 Frame = Mapping[str, Any]
@@ -58,10 +59,16 @@ class Words:
         self.terms = self.t.data.themes[theme]
         agent = self.terms["agent"]
         self.a_agent = ("an " if agent[0] in "aeiou" else "a ") + agent
+        # the ruleset's vocabulary (an expansion's ``Words`` subclass replaces them)
+        self.space = A.BASE_SPACE
+        self.questions = QUESTIONS
+        self.pass_words = PASS_WORDS
+        self.threats = THREATS
+        self.symbol_words = SYMBOL_WORDS
 
     def symbol(self, sym: str) -> str:
         """What a card symbol does, in words."""
-        return SYMBOL_WORDS.get(sym, sym).format(a_agent=self.a_agent)
+        return self.symbol_words.get(sym, sym).format(a_agent=self.a_agent)
 
     # ------------------------------------------------------------------ names
     def card(self, c: int) -> str:
@@ -89,7 +96,7 @@ class Words:
     # ------------------------------------------------------------------ decisions
     def question(self, frame: Frame) -> str:
         """What the decision at the top of the stack asks its seat, as a sentence."""
-        ask = QUESTIONS.get(frame["k"])
+        ask = self.questions.get(frame["k"])
         if ask is None:
             return "decide"
         return ask(self, frame)
@@ -97,7 +104,7 @@ class Words:
     def knowers(self, frame: Frame, action: int) -> tuple[int, ...] | None:
         """The only seats allowed to know which card ``action`` names (giving, selling or
         keeping a card passes it face down), or ``None`` when the choice is public."""
-        if A.decode(action).family == "SELECT_CARD" and frame["k"] in PRIVATE_SELECT:
+        if self.space.decode(action).family == "SELECT_CARD" and frame["k"] in PRIVATE_SELECT:
             other = frame.get("to", frame.get("t", frame["p"]))
             return tuple(sorted({frame["p"], other}))
         return None
@@ -105,7 +112,7 @@ class Words:
     def choice(self, frame: Frame, action: int, *, hide_card: bool = False) -> str:
         """What ``action`` does at the decision ``frame`` (taken by ``frame["p"]``); with
         ``hide_card`` a card passed face down is called "a card" (see :meth:`knowers`)."""
-        act = A.decode(action)
+        act = self.space.decode(action)
         seat, kind = frame["p"], frame["k"]
         fam, arg = act.family, act.arg
         if fam == "PASS":
@@ -150,7 +157,7 @@ class Words:
         kind = frame["k"]
         if kind == "card":
             return f"skip this symbol ({self.symbol(self._symbol(frame))})"
-        return PASS_WORDS.get(kind, "pass")
+        return self.pass_words.get(kind, "pass")
 
     def _confirm(self, frame: Frame) -> str:
         kind = frame["k"]
@@ -225,7 +232,7 @@ def _card_question(w: Words, f: Frame) -> str:
 
 
 def _react_question(w: Words, f: Frame) -> str:
-    threat = THREATS.get(f["w"], "something is about to happen to you").format(
+    threat = w.threats.get(f["w"], "something is about to happen to you").format(
         piece=w.terms["agent"],
         area=w.area(f["a"]) if f.get("a", -1) >= 0 else "the city",
         src=f.get("src", ""),
@@ -370,12 +377,31 @@ PAWN_VERBS: Mapping[str, str] = {
 }
 
 
-def decision_words(view: Mapping[str, Any], theme: str) -> tuple[str, list[tuple[int, str]]]:
+def words_for(theme: str, num_players: int, config: GameConfig | None = None) -> Words:
+    """The :class:`Words` of ``config``'s ruleset (the expansion's vocabulary for an expansion
+    game; the base game's otherwise)."""
+    if config is not None and config.expansion is not None:
+        from nanty_env.cthulhu_words import CthulhuWords
+
+        return CthulhuWords(theme, num_players, config)
+    return Words(theme, num_players)
+
+
+def view_config(view: Mapping[str, Any], config: GameConfig | None) -> GameConfig | None:
+    """``config``, or for an expansion view without one the shipped pack's."""
+    if config is None and view.get("expansion"):
+        return GameConfig(num_players=view["num_players"], expansion=view["expansion"])
+    return config
+
+
+def decision_words(
+    view: Mapping[str, Any], theme: str, config: GameConfig | None = None
+) -> tuple[str, list[tuple[int, str]]]:
     """The pending question in words (addressed to whoever decides) and, when ``view``'s seat is
     the one deciding, its legal actions with their words; ``("", [])`` once the game is over."""
     if view.get("terminal") or not view["stack"]:
         return "", []
-    w = Words(theme, view["num_players"])
+    w = words_for(theme, view["num_players"], view_config(view, config))
     frame = view["stack"][-1]
     legal = view.get("legal_actions") or []
     return w.question(frame), [(a, w.choice(frame, a)) for a in legal]
@@ -423,8 +449,16 @@ def goal_words(personality: int, num_players: int, threshold_set: str, theme: st
     return text
 
 
-def outcome_words(winners: Sequence[int], reason: str, theme: str) -> str:
+def outcome_words(
+    winners: Sequence[int], reason: str, theme: str, config: GameConfig | None = None
+) -> str:
     """How the game ended, in a sentence (``Outcome.reason`` is an internal code)."""
+    if (config is not None and config.expansion is not None) or reason.startswith(
+        ("objective:", "doomsday", "deck_exhausted:objective")
+    ):
+        from nanty_env.cthulhu_words import cthulhu_outcome_words
+
+        return cthulhu_outcome_words(winners, reason, config)
     d = tables().data
     who = " and ".join(f"player {s}" for s in winners) or "nobody"
     verb = "wins" if len(winners) == 1 else "win"
@@ -519,8 +553,13 @@ ROLL_WORDS: Mapping[str, str] = {
 }
 
 
-def card_words(c: int, theme: str) -> str:
-    """What a card does, symbol by symbol (``"place an agent · take £3"``)."""
+def card_words(c: int, theme: str, config: GameConfig | None = None) -> str:
+    """What a card does, symbol by symbol (``"place an agent · take £3"``); ``config``: an
+    expansion game's (its own cards)."""
+    if config is not None and config.expansion is not None:
+        from nanty_env.cthulhu_words import cthulhu_card_words
+
+        return cthulhu_card_words(c, theme, config)
     t = tables()
     card = t.data.cards[c]
     terms = t.data.themes[theme]
@@ -535,14 +574,22 @@ def card_words(c: int, theme: str) -> str:
         if sym == "money":
             parts.append(f"take £{card.money}")
         elif sym in ("scroll", "interrupt") and card.effect:
-            parts.append(_effect_words(card.effect, card.params, theme, names))
+            parts.append(effect_words(card.effect, card.params, theme, names))
         else:
             parts.append(SYMBOL_WORDS.get(sym, sym).format(**names))
     return " · ".join(parts) or "no effect"
 
 
-def _effect_words(effect: str, params: Mapping[str, Any], theme: str, names: dict) -> str:
-    d = tables().data
+def effect_words(
+    effect: str,
+    params: Mapping[str, Any],
+    theme: str,
+    names: dict,
+    table: Mapping[str, str] = EFFECT_WORDS,
+    t: Any = None,
+) -> str:
+    """A scroll effect in words (``table``: the ruleset's phrases; ``t`` its tables)."""
+    d = (t or tables()).data
     values: dict[str, Any] = {**names, **{k: v for k, v in params.items()}}
     if "area" in params:
         values["area"] = d.areas[params["area"]].name(theme)
@@ -560,6 +607,6 @@ def _effect_words(effect: str, params: Mapping[str, Any], theme: str, names: dic
             outcomes.append(f"{span}: {what}")
         values["outcomes"] = "; ".join(outcomes)
     try:
-        return EFFECT_WORDS.get(effect, effect.replace("_", " ")).format(**values)
+        return table.get(effect, effect.replace("_", " ")).format(**values)
     except (KeyError, IndexError):
         return effect.replace("_", " ")

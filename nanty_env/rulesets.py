@@ -1,0 +1,118 @@
+"""What the environment looks like for each ruleset: observation size and layout, the encoder
+of a seat's game or view, the action space, the mask and the full-state vector.
+
+The base game (``expansion=None``) uses ``nanty_env.observation`` (its layout unchanged by the
+expansion); *The Rise of Cthulhu* (``"cthulhu"``) uses ``nanty_env.cthulhu_observation``. The
+faces, the policy bot and the trainer ask :func:`env_spec` instead of importing either module,
+so they serve both rulesets with one code path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from nanty_env.engine import actions as A
+
+if TYPE_CHECKING:
+    from nanty_env.engine.config import GameConfig
+    from nanty_env.engine.game import Game
+
+RULESETS = (None, "cthulhu")
+
+
+@dataclass(frozen=True)
+class EnvSpec:
+    """One ruleset's observation and action spaces and the functions that fill them."""
+
+    expansion: str | None
+    obs_size: int
+    state_size: int
+    num_actions: int
+    layout: Mapping[str, slice]
+    encoder_name: str  # recorded in policy checkpoints
+    encode_view: Callable[..., np.ndarray]  # (view, config) -> observation
+    new_encoder: Callable[[], Callable[..., np.ndarray]]  # per env: (game, seat, reveal=...)
+    action_mask: Callable[[Game, int], np.ndarray]
+    encode_state: Callable[[Game], np.ndarray]
+    layout_table: Callable[[], str]
+
+    @property
+    def layout_digest(self) -> str:
+        """A short digest of the layout (field names and sizes): a checkpoint records it, so
+        a policy is never fed a re-arranged observation of equal size."""
+        fields = [[name, s.stop - s.start] for name, s in self.layout.items()]
+        return hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:16]
+
+    @property
+    def name(self) -> str:
+        return f"the {self.expansion} expansion" if self.expansion else "the base game"
+
+
+def _base() -> EnvSpec:
+    from nanty_env import observation as obs
+
+    def encode_view(view: Mapping[str, Any], config: GameConfig | None = None) -> np.ndarray:
+        return obs.encode_view(view)  # type: ignore[arg-type]
+
+    return EnvSpec(
+        expansion=None,
+        obs_size=obs.OBS_SIZE,
+        state_size=obs.STATE_SIZE,
+        num_actions=A.NUM_ACTIONS,
+        layout=obs.OBS_LAYOUT,
+        encoder_name="nanty_env.observation.encode_view",
+        encode_view=encode_view,
+        new_encoder=obs.Encoder,
+        action_mask=obs.action_mask,
+        encode_state=obs.encode_state,
+        layout_table=obs.layout_table,
+    )
+
+
+def _cthulhu() -> EnvSpec:
+    from nanty_env import cthulhu_observation as obs
+    from nanty_env.engine.cthulhu.tables import cthulhu_tables
+
+    def encode_view(view: Mapping[str, Any], config: GameConfig | None = None) -> np.ndarray:
+        content = None if config is None else config.content
+        return obs.encode_view(view, cthulhu_tables(content))
+
+    return EnvSpec(
+        expansion="cthulhu",
+        obs_size=obs.CTHULHU_OBS_SIZE,
+        state_size=obs.CTHULHU_STATE_SIZE,
+        num_actions=A.NUM_ACTIONS_CTHULHU,
+        layout=obs.CTHULHU_OBS_LAYOUT,
+        encoder_name="nanty_env.cthulhu_observation.encode_view",
+        encode_view=encode_view,
+        new_encoder=obs.CthulhuEncoder,
+        action_mask=obs.action_mask,
+        encode_state=obs.encode_state,
+        layout_table=obs.layout_table,
+    )
+
+
+@cache
+def env_spec(expansion: str | None = None) -> EnvSpec:
+    """The :class:`EnvSpec` of the base game (``None``) or of an expansion."""
+    if expansion is None:
+        return _base()
+    if expansion == "cthulhu":
+        return _cthulhu()
+    raise ValueError(f"unknown expansion {expansion!r}; known: {RULESETS[1:]}")
+
+
+def spec_for_encoder(name: str) -> EnvSpec | None:
+    """The ruleset whose encoder is called ``name`` (None if no ruleset's is)."""
+    for expansion in RULESETS:
+        spec = env_spec(expansion)
+        if spec.encoder_name == name:
+            return spec
+    return None
