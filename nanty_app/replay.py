@@ -47,7 +47,7 @@ def print_replay(record: Mapping[str, Any], out: TextIO, *, boards: bool = False
                     file=out,
                 )
             print(f"\n── turn {turn}: player {game.active}'s turn ──", file=out)
-            print(_hands_line(game, cfg.theme), file=out)
+            print(_hands_line(game, cfg), file=out)
         seat = entry.get("seat", game.current_player)
         label = names[seat] if 0 <= seat < len(names) else ""
         who = f"player {seat}" + (f" ({label})" if label else "")
@@ -64,10 +64,10 @@ def print_replay(record: Mapping[str, Any], out: TextIO, *, boards: bool = False
     return 0
 
 
-def _hands_line(game: Any, theme: str) -> str:
-    from nanty_env.words import Words
+def _hands_line(game: Any, cfg: Any) -> str:
+    from nanty_env.words import words_for
 
-    w = Words(theme, game.n)
+    w = words_for(cfg.theme, game.n, cfg)
     state = game.to_dict()
     parts = []
     for s in range(game.n):
@@ -88,8 +88,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
             print(f"MISMATCH in {args.file}: {result.problem}", file=sys.stderr)
             return EXIT_MISMATCH
         o = record["outcome"]
-        theme = record_config(record).theme
-        ending = outcome_words(o["winners"], o["reason"], theme) if o else "unfinished game"
+        cfg = record_config(record)
+        ending = (
+            outcome_words(o["winners"], o["reason"], cfg.theme, cfg) if o else "unfinished game"
+        )
         print(f"OK {args.file}: {result.actions} actions replayed; {ending}")
         return 0
     return print_replay(record, sys.stdout, boards=args.boards)

@@ -6,6 +6,7 @@ A Starlette app on uvicorn (the ``web`` extra) serving one page (plain HTML and 
 =======  ==================================  ===============================================
 GET      /api/bots                           the bots one can play against
 POST     /api/games                          a new game: ``{"bots": [...], "seed": 1}``
+                                            (``"expansion": "cthulhu"`` for the expansion)
 GET      /api/games/{id}                     the game as the person's seat sees it
 POST     /api/games/{id}/act                 the person's action: ``{"action": 17}``
 POST     /api/games/{id}/advance             let the bots take up to ``{"max": n}`` decisions
@@ -44,6 +45,7 @@ MAX_UPLOADS = 32
 MAX_ADVANCE = 2000
 RECORD_NAME = re.compile(r"^[\w.-]+\.json$")
 PLAYABLE_BOTS = ("random", "heuristic", "ismcts")  # no 'policy': the page loads no model files
+EXPANSIONS = ("cthulhu",)
 
 
 class ApiError(Exception):
@@ -79,11 +81,15 @@ class Lobby:
             seed = secrets.randbelow(1_000_000)
         if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
             raise ApiError(400, "'seed' must be a non-negative integer")
+        expansion = body.get("expansion") or None
+        if expansion not in (None, *EXPANSIONS):
+            raise ApiError(400, f"unknown expansion {expansion!r}; choose from {EXPANSIONS}")
         try:
             config = GameConfig(
                 num_players=len(bots) + 1,
                 personalities=str(body.get("personalities", "standard")),
                 theme=str(body.get("theme", "nanty")),
+                expansion=expansion,
             )
             table = Table(config, seed, [HUMAN, *bots], records=self.records, source="nanty serve")
         except ValueError as e:
@@ -136,13 +142,13 @@ class Lobby:
     def state(self, gid: str) -> dict[str, Any]:
         table = self.table(gid)
         view = table.view(0)
-        question, _ = decision_words(view, table.config.theme)
+        question, _ = decision_words(view, table.config.theme, table.config)
         outcome = None
         if table.over:
             o = table.game.outcome
             outcome = {
                 "winners": list(o.winners),
-                "text": outcome_words(o.winners, o.reason, table.config.theme),
+                "text": outcome_words(o.winners, o.reason, table.config.theme, table.config),
                 "points": None if o.points is None else list(o.points),
                 "you_won": 0 in o.winners,
             }
@@ -152,6 +158,7 @@ class Lobby:
             "names": table.names,
             "colours": list(SEAT_COLOURS[: len(table.seats)]),
             "seed": table.seed,
+            "expansion": table.config.expansion,
             "over": table.over,
             "to_move": table.to_move,
             "your_turn": table.human_to_move(),
@@ -228,7 +235,7 @@ class Lobby:
             cfg = record_config(rec)
             names = rec.get("players") or []
             view = revealed_view(game)
-            question, _ = decision_words(view, cfg.theme)
+            question, _ = decision_words(view, cfg.theme, cfg)
             return {
                 "name": name,
                 "index": k,
@@ -241,7 +248,7 @@ class Lobby:
                 "question": question,
                 "over": game.is_terminal,
                 "outcome": (
-                    outcome_words(game.outcome.winners, game.outcome.reason, cfg.theme)
+                    outcome_words(game.outcome.winners, game.outcome.reason, cfg.theme, cfg)
                     if game.is_terminal
                     else None
                 ),
@@ -255,6 +262,10 @@ def _strip(line: str) -> str:
 def _summary(name: str, rec: Mapping[str, Any]) -> dict[str, Any]:
     o = rec.get("outcome")
     cfg = rec.get("config", {})
+    try:
+        config: GameConfig | None = GameConfig.from_dict(cfg)
+    except (TypeError, ValueError):
+        config = None
     return {
         "name": name,
         "players": rec.get("players") or [],
@@ -262,7 +273,9 @@ def _summary(name: str, rec: Mapping[str, Any]) -> dict[str, Any]:
         "source": rec.get("source", ""),
         "saved": rec.get("saved", ""),
         "outcome": (
-            outcome_words(o["winners"], o["reason"], cfg.get("theme", "nanty")) if o else None
+            outcome_words(o["winners"], o["reason"], cfg.get("theme", "nanty"), config)
+            if o
+            else None
         ),
     }
 

@@ -18,7 +18,7 @@ from agents.base import Bot, bot_rngs
 from agents.registry import make_bot
 from nanty_env.engine import Game, GameConfig, IllegalActionError
 from nanty_env.records import GameRecorder, action_entry, write_record
-from nanty_env.words import Words
+from nanty_env.words import words_for
 
 HUMAN = "human"
 _LOG_PREFIX = re.compile(r"^\[t(\d+) p(\d+)\] ")
@@ -81,7 +81,7 @@ class Table:
         self.moves: list[Move] = []
         self._last_turn = -1
         self._log_seen = 0
-        self.words = Words(self.config.theme, self.config.num_players)
+        self.words = words_for(self.config.theme, self.config.num_players, self.config)
 
     def default_name(self, seat: int) -> str:
         spec = self.seats[seat]

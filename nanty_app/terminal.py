@@ -81,7 +81,7 @@ class TerminalGame:
         if seat >= 0:
             self.say(render_view_text(final, t.config, t.names, color=self.color))
         else:
-            self.say("\nGame over. " + outcome_words(o.winners, o.reason, t.config.theme))
+            self.say("\nGame over. " + outcome_words(o.winners, o.reason, t.config.theme, t.config))
         if o.points:
             self.say("Points: " + ", ".join(f"player {q} {p}" for q, p in enumerate(o.points)))
         mine = [s for s in self.humans if s in o.winners]
@@ -96,7 +96,8 @@ class TerminalGame:
         seats = ", ".join(
             f"player {s} ({COLOUR_NAMES[s]}): {t.names[s]}" for s in range(len(t.seats))
         )
-        return f"Nanty Narking, seed {t.seed}. {seats}.\n{HELP}"
+        title = "Nanty Narking: The Rise of Cthulhu" if t.config.expansion else "Nanty Narking"
+        return f"{title}, seed {t.seed}. {seats}.\n{HELP}"
 
     def show_move(self, move: Move) -> None:
         only = " (the only choice)" if move.forced else ""
@@ -176,6 +177,8 @@ def add_play_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--records", default="records", help="folder for the game record")
     p.add_argument("--personalities", default="standard", help="standard, variant or classic")
     p.add_argument("--theme", default="nanty", help="nanty (London) or discworld")
+    p.add_argument("--expansion", choices=["cthulhu"], help="play The Rise of Cthulhu expansion")
+    p.add_argument("--content", help="the expansion's content pack (with --expansion)")
     p.add_argument("--no-color", action="store_true", help="no ANSI colours")
     p.set_defaults(func=cmd_play)
     return p
@@ -194,7 +197,11 @@ def cmd_play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else _random_seed()
     try:
         config = GameConfig(
-            num_players=len(seats), personalities=args.personalities, theme=args.theme
+            num_players=len(seats),
+            personalities=args.personalities,
+            theme=args.theme,
+            expansion=args.expansion,
+            content=args.content,
         )
         table = Table(config, seed, seats, records=Path(args.records), source="nanty play")
     except ValueError as e:

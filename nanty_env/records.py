@@ -51,6 +51,19 @@ DIGEST_FIELDS = (
     "persona",
 )
 
+# The expansion's state adds the Insanity level, the Elder Ones, the Great Old One boards, the
+# objectives, the face-up cards and the building types (``CthulhuGame.to_dict``).
+CTHULHU_DIGEST_FIELDS = (
+    *DIGEST_FIELDS,
+    "insanity",
+    "elder_area",
+    "elder_owner",
+    "goo",
+    "objective",
+    "faceup",
+    "btype",
+)
+
 REQUIRED = ("config", "seed", "actions", "outcome", "final_digest")
 
 # version -> function turning a record of that version into one of the next version. Empty
@@ -63,11 +76,11 @@ class RecordError(ValueError):
 
 
 def state_digest(game: Game) -> str:
-    """A short fingerprint of the game's documented state (see ``DIGEST_FIELDS``)."""
+    """A short fingerprint of the game's documented state (see ``DIGEST_FIELDS``; an
+    expansion game's also covers ``CTHULHU_DIGEST_FIELDS``)."""
     state = game.to_dict()
-    payload = json.dumps(
-        {k: state[k] for k in DIGEST_FIELDS}, sort_keys=True, separators=(",", ":")
-    )
+    keys = DIGEST_FIELDS if game.cfg.expansion is None else CTHULHU_DIGEST_FIELDS
+    payload = json.dumps({k: state[k] for k in keys}, sort_keys=True, separators=(",", ":"))
     return "sha256:" + hashlib.sha256(payload.encode()).hexdigest()
 
 
@@ -84,7 +97,7 @@ def outcome_dict(game: Game) -> dict[str, Any] | None:
 
 def action_entry(game: Game, action: int) -> dict[str, Any]:
     """What a record keeps of ``action`` about to be taken in ``game`` (before ``apply``)."""
-    from nanty_env.words import Words
+    from nanty_env.words import words_for
 
     seat = game.current_player
     frame = game.view(seat)["stack"][-1]
@@ -92,7 +105,7 @@ def action_entry(game: Game, action: int) -> dict[str, Any]:
         "seat": seat,
         "action": int(action),
         "decision": game.decision,
-        "text": Words(game.cfg.theme, game.n).choice(frame, int(action)),
+        "text": words_for(game.cfg.theme, game.n, game.cfg).choice(frame, int(action)),
     }
 
 

@@ -65,6 +65,7 @@ $("new-game").addEventListener("submit", async (event) => {
     .map((s) => s.value)
     .filter((v) => v !== "none");
   const body = { bots, theme: $("theme").value };
+  if ($("expansion").value) body.expansion = $("expansion").value;
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   try {
     game = await api("POST", "/api/games", body);
