@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -164,6 +164,7 @@ def board_metrics(
 ) -> CthulhuMetrics:
     """Metrics from the raw public arrays (see :class:`CthulhuMetrics`)."""
     cost, hp = t.building_cost, t.elder_hp
+    seats = range(n)
     controlled = [0] * n
     contested = [0] * n
     occupied = [0] * n
@@ -179,30 +180,25 @@ def board_metrics(
             elders[o] += 1
             ehp[o] += hp[e]
             elder_here.setdefault(a, [0] * n)[o] += 1
-    for a in range(NUM_AREAS):
-        minions = [agents[q][a] for q in range(n)]
+    for a, col in enumerate(zip(*agents, strict=True)):  # col: every seat's agents in area a
         extra = elder_here.get(a)
-        if extra is not None:
-            minions = [x + y for x, y in zip(minions, extra, strict=True)]
+        minions = col if extra is None else tuple(x + y for x, y in zip(col, extra, strict=True))
         b = bld[a]
-        pieces = minions[:]
         if b >= 0:
             bval[b] += cost[btype[a]]
             nbuild[b] += 1
-            pieces[b] += 1
         if trouble[a]:
-            for q in range(n):
+            for q in seats:
                 exposed[q] += minions[q]
         if gren[a]:
             continue
-        for q in range(n):
+        top, leader, level = _area_control(minions, b)
+        for q in seats:
             if minions[q]:
                 occupied[q] += 1
-        top = max(pieces)
         if top > cit[a]:
-            level = [q for q in range(n) if pieces[q] == top]
-            if len(level) == 1:
-                controlled[level[0]] += 1
+            if leader >= 0:
+                controlled[leader] += 1
             else:
                 for q in level:
                     contested[q] += 1
@@ -254,6 +250,19 @@ def board_metrics(
             ehp,
         ),
     )
+
+
+@lru_cache(maxsize=1 << 14)
+def _area_control(minions: tuple[int, ...], building: int) -> tuple[int, int, tuple[int, ...]]:
+    """(most pieces of any seat, the seat with more than every other or -1, the seats with
+    the most) of an area where seat ``q`` has ``minions[q]`` minions and ``building`` owns the
+    building (-1: none). Cached: boards repeat the same few columns all the time."""
+    pieces = list(minions)
+    if building >= 0:
+        pieces[building] += 1
+    top = max(pieces)
+    level = tuple(q for q, k in enumerate(pieces) if k == top)
+    return top, level[0] if len(level) == 1 else -1, level
 
 
 # ---------------------------------------------------------------------- objectives
