@@ -14,12 +14,14 @@ change which policies are optimal); ``goal_progress`` is a ready-made potential.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import TYPE_CHECKING
 
 from nanty_env.engine import board
 from nanty_env.engine.tables import tables
 
 if TYPE_CHECKING:
+    from nanty_env.engine.config import GameConfig
     from nanty_env.engine.game import Game
 
 REWARD_MODES = ("win_loss", "zero_sum")
@@ -39,9 +41,43 @@ def terminal_rewards(g: Game, mode: str = "win_loss", win: float = 1.0, loss: fl
 
 def goal_progress(g: Game, seat: int) -> float:
     """A potential in [0, 1]: how close ``seat`` is to its personality goal (the best of its
-    alternatives, each metric divided by its threshold). 0 for Sherlock Holmes."""
+    alternatives, each metric divided by its threshold). 0 for Sherlock Holmes. In the
+    expansion: its objective's (:func:`objective_progress`)."""
+    if g.cfg.expansion is not None:
+        return objective_progress(g, seat)
     p = tables().data.personalities[g.persona[seat]]
     goal = p.goal(g.n, g.cfg.threshold_set)
     if not goal:
         return 0.0
     return max(min(1.0, max(0, board.metric(g, m, seat)) / need) for m, need in goal.items())
+
+
+def objective_progress(g: Game, seat: int) -> float:
+    """A potential in [0, 1] for the expansion: how close ``seat`` is to its secret objective
+    (the best of its thresholds, each metric over its threshold). For Sloth, which wins the
+    draw-pile and doomsday endings, how near the nearer of the two is (the share of the draw
+    pile gone, or of the Insanity track climbed)."""
+    from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL
+    from nanty_env.engine.cthulhu import pieces
+    from nanty_env.engine.cthulhu.victory import SLOTH
+
+    obj = g.t.data.objectives[g.objective[seat]]  # type: ignore[attr-defined]
+    if obj.rule == SLOTH:
+        climbed = (g.insanity - 1) / (DOOMSDAY_LEVEL - 1)  # type: ignore[attr-defined]
+        gone = 1.0 - len(g.deck) / _start_deck(g.cfg)
+        return max(0.0, min(1.0, max(gone, climbed)))
+    goal = obj.goal(g.n)
+    if not goal:
+        return 0.0
+    return max(
+        min(1.0, max(0, pieces.METRICS[m](g, seat)) / need)  # type: ignore[arg-type]
+        for m, need in goal.items()
+    )
+
+
+@cache
+def _start_deck(cfg: GameConfig) -> int:
+    """The draw pile's size at the start of a game under ``cfg``."""
+    from nanty_env.engine.game import Game
+
+    return max(1, len(Game.new(cfg, 0).deck))

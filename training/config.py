@@ -58,6 +58,11 @@ class _UniqueKeyLoader(yaml.SafeLoader):
 @dataclass(frozen=True)
 class EnvSection:
     num_players: int = 4
+    # the ruleset: null (the base game) or "cthulhu" (The Rise of Cthulhu; its observation
+    # and action space are its own), with ``content`` the expansion's content pack (null:
+    # the shipped one)
+    expansion: str | None = None
+    content: str | None = None
     personalities: str = "standard"
     thresholds: str = "rulebook"
     reward_mode: str = "win_loss"
@@ -71,6 +76,14 @@ class EnvSection:
 
     def validate(self) -> None:
         _choice("num_players", self.num_players, (2, 3, 4))
+        _choice("expansion", self.expansion, (None, "cthulhu"))
+        if self.content is not None and self.expansion is None:
+            raise ValueError("content is an expansion's content pack: set expansion too")
+        if self.expansion is not None and self.shaping == "win_probability":
+            raise ValueError(
+                "shaping 'win_probability' reads the base game's learned model; with an "
+                "expansion use 'goal_progress' or 'none'"
+            )
         _choice("personalities", self.personalities, ("standard", "variant", "classic"))
         _choice("thresholds", self.thresholds, ("rulebook", "player_aid"))
         _choice("reward_mode", self.reward_mode, ("win_loss", "zero_sum"))
@@ -253,6 +266,10 @@ class TrainConfig:
             value = getattr(self, name)
             if value is not None and value <= 0:
                 raise ValueError(f"{name} must be positive or null")
+        if self.env.expansion is not None and self.pretrain.enabled:
+            raise ValueError(
+                "pretrain (behaviour cloning) is for the base game; turn it off with an expansion"
+            )
         hint, teacher = self.env.hint, self.pretrain.teacher
         if hint is not None and self.pretrain.enabled and teacher != hint:
             raise ValueError(

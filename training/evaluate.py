@@ -58,6 +58,8 @@ def evaluate_model(
     thresholds: str = "rulebook",
     workers: int = 1,
     scratch: str | Path | None = None,
+    expansion: str | None = None,
+    content: str | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games of the model against ``num_players - 1`` copies of ``opponent``,
     rotating the model's seat; returns games, wins, win_rate and the 95 % Wilson interval.
@@ -69,14 +71,21 @@ def evaluate_model(
     from arena.stats import wilson_interval
 
     cfg = GameConfig(
-        num_players=num_players, personalities=personalities, thresholds=thresholds, log=False
+        num_players=num_players,
+        personalities=personalities,
+        thresholds=thresholds,
+        log=False,
+        expansion=expansion,
+        content=content,
     )
+    ruleset = {} if expansion is None else {"expansion": expansion}
     if workers <= 1 or games < 2:
-        wins = _play(policy_from_sb3(model.policy), opponent, cfg, seed, range(games))
+        policy = policy_from_sb3(model.policy, env=ruleset)
+        wins = _play(policy, opponent, cfg, seed, range(games))
     else:
         if scratch is None:
             raise ValueError("evaluating in several processes needs a scratch path")
-        export_sb3_policy(model.policy, scratch)
+        export_sb3_policy(model.policy, scratch, env=ruleset)
         jobs = [
             (str(scratch), opponent, cfg.to_dict(), seed, range(w, games, workers))
             for w in range(workers)

@@ -39,10 +39,18 @@ def env_description(cfg: TrainConfig) -> dict[str, Any]:
     """The game settings and reward settings a policy is trained with (a checkpoint's ``env``)."""
     e = cfg.env
     game = GameConfig(
-        num_players=e.num_players, personalities=e.personalities, thresholds=e.thresholds
+        num_players=e.num_players,
+        personalities=e.personalities,
+        thresholds=e.thresholds,
+        expansion=e.expansion,
+        content=e.content,
     ).to_dict()
     game.pop("log")
-    return {**game, **asdict(e)}
+    env = {**game, **asdict(e)}
+    for key in ("expansion", "content"):  # a base game policy's description is unchanged
+        if env[key] is None:
+            del env[key]
+    return env
 
 
 def network_description(cfg: TrainConfig) -> dict[str, Any]:

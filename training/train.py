@@ -273,6 +273,8 @@ def run_eval(model, cfg: TrainConfig, out: Path, t: int, logger=None) -> list[di
             thresholds=cfg.env.thresholds,
             workers=cfg.eval.workers,
             scratch=out / "eval_model",
+            expansion=cfg.env.expansion,
+            content=cfg.env.content,
         )
         row = {"timesteps": t, "opponent": opp, **res}
         rows.append(row)
