@@ -70,7 +70,7 @@ def load_for_env(path: str | Path, *, trust: bool = False) -> PolicyCheckpoint:
     """A policy checkpoint checked against the observation (size, layout, hint) and action
     space of the ruleset it was trained on (the base game or an expansion); an SB3 ``.zip``
     only with ``trust``."""
-    from nanty_env.rulesets import env_spec
+    from nanty_env.rulesets import ruleset_spec
 
     if Path(path).suffix == ".zip":
         if not trust:
@@ -81,7 +81,7 @@ def load_for_env(path: str | Path, *, trust: bool = False) -> PolicyCheckpoint:
     else:
         policy = load_policy(path)
     try:
-        spec = env_spec(policy_ruleset(policy))
+        spec = ruleset_spec(policy_ruleset(policy))
     except CheckpointError as e:
         raise CheckpointError(f"{path}: {e}") from None
     if policy.num_actions != spec.num_actions:
@@ -133,11 +133,11 @@ class PolicyBot(BaseBot):
             policy = load_for_env(path, trust=bool(trust))
         self.policy = policy
         self.deterministic = bool(deterministic)
-        from nanty_env.rulesets import env_spec
+        from nanty_env.rulesets import ruleset_spec
 
         self.expansion = policy_ruleset(policy)
-        self.spec = env_spec(self.expansion)
-        self.num_actions = self.spec.num_actions
+        self.ruleset = ruleset_spec(self.expansion)
+        self.num_actions = self.ruleset.num_actions
         self.encode = _encoder() if self.expansion is None else self._encode_expansion
         self.hinter = None
         if policy.hint_bot is not None:
@@ -149,7 +149,7 @@ class PolicyBot(BaseBot):
     def reset(self, seat: int, config: Any) -> None:
         if config.expansion != self.expansion:
             raise ValueError(
-                f"this policy was trained on {self.spec.name}; the game is "
+                f"this policy was trained on {self.ruleset.name}; the game is "
                 f"{'the ' + config.expansion + ' expansion' if config.expansion else 'the base game'}"
             )
         super().reset(seat, config)
@@ -157,7 +157,7 @@ class PolicyBot(BaseBot):
             self.hinter.reset(seat, config)
 
     def _encode_expansion(self, view: View) -> np.ndarray:
-        return self.spec.encode_view(view, self.config_for(view))
+        return self.ruleset.encode_view(view, self.config_for(view))
 
     def observe(self, view: View) -> None:
         if self.observes:

@@ -35,9 +35,9 @@ ENCODER = "nanty_env.observation.encode_view"
 def observation_layout_digest(expansion: str | None = None) -> str:
     """A short digest of the ruleset's observation layout (field names and sizes): a
     checkpoint records it, so a policy is never fed a re-arranged observation of equal size."""
-    from nanty_env.rulesets import env_spec
+    from nanty_env.rulesets import ruleset_spec
 
-    return env_spec(expansion).layout_digest
+    return ruleset_spec(expansion).layout_digest
 
 
 def _ruleset(env: Mapping[str, Any], num_actions: int) -> str | None:
@@ -72,9 +72,9 @@ def sb3_policy_checkpoint(
         )
     size = int(np.prod(policy.observation_space.shape))
     hint_bot = getattr(policy, "hint_bot", None)
-    from nanty_env.rulesets import env_spec
+    from nanty_env.rulesets import ruleset_spec
 
-    spec = env_spec(_ruleset(env or {}, int(policy.action_space.n)))
+    spec = ruleset_spec(_ruleset(env or {}, int(policy.action_space.n)))
     meta: dict[str, Any] = {
         "actor": _layers(state, ACTOR, activation, "action_net"),
         "value": _layers(state, CRITIC, activation, "value_net"),

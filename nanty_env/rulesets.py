@@ -3,7 +3,7 @@ of a seat's game or view, the action space, the mask and the full-state vector.
 
 The base game (``expansion=None``) uses ``nanty_env.observation`` (its layout unchanged by the
 expansion); *The Rise of Cthulhu* (``"cthulhu"``) uses ``nanty_env.cthulhu_observation``. The
-faces, the policy bot and the trainer ask :func:`env_spec` instead of importing either module,
+faces, the policy bot and the trainer ask :func:`ruleset_spec` instead of importing either module,
 so they serve both rulesets with one code path.
 """
 
@@ -28,7 +28,7 @@ RULESETS = (None, "cthulhu")
 
 
 @dataclass(frozen=True)
-class EnvSpec:
+class RulesetSpec:
     """One ruleset's observation and action spaces and the functions that fill them."""
 
     expansion: str | None
@@ -55,13 +55,13 @@ class EnvSpec:
         return f"the {self.expansion} expansion" if self.expansion else "the base game"
 
 
-def _base() -> EnvSpec:
+def _base() -> RulesetSpec:
     from nanty_env import observation as obs
 
     def encode_view(view: Mapping[str, Any], config: GameConfig | None = None) -> np.ndarray:
         return obs.encode_view(view)  # type: ignore[arg-type]
 
-    return EnvSpec(
+    return RulesetSpec(
         expansion=None,
         obs_size=obs.OBS_SIZE,
         state_size=obs.STATE_SIZE,
@@ -76,7 +76,7 @@ def _base() -> EnvSpec:
     )
 
 
-def _cthulhu() -> EnvSpec:
+def _cthulhu() -> RulesetSpec:
     from nanty_env import cthulhu_observation as obs
     from nanty_env.engine.cthulhu.tables import cthulhu_tables
 
@@ -84,7 +84,7 @@ def _cthulhu() -> EnvSpec:
         content = None if config is None else config.content
         return obs.encode_view(view, cthulhu_tables(content))
 
-    return EnvSpec(
+    return RulesetSpec(
         expansion="cthulhu",
         obs_size=obs.CTHULHU_OBS_SIZE,
         state_size=obs.CTHULHU_STATE_SIZE,
@@ -100,8 +100,8 @@ def _cthulhu() -> EnvSpec:
 
 
 @cache
-def env_spec(expansion: str | None = None) -> EnvSpec:
-    """The :class:`EnvSpec` of the base game (``None``) or of an expansion."""
+def ruleset_spec(expansion: str | None = None) -> RulesetSpec:
+    """The :class:`RulesetSpec` of the base game (``None``) or of an expansion."""
     if expansion is None:
         return _base()
     if expansion == "cthulhu":
@@ -109,10 +109,10 @@ def env_spec(expansion: str | None = None) -> EnvSpec:
     raise ValueError(f"unknown expansion {expansion!r}; known: {RULESETS[1:]}")
 
 
-def spec_for_encoder(name: str) -> EnvSpec | None:
+def spec_for_encoder(name: str) -> RulesetSpec | None:
     """The ruleset whose encoder is called ``name`` (None if no ruleset's is)."""
     for expansion in RULESETS:
-        spec = env_spec(expansion)
+        spec = ruleset_spec(expansion)
         if spec.encoder_name == name:
             return spec
     return None

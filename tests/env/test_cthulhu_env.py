@@ -111,7 +111,7 @@ def test_single_agent_env_and_vector_env_on_the_expansion() -> None:
     for _ in range(600):
         masks = venv.env_method("action_masks")
         acts = np.array([int(rng.choice(np.flatnonzero(m))) for m in masks])
-        obs, rewards, dones, infos = venv.step(acts)
+        obs, _, dones, _ = venv.step(acts)
         finished += int(dones.sum())
         if finished >= 2:
             break
