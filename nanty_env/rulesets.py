@@ -43,6 +43,10 @@ class RulesetSpec:
     encode_state: Callable[[Game], np.ndarray]
     layout_table: Callable[[], str]
 
+    def __reduce__(self) -> tuple[Any, tuple[str | None]]:
+        """Pickled as its ruleset's name (envs holding one stay picklable)."""
+        return ruleset_spec, (self.expansion,)
+
     @property
     def layout_digest(self) -> str:
         """A short digest of the layout (field names and sizes): a checkpoint records it, so

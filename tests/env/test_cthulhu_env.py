@@ -117,3 +117,38 @@ def test_single_agent_env_and_vector_env_on_the_expansion() -> None:
             break
     assert finished >= 2
     venv.close()
+
+
+def test_games_split_over_worker_processes_play_as_in_one_process() -> None:
+    """The split vector env (a worker process) and the asynchronous batch carry the
+    expansion's observations and masks through their shared buffers unchanged."""
+    from nanty_env.async_vector import make_async_vec_env
+    from nanty_env.vector import make_vec_env
+
+    def run(venv, steps: int = 30) -> list[float]:
+        obs = venv.reset()
+        out = [float(obs.sum())]
+        for t in range(steps):
+            masks = venv.env_method("action_masks")
+            acts = np.array([int(np.flatnonzero(m)[t % int(m.sum())]) for m in masks])
+            obs, rewards, _, _ = venv.step(acts)
+            assert obs.shape[1] == co.CTHULHU_OBS_SIZE
+            out.append(round(float(obs.sum()) + float(rewards.sum()), 3))
+        venv.close()
+        return out
+
+    one = run(make_vec_env(4, num_players=3, seed=2, **X))
+    split = run(make_vec_env(4, num_workers=2, num_players=3, seed=2, **X))
+    assert one == split
+    avenv = make_async_vec_env(4, num_workers=1, num_players=3, seed=0, **X)
+    try:
+        avenv.async_reset()
+        obs, _, _, _, masks, ids = avenv.recv()
+        assert obs.shape[1] == co.CTHULHU_OBS_SIZE and masks.shape[1] == A.NUM_ACTIONS_CTHULHU
+        for _ in range(20):
+            acts = np.array([int(np.flatnonzero(m)[0]) for m in masks])
+            avenv.send(acts, ids)
+            obs, _, _, _, masks, ids = avenv.recv()
+            assert all(m.any() for m in masks)
+    finally:
+        avenv.close()
