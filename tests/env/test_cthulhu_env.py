@@ -152,3 +152,23 @@ def test_games_split_over_worker_processes_play_as_in_one_process() -> None:
             assert all(m.any() for m in masks)
     finally:
         avenv.close()
+
+
+def test_an_expansion_env_pickles_mid_game_and_plays_on_identically() -> None:
+    import pickle
+
+    e = nanty_env.env(num_players=3, **X)
+    e.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        e.step(int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"]))))
+    twin = pickle.loads(pickle.dumps(e))
+    for _ in range(60):
+        if any(e.terminations.values()):
+            break
+        act = int(rng.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])))
+        e.step(act)
+        twin.step(act)
+        a, b = e.observe(e.agent_selection), twin.observe(twin.agent_selection)
+        assert np.array_equal(a["observation"], b["observation"])
+    assert twin.unwrapped.game.to_dict() == e.unwrapped.game.to_dict()
