@@ -38,6 +38,12 @@ class CthulhuTables(Tables):
     track_event: tuple[bool, ...]
     loan_repay: tuple[int, ...]  # by card (0 for non-loans)
     loan_penalty: tuple[int, ...]
+    content: str | None = None  # the pack's path (None: the shipped pack)
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str | None]]:
+        """Pickled as the pack it comes from (a game or an env holding it stays picklable):
+        read again when unpickled, and refused if its files have changed meanwhile."""
+        return _unpickle_tables, (self.data.digest, self.content)
 
     @property
     def num_elders(self) -> int:
@@ -48,8 +54,8 @@ class CthulhuTables(Tables):
         return tuple(lv for lv in range(DOOMSDAY_LEVEL + 1) if self.track_grenadier[lv])
 
 
-def build_tables(d: CthulhuData) -> CthulhuTables:
-    """The tables of content pack ``d``."""
+def build_tables(d: CthulhuData, content: str | None = None) -> CthulhuTables:
+    """The tables of content pack ``d`` (read from ``content``; None: the shipped pack)."""
     areas, cards = d.areas, d.cards
     flags = {lv.level: lv for lv in d.track}
     return CthulhuTables(
@@ -83,12 +89,13 @@ def build_tables(d: CthulhuData) -> CthulhuTables:
         track_event=(False, *tuple(flags[lv].event for lv in range(1, 14))),
         loan_repay=tuple(c.params["repay"] if c.effect == "take_loan" else 0 for c in cards),
         loan_penalty=tuple(c.params["penalty"] if c.effect == "take_loan" else 0 for c in cards),
+        content=content,
     )
 
 
 @functools.lru_cache(maxsize=16)
 def _tables_by_digest(digest: str, content: str | None) -> CthulhuTables:
-    return build_tables(load_cthulhu_data(content))
+    return build_tables(load_cthulhu_data(content), content)
 
 
 @functools.lru_cache(maxsize=64)
@@ -124,6 +131,15 @@ def cthulhu_tables(content: str | None = None) -> CthulhuTables:
         return _shipped()
     digest = _digest_by_stat(content, _stamp(content))
     return _tables_by_digest(digest, content)
+
+
+def _unpickle_tables(digest: str, content: str | None) -> CthulhuTables:
+    t = cthulhu_tables(content)
+    if t.data.digest != digest:
+        raise ValueError(
+            f"the content pack {content or '(shipped)'} has changed since this game was saved"
+        )
+    return t
 
 
 __all__ = ["CthulhuTables", "build_tables", "cthulhu_tables", "pack_sources"]
