@@ -21,3 +21,11 @@ def test_coverage_with_bots_and_a_plot(capsys, tmp_path):
     assert main(["coverage", "--games", "1", "--bots", "random,random", "--plot", str(plot)]) == 0
     out = capsys.readouterr().out
     assert "Coverage over 1 games (base game)" in out and plot.exists()
+
+
+def test_coverage_of_the_expansion_with_heuristic_bots(capsys):
+    args = ["coverage", "--games", "1", "--expansion", "cthulhu", "--bots", "heuristic,random"]
+    assert main([*args, "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Coverage over 1 games (cthulhu)" in out
+    assert "| decision | main |" in out and "| end |" in out
