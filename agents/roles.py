@@ -33,7 +33,7 @@ import numpy as np
 from agents.base import BaseBot, View
 from agents.evaluation import NUM_PERSONALITIES, Metrics, game_config, view_metrics
 from agents.files import atomic_write_text
-from agents.rulesets import own_role, role_count, role_deck, seen_roles
+from agents.rulesets import own_role, role_count, role_deck, role_ids, seen_roles
 from nanty_env.engine.config import GameConfig
 
 FEATURES: tuple[str, ...] = (
@@ -222,6 +222,14 @@ class RoleModel:
             raise ValueError("role model was trained on other features; retrain it")
         weights = {int(k): np.array(v) for k, v in d["weights"].items()}
         return cls(weights, d.get("meta"), expansion)
+
+    def fits(self, config: GameConfig) -> bool:
+        """Whether the model's roles are ``config``'s: its ruleset and, for an expansion model,
+        the ids of the objectives it was trained on (a user's content pack may differ)."""
+        if self.expansion != config.expansion:
+            return False
+        roles = self.meta.get("roles")
+        return roles is None or list(roles) == role_ids(config)
 
     def save(self, path: str | Path) -> None:
         atomic_write_text(path, json.dumps(self.to_json(), indent=1) + "\n")
@@ -419,6 +427,8 @@ class RoleAwareBot(BaseBot):
     def _new_belief(self, config: GameConfig) -> RoleBelief:
         if self.default_roles:
             self.model = default_model(config.expansion)
+            if self.model is not None and not self.model.fits(config):
+                self.model = None  # another content pack's objectives: the prior instead
         return RoleBelief(game_config(config), self.model)
 
     def _belief(self, view: View) -> RoleBelief:

@@ -137,6 +137,7 @@ def train_role_model(
         meta["samples"][str(n)] = len(y)
     if expansion is None:
         return RoleModel(weights, meta)
+    meta["roles"] = role_ids(GameConfig(expansion=expansion, content=content))
     return RoleModel(weights, meta, expansion, num_classes=classes)
 
 

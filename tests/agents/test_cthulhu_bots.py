@@ -205,3 +205,14 @@ def test_heuristic_action_ignores_what_it_cannot_see():
         view = h.view(0)
         choices.add(bot.act(view, view["legal_actions"], np.random.default_rng(7)))
     assert len(choices) == 1
+
+
+def test_an_objective_model_applies_only_to_the_pack_it_was_trained_on():
+    from agents.roles import RoleModel
+
+    model = RoleModel({2: np.zeros((22, 7))}, {"roles": ["a", "b"]}, "cthulhu", 7)
+    assert not model.fits(cfg(2))  # other objective ids than the shipped pack's
+    from agents.rulesets import role_ids
+
+    model.meta["roles"] = role_ids(cfg(2))
+    assert model.fits(cfg(2)) and not model.fits(GameConfig(num_players=2))
