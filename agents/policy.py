@@ -60,6 +60,9 @@ class PolicyBot(BaseBot):
         if model is None:
             if path is None:
                 raise ValueError("PolicyBot needs a checkpoint path (policy:path=...)")
+            path = Path(path)
+            if not path.is_file() and not path.with_name(path.name + ".zip").is_file():
+                raise FileNotFoundError(f"checkpoint {path} not found")
             from sb3_contrib import MaskablePPO
 
             model = MaskablePPO.load(str(path), device=device)

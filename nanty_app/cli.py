@@ -2,13 +2,16 @@
 
 Examples::
 
-    nanty eval --bots heuristic,random,random,random --players 4 --games 1000 --seed 0 \\
-        --out results.json
+    nanty eval --bots heuristic,random,random,random --games 1000 --seed 0 --out results.json
+    nanty eval --bots ppo,heuristic --checkpoint runs/quick/model.zip   # 2 players
+    nanty eval --bots mypkg.bots:Greedy:depth=2,random                  # your own bot
     nanty summary results_games.jsonl     # a (partial) run, while it is still going
     nanty compare a_games.jsonl b_games.jsonl   # two runs' first bots, game by game
     nanty roles --players 4 --games 100
     nanty roles-train --games 300
     nanty bots
+
+A mistake on the command line ends in one line naming it and the fix (exit code 2).
 """
 
 from __future__ import annotations
@@ -19,18 +22,80 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from nanty_app.arguments import (
+    DefaultsFormatter,
+    OneLineParser,
+    UsageError,
+    fail,
+    player_count,
+    player_counts,
+    positive_int,
+)
+from nanty_env.engine.config import PERSONALITY_SETS, THRESHOLD_SETS, WINDOW_POLICIES
 
-def _players(text: str) -> list[int]:
-    return [int(x) for x in text.split(",") if x]
+SPEC_HELP = (
+    "a bot spec is NAME[:key=value...] with NAME from `nanty bots`, or "
+    "package.module:Class[:key=value...] for your own bot class"
+)
+
+
+def bot_list(text: str, checkpoint: str | None) -> tuple[str, ...]:
+    """The ``--bots`` specs, ``ppo`` standing for ``--checkpoint``; each one built once here so
+    that a mistake is reported before any worker process starts."""
+    from agents.registry import check_spec
+
+    specs = [s.strip() for s in text.split(",")]
+    if not all(specs):
+        raise UsageError(f"--bots {text!r} has an empty entry; give one spec per seat")
+    if checkpoint is not None and "ppo" not in specs:
+        raise UsageError("--checkpoint is only used by the bot 'ppo': add ppo to --bots")
+    specs = [_ppo(s, checkpoint) for s in specs]
+    for spec in dict.fromkeys(specs):
+        check_spec(spec)
+    return tuple(specs)
+
+
+def _ppo(spec: str, checkpoint: str | None) -> str:
+    """``ppo`` in a bot list names the ``--checkpoint`` given to ``nanty eval``."""
+    if spec != "ppo":
+        return spec
+    if not checkpoint:
+        raise UsageError("the bot 'ppo' needs --checkpoint PATH (e.g. runs/quick/model.zip)")
+    path = Path(checkpoint)
+    if not path.exists():
+        raise UsageError(
+            f"checkpoint {path} not found (absolute: {path.resolve()}); give the model.zip "
+            "that nanty train wrote, e.g. runs/quick/model.zip"
+        )
+    return f"policy:path={checkpoint}"
+
+
+def seat_count(players: int | None, bots: Sequence[str]) -> int:
+    """``--players``, or the number of ``--bots`` when it is not given; they must agree."""
+    if players is None:
+        if len(bots) not in (2, 3, 4):
+            raise UsageError(
+                f"--bots names {len(bots)} bots but the game takes 2, 3 or 4 players; "
+                "give one spec per seat"
+            )
+        return len(bots)
+    if players != len(bots):
+        raise UsageError(
+            f"--players {players} but --bots names {len(bots)} bots; give one spec per seat "
+            "(or leave out --players)"
+        )
+    return players
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from arena.tournament import TournamentSpec, format_table, run_tournament, write_outputs
 
-    bots = tuple(_ppo(b.strip(), args.checkpoint) for b in args.bots.split(",") if b.strip())
+    bots = bot_list(args.bots, args.checkpoint)
+    if args.resume and not args.out:
+        raise UsageError("--resume needs the --out of the interrupted run (its journal is there)")
     spec = TournamentSpec(
         bots=bots,
-        num_players=args.players,
+        num_players=seat_count(args.players, bots),
         games=args.games,
         seed=args.seed,
         personalities=args.personalities,
@@ -56,19 +121,21 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ppo(spec: str, checkpoint: str | None) -> str:
-    """``ppo`` in a bot list names the ``--checkpoint`` given to ``nanty eval``."""
-    if spec != "ppo":
-        return spec
-    if not checkpoint:
-        raise SystemExit("nanty eval: the bot 'ppo' needs --checkpoint PATH")
-    return f"policy:path={checkpoint}"
+def _journal(path: str):
+    from arena.tournament import load_journal
+
+    if not Path(path).is_file():
+        raise UsageError(f"no journal at {path}; give the <out>_games.jsonl that nanty eval wrote")
+    try:
+        return load_journal(path)
+    except (ValueError, KeyError, TypeError) as e:
+        raise UsageError(f"{path} is not a readable games journal of nanty eval ({e})") from e
 
 
 def cmd_summary(args: argparse.Namespace) -> int:
-    from arena.tournament import format_table, load_journal, write_outputs
+    from arena.tournament import format_table, write_outputs
 
-    result = load_journal(args.journal)
+    result = _journal(args.journal)
     print(f"{len(result.records)} of {result.spec.games} games finished")
     print(format_table(result))
     if args.out:
@@ -79,23 +146,28 @@ def cmd_summary(args: argparse.Namespace) -> int:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from arena.paired import compare_runs, format_paired
-    from arena.tournament import load_journal
 
-    run_a, run_b = load_journal(args.journal_a), load_journal(args.journal_b)
+    run_a, run_b = _journal(args.journal_a), _journal(args.journal_b)
     try:
         result = compare_runs(run_a, run_b, args.entry_a, args.entry_b)
     except ValueError as e:
-        raise SystemExit(f"nanty compare: {e}") from e
+        raise UsageError(str(e)) from e
     names = (run_a.spec.bots[args.entry_a], run_b.spec.bots[args.entry_b])
     print(format_paired(result, *names))
     return 0
 
 
 def cmd_roles(args: argparse.Namespace) -> int:
+    from agents.registry import check_spec
     from arena.role_eval import evaluate_roles, format_role_report
 
+    check_spec(args.bot)
+    if args.model and not Path(args.model).is_file():
+        raise UsageError(
+            f"role model {args.model} not found; leave out --model for the shipped one"
+        )
     report = evaluate_roles(
-        players=_players(args.players),
+        players=args.players,
         games=args.games,
         seed=args.seed,
         bot=args.bot,
@@ -111,10 +183,12 @@ def cmd_roles(args: argparse.Namespace) -> int:
 
 
 def cmd_roles_train(args: argparse.Namespace) -> int:
+    from agents.registry import check_spec
     from arena.role_eval import train_role_model
 
+    check_spec(args.bot)
     model = train_role_model(
-        players=_players(args.players),
+        players=args.players,
         games=args.games,
         seed=args.seed,
         bot=args.bot,
@@ -127,79 +201,122 @@ def cmd_roles_train(args: argparse.Namespace) -> int:
 
 
 def cmd_bots(args: argparse.Namespace) -> int:
-    from agents.registry import BOTS
+    from agents.registry import BOTS, BotSpecError, bot_options, plugin_bots
 
-    print("bots: " + ", ".join(sorted(BOTS)))
-    print("spec syntax: name[:key=value...], e.g. ismcts:iters=300 or policy:path=model.zip")
+    plugins = plugin_bots()
+    print("built-in bots:")
+    for name in sorted(BOTS):
+        print(f"  {name:<12} options: {', '.join(bot_options(name) or ['any'])}")
+    print("installed plug-ins (entry-point group nanty.bots):" if plugins else "no plug-ins")
+    for name, ep in sorted(plugins.items()):
+        try:
+            opts = ", ".join(bot_options(name) or ["any"])
+        except BotSpecError as e:
+            opts = f"(cannot load: {e})"
+        dist = f" from {ep.dist.name}" if getattr(ep, "dist", None) else ""
+        print(f"  {name:<12} {ep.value}{dist}; options: {opts}")
+    print(SPEC_HELP + ", e.g. ismcts:iters=300 or policy:path=model.zip")
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="nanty", description=__doc__.split("\n")[0])
-    sub = ap.add_subparsers(dest="command", required=True)
+def _add(sub: argparse._SubParsersAction, name: str, help: str, func) -> argparse.ArgumentParser:
+    p = sub.add_parser(name, help=help, description=help, formatter_class=DefaultsFormatter)
+    p.set_defaults(func=func)
+    return p
 
-    ev = sub.add_parser("eval", help="play a tournament and report win rates and ratings")
-    ev.add_argument("--bots", required=True, help="comma-separated bot specs, one per seat")
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = OneLineParser(
+        prog="nanty", description=__doc__.split("\n")[0], formatter_class=DefaultsFormatter
+    )
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    ev = _add(sub, "eval", "play a tournament and report win rates and ratings", cmd_eval)
+    ev.add_argument(
+        "--bots", required=True, help=f"comma-separated bot specs, one per seat; {SPEC_HELP}"
+    )
     ev.add_argument("--checkpoint", help="trained model that the bot name 'ppo' stands for")
-    ev.add_argument("--players", type=int, default=4)
-    ev.add_argument("--games", type=int, default=100)
-    ev.add_argument("--seed", type=int, default=0)
+    ev.add_argument(
+        "--players", type=player_count, help="number of players (default: one per --bots entry)"
+    )
+    ev.add_argument("--games", type=positive_int, default=100, help="games to play")
+    ev.add_argument(
+        "--seed", type=int, default=0, help="base seed of the deals (same seed => same games)"
+    )
     ev.add_argument(
         "--out",
         help="JSON output (CSV files, plots and a games journal are written beside it)",
     )
-    ev.add_argument("--workers", type=int, default=2)
-    ev.add_argument("--personalities", default="standard")
-    ev.add_argument("--thresholds", default="rulebook")
-    ev.add_argument("--windows", default="public", help="interrupt window policy")
-    ev.add_argument("--chunk", type=int, help="games per worker task (1 for slow bots)")
+    ev.add_argument(
+        "--workers", type=positive_int, default=2, help="worker processes (1: play here)"
+    )
+    ev.add_argument(
+        "--personalities", default="standard", choices=PERSONALITY_SETS, help="personality cards"
+    )
+    ev.add_argument(
+        "--thresholds",
+        default="rulebook",
+        choices=THRESHOLD_SETS,
+        help="goal thresholds printed on",
+    )
+    ev.add_argument(
+        "--windows", default="public", choices=WINDOW_POLICIES, help="interrupt window policy"
+    )
+    ev.add_argument(
+        "--chunk",
+        type=positive_int,
+        help="games per worker task (default: small batches; 1 for slow bots)",
+    )
     ev.add_argument(
         "--resume",
         action="store_true",
         help="keep the finished games of an interrupted run with the same --out and settings",
     )
-    ev.add_argument("--no-plots", action="store_true")
-    ev.add_argument("--no-progress", action="store_true")
-    ev.set_defaults(func=cmd_eval)
+    ev.add_argument("--no-plots", action="store_true", help="write no PNG plots")
+    ev.add_argument("--no-progress", action="store_true", help="show no progress bar")
 
-    su = sub.add_parser("summary", help="report on a (partial) games journal of nanty eval")
+    su = _add(sub, "summary", "report on a (partial) games journal of nanty eval", cmd_summary)
     su.add_argument("journal", help="the <out>_games.jsonl file of a run")
     su.add_argument("--out", help="also write the JSON, CSV files and plots")
-    su.add_argument("--no-plots", action="store_true")
-    su.set_defaults(func=cmd_summary)
+    su.add_argument("--no-plots", action="store_true", help="write no PNG plots")
 
-    co = sub.add_parser(
-        "compare", help="compare one bot of each of two runs on the games both played"
+    co = _add(
+        sub,
+        "compare",
+        "compare one bot of each of two runs on the games both played (same other bots)",
+        cmd_compare,
     )
     co.add_argument("journal_a", help="a <out>_games.jsonl of nanty eval")
-    co.add_argument("journal_b", help="another, with the same seed and game settings")
+    co.add_argument("journal_b", help="another, with the same seed, game settings and other bots")
     co.add_argument("--entry-a", type=int, default=0, help="which --bots entry of the first run")
     co.add_argument("--entry-b", type=int, default=0, help="which --bots entry of the second")
-    co.set_defaults(func=cmd_compare)
 
-    ro = sub.add_parser("roles", help="top-1 accuracy of role inference by turn number")
-    ro.add_argument("--players", default="2,3,4")
-    ro.add_argument("--games", type=int, default=100, help="games per player count")
-    ro.add_argument("--seed", type=int, default=1)
+    ro = _add(sub, "roles", "top-1 accuracy of role inference by turn number", cmd_roles)
+    ro.add_argument("--players", type=player_counts, default="2,3,4", help="player counts")
+    ro.add_argument("--games", type=positive_int, default=100, help="games per player count")
+    ro.add_argument("--seed", type=int, default=1, help="base seed of the games")
     ro.add_argument("--bot", default="heuristic", help="bot spec playing every seat")
     ro.add_argument("--model", help="role model JSON (default: the shipped one)")
     ro.add_argument("--out", help="JSON report")
-    ro.add_argument("--workers", type=int, default=2)
-    ro.add_argument("--no-progress", action="store_true")
-    ro.set_defaults(func=cmd_roles)
+    ro.add_argument("--workers", type=positive_int, default=2, help="worker processes")
+    ro.add_argument("--no-progress", action="store_true", help="show no progress bar")
 
-    rt = sub.add_parser("roles-train", help="train the role-inference model on self-play logs")
-    rt.add_argument("--players", default="2,3,4")
-    rt.add_argument("--games", type=int, default=300, help="games per player count")
-    rt.add_argument("--seed", type=int, default=7)
-    rt.add_argument("--bot", default="heuristic:roles=none")
-    rt.add_argument("--out", default=str(Path(__file__).parent / "data" / "role_model.json"))
-    rt.add_argument("--workers", type=int, default=2)
-    rt.add_argument("--no-progress", action="store_true")
-    rt.set_defaults(func=cmd_roles_train)
+    rt = _add(
+        sub, "roles-train", "train the role-inference model on self-play logs", cmd_roles_train
+    )
+    rt.add_argument("--players", type=player_counts, default="2,3,4", help="player counts")
+    rt.add_argument("--games", type=positive_int, default=300, help="games per player count")
+    rt.add_argument("--seed", type=int, default=7, help="base seed of the games")
+    rt.add_argument("--bot", default="heuristic:roles=none", help="bot spec playing every seat")
+    rt.add_argument(
+        "--out",
+        default="role_model.json",
+        help="where to write the model (the shipped one is agents/data/role_model.json)",
+    )
+    rt.add_argument("--workers", type=positive_int, default=2, help="worker processes")
+    rt.add_argument("--no-progress", action="store_true", help="show no progress bar")
 
-    bl = sub.add_parser("bots", help="list the available bots")
-    bl.set_defaults(func=cmd_bots)
+    _add(sub, "bots", "list the available bots, plug-ins included, and their options", cmd_bots)
 
     from nanty_app.train_command import add_train_parser
 
@@ -208,8 +325,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    from agents.registry import BotSpecError
+    from nanty_env.engine.errors import IllegalActionError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    prog = f"nanty {args.command}"
+    try:
+        return int(args.func(args) or 0)
+    except (UsageError, BotSpecError) as e:
+        return fail(prog, str(e))
+    except IllegalActionError as e:  # a bot's bug, raised in a worker or here
+        return fail(prog, f"{e}; fix the bot, or leave it out of --bots")
 
 
 if __name__ == "__main__":

@@ -1,27 +1,81 @@
-"""``nanty train``: the training subcommand of the ``nanty`` command line."""
+"""``nanty train``: the training subcommand of the ``nanty`` command line.
+
+Two backends read their own YAML config: ``sb3`` (default; self-play MaskablePPO on the
+single-learner env, ``configs/quick.yaml``) and ``rllib`` (multi-agent PPO with one shared
+policy on Ray RLlib, ``configs/rllib_quick.yaml``; the ``rllib`` extra).
+"""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+
+from nanty_app.arguments import DefaultsFormatter, UsageError, positive_float, positive_int
+
+DEFAULT_CONFIGS = {"sb3": "quick", "rllib": "rllib_quick"}
 
 
 def add_train_parser(sub: argparse._SubParsersAction) -> None:
-    tr = sub.add_parser("train", help="self-play MaskablePPO training from a YAML config")
-    tr.add_argument("--config", default="configs/quick.yaml", help="YAML config (or its name)")
-    tr.add_argument("--total-timesteps", type=int, help="override ppo.total_timesteps")
+    help = "train a policy from a YAML config (MaskablePPO self-play, or RLlib multi-agent PPO)"
+    tr = sub.add_parser("train", help=help, description=help, formatter_class=DefaultsFormatter)
+    tr.add_argument(
+        "--backend",
+        choices=tuple(DEFAULT_CONFIGS),
+        default="sb3",
+        help="sb3: MaskablePPO on the single-learner env; rllib: Ray RLlib multi-agent PPO",
+    )
+    tr.add_argument(
+        "--config",
+        help="YAML config, a path or a shipped name (default: quick for sb3, rllib_quick "
+        "for rllib)",
+    )
+    tr.add_argument(
+        "--total-timesteps", type=positive_int, help="override the config's ppo.total_timesteps"
+    )
     tr.add_argument("--out", help="output folder (default: the config's 'out')")
-    tr.add_argument("--resume", help="checkpoint to resume from (e.g. DIR/checkpoints/last.zip)")
+    tr.add_argument(
+        "--resume",
+        help="sb3 only: checkpoint to resume from (e.g. DIR/checkpoints/last.zip)",
+    )
     tr.add_argument("--seed", type=int, help="override the config's seed")
-    tr.add_argument("--minutes", type=float, help="wall-time limit (then save and stop)")
-    tr.add_argument("--no-progress", action="store_true")
+    tr.add_argument("--minutes", type=positive_float, help="wall-time limit (then save and stop)")
+    tr.add_argument(
+        "--ray-address",
+        help="rllib only: a running Ray cluster to join ('auto' or HOST:PORT; default: the "
+        "config's ray.address, null = start Ray here)",
+    )
+    tr.add_argument(
+        "--env-runners",
+        type=int,
+        help="rllib only: override ray.num_env_runners (0 samples in the driver)",
+    )
+    tr.add_argument("--no-progress", action="store_true", help="show no progress bar")
     tr.set_defaults(func=cmd_train)
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from training.config import load_config
-    from training.train import train
+    if args.backend == "rllib":
+        return _train_rllib(args)
+    for flag, value in (("--ray-address", args.ray_address), ("--env-runners", args.env_runners)):
+        if value is not None:
+            raise UsageError(f"{flag} is for --backend rllib; leave it out for sb3")
+    try:
+        from training.config import ConfigError, load_config
+        from training.train import train
+    except ImportError as e:
+        raise UsageError(
+            f"training needs the train extra ({e}); pip install 'nanty-narking[train]'"
+        ) from e
 
-    cfg = load_config(args.config, seed=args.seed, time_limit_minutes=args.minutes)
+    if args.resume is not None and not Path(args.resume).is_file():
+        raise UsageError(
+            f"checkpoint {args.resume} not found; give a .zip under the run's checkpoints/, "
+            "e.g. runs/quick/checkpoints/last.zip"
+        )
+    try:
+        cfg = load_config(_config(args), seed=args.seed, time_limit_minutes=args.minutes)
+    except ConfigError as e:
+        raise UsageError(str(e)) from e
     out = train(
         cfg,
         total_timesteps=args.total_timesteps,
@@ -30,4 +84,52 @@ def cmd_train(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
     )
     print(f"wrote {out} (model.zip, checkpoints/, eval.csv, learning_curve.png, tb/)")
+    return 0
+
+
+def _config(args: argparse.Namespace) -> Path:
+    """The config file ``--config`` names (a path, or a shipped config's name)."""
+    from training.config import CONFIG_DIR, config_path
+
+    path = config_path(args.config or DEFAULT_CONFIGS[args.backend])
+    if not path.is_file():
+        shipped = ", ".join(sorted(p.stem for p in CONFIG_DIR.glob("*.yaml")))
+        raise UsageError(f"config {args.config} not found; give a YAML path or one of: {shipped}")
+    return path
+
+
+def _train_rllib(args: argparse.Namespace) -> int:
+    if args.resume is not None:
+        raise UsageError(
+            "--resume is not supported with --backend rllib (RLlib's own checkpoints are "
+            "pickles); start a new run"
+        )
+    try:
+        from training.rllib.config import ConfigError, load_rllib_config
+    except ImportError as e:
+        raise UsageError(
+            f"training needs the train extra ({e}); pip install 'nanty-narking[train]'"
+        ) from e
+    try:
+        cfg = load_rllib_config(
+            _config(args),
+            seed=args.seed,
+            time_limit_minutes=args.minutes,
+            **{
+                "ppo.total_timesteps": args.total_timesteps,
+                "ray.address": args.ray_address,
+                "ray.num_env_runners": args.env_runners,
+            },
+        )
+    except ConfigError as e:
+        raise UsageError(str(e)) from e
+    try:
+        from training.rllib.train import train_rllib
+    except ImportError as e:
+        raise UsageError(
+            f"--backend rllib needs Ray RLlib ({e}); pip install 'nanty-narking[rllib]'"
+        ) from e
+    out = train_rllib(cfg, out=args.out, progress=not args.no_progress)
+    print(f"wrote {out} (policy.safetensors + policy.json, progress.csv, train.json)")
+    print(f"play it: nanty eval --bots ppo,random,random,random --checkpoint {out / 'policy.json'}")
     return 0
