@@ -168,12 +168,12 @@ def run_tournament(
     chunks = [tasks[i : i + chunk] for i in range(0, len(tasks), chunk)]
     bar = progress_bar(len(tasks), progress, f"{spec.num_players}p {','.join(spec.bots)}")
     t0 = time.perf_counter()
-    session = int(time.time())  # tells this run's games from a resumed run's in the journal
+    session = round(time.time(), 3)  # tells this run's games from a resumed run's in the journal
 
     def finished(out: list[dict[str, Any]]) -> None:
         elapsed = round(time.perf_counter() - t0, 3)
         for r in out:
-            r["session"], r["elapsed"] = session, elapsed
+            r["session_start_seconds"], r["session_elapsed_seconds"] = session, elapsed
         records.extend(out)
         if log is not None:
             for r in out:
@@ -215,13 +215,14 @@ def load_journal(path: str | Path) -> TournamentResult:
 
 def run_seconds(records: Sequence[dict[str, Any]]) -> float:
     """Wall time the run took: for each session (a run and each resume of it) the time from
-    its start to its last finished game. Journals written before games carried ``elapsed``
+    its start to its last finished game. Journals written before games carried these times
     give the sum of the games' own wall times instead (too long with several workers)."""
-    if not all("elapsed" in r for r in records):
+    if not all("session_elapsed_seconds" in r for r in records):
         return sum(r.get("wall_seconds", 0.0) for r in records)
     last: dict[Any, float] = {}
     for r in records:
-        last[r.get("session")] = max(last.get(r.get("session"), 0.0), r["elapsed"])
+        start, elapsed = r["session_start_seconds"], r["session_elapsed_seconds"]
+        last[start] = max(last.get(start, 0.0), elapsed)
     return sum(last.values())
 
 

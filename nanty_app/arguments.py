@@ -33,7 +33,9 @@ class DefaultsFormatter(argparse.HelpFormatter):
         if (
             "%(default)" in text
             or not action.option_strings
-            or default in (None, False, argparse.SUPPRESS)
+            or default is None
+            or default is False
+            or default is argparse.SUPPRESS
             or isinstance(action, argparse._HelpAction)
         ):
             return text

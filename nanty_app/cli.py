@@ -257,7 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--thresholds",
         default="rulebook",
         choices=THRESHOLD_SETS,
-        help="goal thresholds printed on",
+        help="which printed goal thresholds the cards use",
     )
     ev.add_argument(
         "--windows", default="public", choices=WINDOW_POLICIES, help="interrupt window policy"
