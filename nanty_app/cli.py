@@ -203,14 +203,18 @@ def cmd_roles_train(args: argparse.Namespace) -> int:
 def cmd_bots(args: argparse.Namespace) -> int:
     from agents.registry import BOTS, BotSpecError, bot_options, plugin_bots
 
+    def options(name: str) -> str:
+        opts = bot_options(name)
+        return "any" if opts is None else ", ".join(opts) or "none"
+
     plugins = plugin_bots()
     print("built-in bots:")
     for name in sorted(BOTS):
-        print(f"  {name:<12} options: {', '.join(bot_options(name) or ['any'])}")
+        print(f"  {name:<12} options: {options(name)}")
     print("installed plug-ins (entry-point group nanty.bots):" if plugins else "no plug-ins")
     for name, ep in sorted(plugins.items()):
         try:
-            opts = ", ".join(bot_options(name) or ["any"])
+            opts = options(name)
         except BotSpecError as e:
             opts = f"(cannot load: {e})"
         dist = f" from {ep.dist.name}" if getattr(ep, "dist", None) else ""
