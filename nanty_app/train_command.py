@@ -130,6 +130,7 @@ def _train_rllib(args: argparse.Namespace) -> int:
             f"--backend rllib needs Ray RLlib ({e}); pip install 'nanty-narking[rllib]'"
         ) from e
     out = train_rllib(cfg, out=args.out, progress=not args.no_progress)
-    print(f"wrote {out} (policy.safetensors + policy.json, progress.csv, train.json)")
-    print(f"play it: nanty eval --bots ppo,random,random,random --checkpoint {out / 'policy.json'}")
+    print(f"wrote {out} (model.json + model.safetensors, checkpoints/, progress.csv, train.json)")
+    seats = ",".join(["ppo"] + ["random"] * (cfg.env.num_players - 1))
+    print(f"play it: nanty eval --bots {seats} --checkpoint {out / 'model.json'}")
     return 0
