@@ -129,7 +129,10 @@ def _train_rllib(args: argparse.Namespace) -> int:
         raise UsageError(
             f"--backend rllib needs Ray RLlib ({e}); pip install 'nanty-narking[rllib]'"
         ) from e
-    out = train_rllib(cfg, out=args.out, progress=not args.no_progress)
+    try:
+        out = train_rllib(cfg, out=args.out, progress=not args.no_progress)
+    except FileExistsError as e:
+        raise UsageError(str(e)) from e
     print(f"wrote {out} (model.json + model.safetensors, checkpoints/, progress.csv, train.json)")
     seats = ",".join(["ppo"] + ["random"] * (cfg.env.num_players - 1))
     print(f"play it: nanty eval --bots {seats} --checkpoint {out / 'model.json'}")
