@@ -113,6 +113,9 @@ class RLlibConfig:
     out: str = "runs/rllib_quick"
     checkpoint_every: int = 10  # training iterations between exported policies
     time_limit_minutes: float | None = None
+    # torch threads of the driver, where PPO's update runs (small MLPs: one thread is fastest,
+    # and far faster than two on a busy machine); env runners get one CPU each from Ray
+    torch_threads: int = 1
     env: RLlibEnvSection = field(default_factory=RLlibEnvSection)
     opponents: OpponentsSection = field(default_factory=OpponentsSection)
     ppo: RLlibPPOSection = field(default_factory=RLlibPPOSection)
@@ -120,6 +123,7 @@ class RLlibConfig:
 
     def validate(self) -> None:
         _positive("checkpoint_every", self.checkpoint_every)
+        _positive("torch_threads", self.torch_threads)
         if self.time_limit_minutes is not None and self.time_limit_minutes <= 0:
             raise ValueError("time_limit_minutes must be positive or null")
         if self.opponents.bot_seats >= self.env.num_players:

@@ -30,8 +30,8 @@ import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from nanty_env.aec import game_config, make_spaces
-from nanty_env.engine import Game
+from nanty_env.aec import make_spaces
+from nanty_env.engine import Game, GameConfig
 from nanty_env.observation import Encoder, action_mask
 from nanty_env.rewards import REWARD_MODES, terminal_rewards
 from training.potentials import SHAPINGS, potential
@@ -63,11 +63,12 @@ class NantyMultiAgentEnv(MultiAgentEnv):
         super().__init__()
         cfg = check_env_config(config or {})
         self.cfg = cfg
-        self.game_config = game_config(
+        self.game_config = GameConfig(
             num_players=cfg["num_players"],
             personalities=cfg["personalities"],
             thresholds=cfg["thresholds"],
             interrupt_windows=cfg["interrupt_windows"],
+            log=False,
         )
         n = cfg["num_players"]
         self.possible_agents = [agent_id(s) for s in range(n)]

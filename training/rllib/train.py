@@ -102,6 +102,15 @@ def algorithm_config(cfg: RLlibConfig) -> PPOConfig:
     )
 
 
+def build_algorithm(cfg: RLlibConfig) -> Any:
+    """The PPO algorithm of ``cfg`` (Ray must be running), with the driver's torch threads set."""
+    import torch
+
+    torch.set_num_threads(cfg.torch_threads)
+    register_env(ENV_NAME, make_env)
+    return algorithm_config(cfg).build_algo()
+
+
 def start_ray(cfg: RLlibConfig) -> bool:
     """Connect to ``ray.address`` or start Ray here; True if this call started it."""
     if ray.is_initialized():
@@ -127,9 +136,8 @@ def train_rllib(cfg: RLlibConfig, *, out: str | Path | None = None, progress: bo
         raise FileExistsError(f"{out} already holds a training run; give another --out")
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(cfg.to_dict(), indent=2) + "\n")
-    register_env(ENV_NAME, make_env)
     started = start_ray(cfg)
-    algo = algorithm_config(cfg).build_algo()
+    algo = build_algorithm(cfg)
     try:
         summary = _loop(algo, cfg, out, progress)
     finally:
