@@ -35,6 +35,7 @@ def play_out(env: NantyMultiAgentEnv, seed: int):
         assert len(obs) == 1  # exactly the seat that owes the decision observes
         seen.append(next(iter(obs)))
         obs, rew, term, trunc, infos = env.step(first_legal(obs))
+        assert set(obs) <= set(rew)  # RLlib: an agent that observes again gets a reward
         for a, r in rew.items():
             rewards[a] = rewards.get(a, 0.0) + r
         assert not trunc["__all__"]

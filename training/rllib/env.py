@@ -118,7 +118,7 @@ class NantyMultiAgentEnv(MultiAgentEnv):
         g.apply(action)  # IllegalActionError leaves the game as it was
         self._acted.add(seat)
         self._play_bots()
-        rewards = self._shaping_rewards()
+        rewards = self._step_rewards()
         if not g.is_terminal:
             return self._observe_current(), rewards, {"__all__": False}, {"__all__": False}, {}
         final = terminal_rewards(g, self.cfg["reward_mode"])
@@ -207,10 +207,11 @@ class NantyMultiAgentEnv(MultiAgentEnv):
             return []
         return [self.shaping(self.game, s) for s in range(self.game.n)]
 
-    def _shaping_rewards(self) -> dict[str, float]:
-        """``phi(s') - phi(s)`` for each learning seat (none without shaping)."""
+    def _step_rewards(self) -> dict[str, float]:
+        """Every learning seat's reward for the step: ``phi(s') - phi(s)``, or 0 without
+        shaping (RLlib wants a reward for each agent that acted and observes again)."""
         if self.shaping is None:
-            return {}
+            return dict.fromkeys(map(agent_id, self._learners()), 0.0)
         new = self._potentials()
         out = {agent_id(s): float(new[s] - self._phi[s]) for s in self._learners()}
         self._phi = new
