@@ -25,7 +25,7 @@ from dataclasses import replace
 import ray
 
 from training.rllib.config import load_rllib_config
-from training.rllib.train import build_algorithm
+from training.rllib.train import build_algorithm, start_ray
 
 
 def one_round(cfg, iterations: int) -> dict[str, float]:
@@ -56,7 +56,7 @@ def main() -> None:
     base = load_rllib_config(args.config)
     runners = [int(x) for x in args.runners.split(",")]
     load_before = os.getloadavg()
-    ray.init(num_cpus=base.ray.num_cpus, include_dashboard=False, log_to_driver=False)
+    start_ray(base)  # on loopback, as nanty train starts it
     results: dict[int, list[dict[str, float]]] = {r: [] for r in runners}
     try:
         for i in range(args.rounds):

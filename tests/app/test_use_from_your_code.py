@@ -18,6 +18,7 @@ import shlex
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -72,11 +73,13 @@ def commands(title_words: str) -> list[list[str]]:
     return out
 
 
-def nanty(args: list[str], cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
+def nanty(
+    args: list[str], cwd: Path, timeout: float = 600, env: dict | None = None
+) -> subprocess.CompletedProcess:
     proc = subprocess.run(
         [sys.executable, "-m", "nanty_app.cli", *args],
         cwd=cwd,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -147,6 +150,16 @@ def test_rllib_command_line_trains_and_the_checkpoint_plays(tmp_path):
     assert meta["format"] == "nanty-policy" and meta["trained_with"]["library"] == "rllib"
     assert (out / "checkpoints" / "step_200.safetensors").is_file()
     print(f"nanty train --backend rllib, 2 iterations: {seconds:.1f} s")
+    again = subprocess.run(  # a finished run is never overwritten
+        [sys.executable, "-m", "nanty_app.cli", *train],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert again.returncode == 2 and "already holds a training run" in again.stderr
+    assert again.stderr.strip().count("\n") == 0
     if not HAS_LOADER:
         pytest.skip("agents/checkpoint.py (the nanty-policy loader) is not on this branch yet")
     proc = nanty(small_eval(evaluate), tmp_path)
@@ -162,9 +175,17 @@ def test_rllib_python_recipe(tmp_path):
     )
     assert "train_batch_size_per_learner=200," in code
     proc = run_script(code, tmp_path)
-    assert re.search(r"^0 \d+$", proc.stdout, re.M), proc.stdout
+    assert re.search(r"^0 [\d.]+$", proc.stdout, re.M), proc.stdout
     meta = json.loads((tmp_path / "rllib_policy.json").read_text())
     assert meta["num_actions"] == 405 and (tmp_path / "rllib_policy.safetensors").is_file()
+
+
+def forget_cluster(port: int) -> None:
+    """Remove Ray's note of the cluster it last started if it is ours (a stale note would make
+    a later plain ``ray.init()`` try to join a cluster that is gone)."""
+    note = Path(tempfile.gettempdir()) / "ray" / "ray_current_cluster"
+    if note.is_file() and note.read_text().strip().endswith(f":{port}"):
+        note.unlink()
 
 
 def free_port() -> int:
@@ -184,16 +205,17 @@ def test_rllib_on_a_ray_cluster(tmp_path):
     ray_head = [w if not w.startswith("--port=") else f"--port={port}" for w in ray_head]
     ray_bin = Path(sys.executable).with_name("ray")
     tiny_rllib_config(tmp_path)
+    # loopback only (Ray's single-machine switch), for the head, its workers and the driver
+    loopback = {"RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER": "0", "PYTHONPATH": str(ROOT)}
     head_proc = subprocess.Popen(
-        [str(ray_bin), *ray_head[1:], "--node-ip-address=127.0.0.1", "--num-cpus=2", "--block"],
+        [str(ray_bin), *ray_head[1:], "--num-cpus=2", "--block"],
         cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, **loopback},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     try:
-        args = list(train)
-        args[args.index("--ray-address") + 1] = f"127.0.0.1:{port}"
+        args = list(train)  # --ray-address auto: the cluster this machine belongs to
         args[args.index("--env-runners") + 1] = "1"
         deadline = time.monotonic() + 120
         while True:  # the head takes a few seconds to accept connections
@@ -202,7 +224,7 @@ def test_rllib_on_a_ray_cluster(tmp_path):
                     break
             assert time.monotonic() < deadline, "the Ray head did not start"
             time.sleep(0.5)
-        nanty([*args, "--out", "runs/cluster", "--no-progress"], tmp_path)
+        nanty([*args, "--out", "runs/cluster", "--no-progress"], tmp_path, env=loopback)
     finally:
         head_proc.terminate()
         try:
@@ -210,8 +232,9 @@ def test_rllib_on_a_ray_cluster(tmp_path):
         except subprocess.TimeoutExpired:
             head_proc.kill()
             head_proc.wait()
+        forget_cluster(port)
     summary = json.loads((tmp_path / "runs" / "cluster" / "train.json").read_text())
-    assert summary["ray_address"] == f"127.0.0.1:{port}" and summary["iterations"] == 2
+    assert summary["ray_address"] == "auto" and summary["iterations"] == 2
 
 
 # ---------------------------------------------------------------------- TorchRL

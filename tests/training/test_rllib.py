@@ -1,10 +1,9 @@
-"""The RLlib backend: the multi-agent env, the action-masking module, the exported checkpoint,
-and a short ``nanty train --backend rllib`` whose policy then plays in ``nanty eval``."""
+"""The RLlib backend: the multi-agent env, the action-masking module, the exported checkpoint
+and the config. The short training runs (command line, Python recipe, cluster) are in
+tests/app/test_use_from_your_code.py, which runs docs/use-from-your-code.md."""
 
 from __future__ import annotations
 
-import csv
-import importlib.util
 import json
 from pathlib import Path
 
@@ -19,8 +18,6 @@ from nanty_env.observation import OBS_SIZE, encode  # noqa: E402
 from training.config import ConfigError  # noqa: E402
 from training.rllib.config import load_rllib_config  # noqa: E402
 from training.rllib.env import NantyMultiAgentEnv, agent_id  # noqa: E402
-
-HAS_CHECKPOINT_LOADER = importlib.util.find_spec("agents.checkpoint") is not None
 
 
 def first_legal(obs: dict) -> dict:
@@ -180,27 +177,3 @@ def test_rllib_config_errors_name_the_key(tmp_path):
         load_rllib_config(bad)
     cfg = load_rllib_config(tiny_config(tmp_path), **{"ray.num_env_runners": 2})
     assert cfg.ray.num_env_runners == 2 and cfg.ppo.total_timesteps == 400
-
-
-def test_train_a_couple_of_iterations_then_play_the_checkpoint(tmp_path, capsys):
-    from nanty_app.cli import main
-
-    out = tmp_path / "run"
-    argv = ["train", "--backend", "rllib", "--config", str(tiny_config(tmp_path))]
-    assert main([*argv, "--out", str(out), "--no-progress"]) == 0
-    assert f"--checkpoint {out / 'model.json'}" in capsys.readouterr().out
-    rows = list(csv.DictReader((out / "progress.csv").open()))
-    assert len(rows) == 2 and int(rows[-1]["env_steps"]) >= 400
-    assert all(float(r["env_steps_per_second"]) > 0 for r in rows)
-    summary = json.loads((out / "train.json").read_text())
-    assert summary["iterations"] == 2 and summary["num_env_runners"] == 1
-    assert (out / "checkpoints" / "step_200.json").is_file()
-    assert (out / "checkpoints" / "last.safetensors").is_file()
-    # the run's folder is never overwritten
-    assert main([*argv, "--out", str(out), "--no-progress"]) == 2
-    assert "already holds a training run" in capsys.readouterr().err
-    if not HAS_CHECKPOINT_LOADER:
-        pytest.skip("agents/checkpoint.py (the nanty-policy loader) is not on this branch yet")
-    bots = ["--bots", "ppo,random,random,random", "--checkpoint", str(out / "model.json")]
-    assert main(["eval", *bots, "--games", "4", "--workers", "2", "--no-progress"]) == 0
-    assert "4 games, 4 players" in capsys.readouterr().out

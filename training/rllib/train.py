@@ -122,11 +122,26 @@ def start_ray(cfg: RLlibConfig) -> bool:
         "logging_level": logging.ERROR,
     }
     if cfg.ray.address is None:
-        kwargs["num_cpus"] = cfg.ray.num_cpus
+        _loopback_only()
+        kwargs |= {"address": "local", "num_cpus": cfg.ray.num_cpus, "_node_ip_address": LOOPBACK}
     else:
         kwargs["address"] = cfg.ray.address
     ray.init(**kwargs)
     return True
+
+
+LOOPBACK = "127.0.0.1"
+
+
+def _loopback_only() -> None:
+    """Make a Ray started here listen and talk on loopback only (not the machine's network
+    address): nothing outside needs to reach a single-machine run. Ray's switch for this is
+    ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` (read by every Ray process it starts; the driver
+    has read it already, so its copy is set too)."""
+    from ray._private import ray_constants
+
+    os.environ[ray_constants.ENABLE_RAY_CLUSTERS_ENV_VAR] = "0"
+    ray_constants.ENABLE_RAY_CLUSTER = False
 
 
 def train_rllib(cfg: RLlibConfig, *, out: str | Path | None = None, progress: bool = True) -> Path:
