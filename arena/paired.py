@@ -16,6 +16,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from scipy.stats import binomtest
+
 from arena.stats import Z95
 
 if TYPE_CHECKING:
@@ -57,11 +59,9 @@ class PairedResult:
 
 def sign_test(k: int, m: int) -> float:
     """Two-sided exact binomial test of ``k`` successes against ``m`` failures at p = 1/2."""
-    n = k + m
-    if n == 0:
+    if k + m == 0:
         return 1.0
-    tail = sum(math.comb(n, i) for i in range(min(k, m) + 1)) / 2.0**n
-    return min(1.0, 2.0 * tail)
+    return float(binomtest(k, k + m, 0.5).pvalue)
 
 
 def won_games(records: Sequence[Mapping[str, Any]], entry: int) -> dict[tuple[int, int], bool]:

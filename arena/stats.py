@@ -13,16 +13,16 @@ one rating cannot sit in two seats of the same game.
 Besides per personality and per seat, wins are split by who held an *end-rule* personality at
 the end (one whose win is judged when the game ends, e.g. Sherlock Holmes, who wins when the
 deck runs out): the bot itself, an opponent, or nobody. At a four-player table of HeuristicBots
-such a seat wins about three quarters of the games it is in, so this split shows where a bot
-gains or loses.
+such a seat wins most of the games it is in, so this split shows where a bot gains or loses.
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from scipy.stats import binomtest
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
@@ -30,15 +30,13 @@ HOLDERS = ("self", "an opponent", "nobody")
 """Who held an end-rule personality at the end of a game, from one seat's point of view."""
 
 
-def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (sensible near 0 and 1 too)."""
+def wilson_interval(wins: int, games: int) -> tuple[float, float]:
+    """95 % Wilson score interval for a binomial proportion (sensible near 0 and 1 too);
+    ``(0, 1)`` when no game was played."""
     if games <= 0:
         return (0.0, 1.0)
-    p = wins / games
-    denom = 1.0 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    ci = binomtest(int(wins), int(games)).proportion_ci(confidence_level=0.95, method="wilson")
+    return (max(0.0, float(ci.low)), min(1.0, float(ci.high)))
 
 
 def rate_row(games: int, wins: int) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from agents.registry import make_bot
 from arena.stats import summarize
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.tables import tables
+from nanty_env.records import GameRecorder, record_name, write_record
 
 DEAL_STRIDE = 100_000  # deal seed = seed * DEAL_STRIDE + deal number
 
@@ -85,16 +86,32 @@ def _bots(specs: tuple[str, ...]) -> tuple[Bot, ...]:
     return tuple(make_bot(s) for s in specs)
 
 
-def play_task(spec: TournamentSpec, task: Task) -> dict[str, Any]:
-    """Play one scheduled game and return its record (runs in a worker process)."""
+def play_task(
+    spec: TournamentSpec, task: Task, record_dir: str | Path | None = None
+) -> dict[str, Any]:
+    """Play one scheduled game and return its result (runs in a worker process); with
+    ``record_dir``, also write the game's record there (``game_000042.json``)."""
     n = spec.num_players
     entries = _bots(spec.bots)
     seats = seats_for(task.rotation, n)
     bots = [entries[e] for e in seats]
     rngs = bot_rngs(task.deal_seed, n, salt=task.rotation + 1)
     t0, c0 = time.perf_counter(), time.process_time()
-    _, rec = play_game(bots, spec.game_config(), task.deal_seed, rngs)
+    recorder = None
+    if record_dir is not None:
+        recorder = GameRecorder(
+            spec.game_config(),
+            task.deal_seed,
+            players=[spec.bots[e] for e in seats],
+            source="nanty eval",
+            meta={"game": task.game, "rotation": task.rotation, "tournament_seed": spec.seed},
+        )
+    on_action = recorder.note if recorder is not None else None
+    game, rec = play_game(bots, spec.game_config(), task.deal_seed, rngs, on_action=on_action)
     cpu = time.process_time() - c0
+    record_path = None
+    if recorder is not None:
+        record_path = write_record(Path(record_dir) / record_name(task.game), recorder.record(game))
     names = tables().data.personalities
     return {
         "game": task.game,
@@ -112,11 +129,14 @@ def play_task(spec: TournamentSpec, task: Task) -> dict[str, Any]:
         "seconds": [round(x, 4) for x in rec.seconds],
         "wall_seconds": round(time.perf_counter() - t0, 4),
         "cpu_seconds": round(cpu, 4),  # the whole game on one core (both bots and engine)
+        **({"record": str(record_path)} if record_path is not None else {}),
     }
 
 
-def _play_chunk(spec: TournamentSpec, tasks: Sequence[Task]) -> list[dict[str, Any]]:
-    return [play_task(spec, t) for t in tasks]
+def _play_chunk(
+    spec: TournamentSpec, tasks: Sequence[Task], record_dir: str | Path | None = None
+) -> list[dict[str, Any]]:
+    return [play_task(spec, t, record_dir) for t in tasks]
 
 
 @dataclass
@@ -144,6 +164,7 @@ def run_tournament(
     chunk: int | None = None,
     journal: str | Path | None = None,
     resume: bool = False,
+    record_dir: str | Path | None = None,
 ) -> TournamentResult:
     """Play the tournament (in ``workers`` processes; 1 = in this process).
 
@@ -154,6 +175,8 @@ def run_tournament(
             with the spec first), so that a long run can be watched and resumed.
         resume: keep the games already in ``journal`` (when its spec matches) and play only
             the missing ones.
+        record_dir: write one game record per game there (``nanty replay`` reads them); each
+            game's journal entry names its record.
     """
     tasks = schedule(spec)
     records: list[dict[str, Any]] = []
@@ -184,10 +207,10 @@ def run_tournament(
     try:
         if workers <= 1:
             for c in chunks:
-                finished(_play_chunk(spec, c))
+                finished(_play_chunk(spec, c, record_dir))
         elif chunks:
             with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = [pool.submit(_play_chunk, spec, c) for c in chunks]
+                futures = [pool.submit(_play_chunk, spec, c, record_dir) for c in chunks]
                 for fut in as_completed(futures):
                     finished(fut.result())
     finally:

@@ -10,11 +10,11 @@
 (:func:`lab.value_data.table_specs`); ``--records`` may be repeated, the games of every file
 are fitted together.
 
-Plays ``--games`` HeuristicBot self-play games (seeds ``seed * 100000 + i``; about 2.4 CPU-s
-a game), takes every turn start as a sample labelled with who won, and reports the held-out
-log loss (the last ``--holdout`` of the games) of the MLP, of a linear model and of the
-hand-weighted evaluation (:func:`~agents.evaluation.sampled_values`, one fitted scale). The
-shipped model is then refitted on all games. Everything is seeded: the same arguments give the
+Plays ``--games`` HeuristicBot self-play games (seeds ``seed * 100000 + i``), takes every turn
+start as a sample labelled with who won, and reports the held-out log loss (the last
+``--holdout`` of the games) of the MLP, of a linear model and of the hand-weighted evaluation
+(:func:`~agents.evaluation.sampled_values`, one fitted scale). The shipped model is then
+refitted on all games. Everything is seeded: the same arguments give the
 same file. With more than 2 players the model is :class:`~agents.value_model.PooledValueModel`
 and the losses are cross-entropies over the seats (the constant baseline is ``ln n``).
 """
@@ -44,7 +44,7 @@ from agents.value_model import (
 from lab.value_data import generate_records, load_records, save_records
 from nanty_env.engine.config import GameConfig
 
-DATA_DIR = Path(__file__).parent / "data"
+DATA_DIR = Path(__file__).resolve().parents[1] / "agents" / "data"  # where the models ship
 DEFAULT_OUT = DATA_DIR / model_file(2)
 
 

@@ -10,6 +10,9 @@ Examples::
     nanty roles --players 4 --games 100
     nanty roles-train --games 300
     nanty bots
+    nanty play --bots heuristic,random,random --seed 1   # you against three bots
+    nanty replay records/play_....json [--check]
+    nanty serve --port 8000                              # the browser UI
 
 A mistake on the command line ends in one line naming it and the fix (exit code 2).
 """
@@ -32,6 +35,9 @@ from nanty_app.arguments import (
     positive_int,
 )
 from nanty_env.engine.config import PERSONALITY_SETS, THRESHOLD_SETS, WINDOW_POLICIES
+
+# the shipped role model, which `nanty roles-train` rewrites by default
+ROLE_MODEL_FILE = Path(__file__).resolve().parents[1] / "agents" / "data" / "role_model.json"
 
 SPEC_HELP = (
     "a bot spec is NAME[:key=value...] with NAME from `nanty bots`, or "
@@ -113,6 +119,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         chunk=args.chunk,
         journal=journal,
         resume=args.resume,
+        record_dir=args.records,
     )
     print(format_table(result))
     if args.out:
@@ -276,6 +283,11 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="keep the finished games of an interrupted run with the same --out and settings",
     )
+    ev.add_argument(
+        "--records",
+        metavar="DIR",
+        help="write one game record per game into DIR (see nanty replay); the journal names them",
+    )
     ev.add_argument("--no-plots", action="store_true", help="write no PNG plots")
     ev.add_argument("--no-progress", action="store_true", help="show no progress bar")
 
@@ -312,11 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     rt.add_argument("--games", type=positive_int, default=300, help="games per player count")
     rt.add_argument("--seed", type=int, default=7, help="base seed of the games")
     rt.add_argument("--bot", default="heuristic:roles=none", help="bot spec playing every seat")
-    rt.add_argument(
-        "--out",
-        default="role_model.json",
-        help="where to write the model (the shipped one is agents/data/role_model.json)",
-    )
+    rt.add_argument("--out", default=str(ROLE_MODEL_FILE), help="where to write the model")
     rt.add_argument("--workers", type=positive_int, default=2, help="worker processes")
     rt.add_argument("--no-progress", action="store_true", help="show no progress bar")
 
@@ -325,6 +333,16 @@ def build_parser() -> argparse.ArgumentParser:
     from nanty_app.train_command import add_train_parser
 
     add_train_parser(sub)
+
+    from nanty_app.replay import add_replay_parser
+    from nanty_app.server import add_serve_parser
+    from nanty_app.terminal import add_play_parser
+
+    add_play_parser(sub)
+    add_replay_parser(sub)
+    add_serve_parser(sub)
+    for parser in sub.choices.values():  # every subcommand's help shows its defaults
+        parser.formatter_class = DefaultsFormatter
     return ap
 
 

@@ -323,8 +323,8 @@ def generate_part(
 def _batch(data: dict[str, np.ndarray], idx: np.ndarray, policy: Any):
     """Rows ``idx`` as tensors for ``policy``. A residual policy (``hint_bot``) gets the
     teacher's own action as its hint: the config requires the teacher to be the hint bot,
-    which suggests the same action again on ~97 % of decisions (two copies of HeuristicBot
-    agree that often), so the recorded action stands in for a second call."""
+    which would almost always suggest the same action again (two copies of HeuristicBot
+    rarely disagree), so the recorded action stands in for a second call."""
     import torch
 
     obs = data["obs"][idx].astype(np.float32)

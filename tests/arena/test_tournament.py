@@ -6,6 +6,8 @@ import csv
 import json
 from collections import Counter
 
+import pytest
+
 from arena.tournament import TournamentSpec, run_tournament, schedule, seats_for, write_outputs
 from nanty_app.cli import main
 
@@ -38,6 +40,7 @@ def test_small_tournament_in_process(tmp_path):
     assert Counter(r["bot"] for r in rows) == {"random": 12}
 
 
+@pytest.mark.slow
 def test_same_seed_same_results():
     spec = TournamentSpec(bots=("heuristic", "random"), num_players=2, games=2, seed=5)
     a = run_tournament(spec, workers=1, progress=False).records
@@ -134,3 +137,51 @@ def test_cli_summary_of_a_journal(tmp_path, capsys):
     assert main(["summary", str(tmp_path / "r_games.jsonl")]) == 0
     text = capsys.readouterr().out
     assert "4 of 4 games finished" in text and "random" in text
+
+
+def test_eval_records_every_game_and_the_journal_points_to_them(tmp_path, capsys):
+    from nanty_env.records import check_record, load_record
+
+    out, folder = tmp_path / "results.json", tmp_path / "records"
+    code = main(
+        [
+            "eval",
+            "--bots",
+            "heuristic,random",
+            "--players",
+            "2",
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+            "--records",
+            str(folder),
+            "--workers",
+            "2",
+            "--no-plots",
+            "--no-progress",
+        ]
+    )
+    assert code == 0
+    assert sorted(p.name for p in folder.iterdir()) == [f"game_{i:06d}.json" for i in range(4)]
+    lines = (tmp_path / "results_games.jsonl").read_text().splitlines()[1:]
+    for line in lines:
+        game = json.loads(line)
+        rec = load_record(game["record"])
+        assert rec["players"] == game["bots"] and rec["seed"] == game["deal_seed"]
+        assert rec["outcome"]["winners"] == game["winners"]
+        assert rec["meta"]["game"] == game["game"] and check_record(rec).ok
+    assert len(lines) == 4
+
+
+def test_roles_train_rewrites_the_shipped_role_model_by_default():
+    from importlib import resources
+    from pathlib import Path
+
+    from agents.roles import DEFAULT_MODEL_FILE
+    from nanty_app.cli import build_parser
+
+    shipped = Path(str(resources.files("agents") / "data" / DEFAULT_MODEL_FILE)).resolve()
+    assert Path(build_parser().parse_args(["roles-train"]).out).resolve() == shipped
