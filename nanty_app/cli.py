@@ -66,12 +66,12 @@ def _ppo(spec: str, checkpoint: str | None) -> str:
     if spec != "ppo":
         return spec
     if not checkpoint:
-        raise UsageError("the bot 'ppo' needs --checkpoint PATH (e.g. runs/quick/model.zip)")
+        raise UsageError("the bot 'ppo' needs --checkpoint PATH (a policy nanty train wrote)")
     path = Path(checkpoint)
     if not path.exists():
         raise UsageError(
-            f"checkpoint {path} not found (absolute: {path.resolve()}); give the model.zip "
-            "that nanty train wrote, e.g. runs/quick/model.zip"
+            f"checkpoint {path} not found (absolute: {path.resolve()}); give a policy that "
+            "nanty train wrote (the model files in its --out folder)"
         )
     return f"policy:path={checkpoint}"
 

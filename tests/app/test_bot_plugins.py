@@ -115,3 +115,18 @@ def test_spec_syntax_is_unambiguous():
         parse_spec("heuristic:depth")  # a registered name: never read as an import path
     with pytest.raises(BotSpecError, match="neither an option"):
         parse_spec("pkg-x:Bot")
+
+
+def test_training_opponent_pools_take_any_spec(tmp_path):
+    from training.config import ConfigError, load_config
+    from training.selfplay import OpponentPool
+
+    path = tmp_path / "c.yaml"
+    path.write_text("selfplay:\n  weights: {agents.random_bot:RandomBot: 1.0}\n")
+    cfg = load_config(path)
+    pool = OpponentPool(3, cfg.selfplay.weights)
+    bots = pool(np.random.default_rng(0))
+    assert [b.name for b in bots] == ["agents.random_bot:RandomBot"] * 3
+    path.write_text("selfplay:\n  weights: {heuristc: 1.0}\n")
+    with pytest.raises(ConfigError, match="did you mean 'heuristic'"):
+        load_config(path)
