@@ -3,9 +3,9 @@
 Only the seat that owes the pending decision gets an observation (its own information set and
 action mask, keys ``observation`` / ``action_mask`` as in the PettingZoo env), so RLlib asks
 exactly one agent per step and no seat ever sees another's view. Rewards (shaping differences,
-then the terminal reward) go to every learning seat on every step; RLlib adds up the rewards of
-a seat that is not acting until its next observation. At the end every learning seat that has
-acted gets a last observation and ``terminated``.
+or 0, then the terminal reward) go to every learning seat on every step; RLlib adds up the
+rewards of a seat that is not acting until its next observation. At the end every learning seat
+gets a last observation and ``terminated`` (RLlib ignores a seat that never acted).
 
 Frozen opponents: each episode ``bot_seats`` seats (drawn at random) are played by scripted
 bots drawn by weight from ``bot_pool`` (bot specs, ``agents.registry.make_bot``). They are
@@ -88,7 +88,6 @@ class NantyMultiAgentEnv(MultiAgentEnv):
         self.game: Game | None = None
         self.bots: dict[int, Any] = {}
         self._phi: list[float] = []
-        self._acted: set[int] = set()
         self._last_turn = -1
 
     # ------------------------------------------------------------------ RLlib API
@@ -98,7 +97,6 @@ class NantyMultiAgentEnv(MultiAgentEnv):
         while True:
             self.game = Game.new(self.game_config, int(self._rng.integers(2**63)))
             self._seat_bots()
-            self._acted = set()
             self._phi = self._potentials()
             self._play_bots()
             if not self.game.is_terminal:
@@ -116,7 +114,6 @@ class NantyMultiAgentEnv(MultiAgentEnv):
         if action not in g._legal and self.cfg["illegal_action"] == "terminate":
             return self._illegal(seat, action)
         g.apply(action)  # IllegalActionError leaves the game as it was
-        self._acted.add(seat)
         self._play_bots()
         rewards = self._step_rewards()
         if not g.is_terminal:
