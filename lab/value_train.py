@@ -1,10 +1,10 @@
 """Fit and ship the learned leaf value (:mod:`agents.value_model`).
 
     python -m lab.value_train                     # 2 players: 300 HeuristicBot games, seed 11
-    python -m lab.value_train --records runs/value/records.pkl   # cache the games
+    python -m lab.value_train --records runs/value/records.json   # cache the games
     python -m lab.value_train --players 4 --games 400 --seed 12  # the pooled 4-player model
     python -m lab.value_train --players 4 --bot heuristic:learned=1,heuristic,heuristic,heuristic \
-        --records runs/value/self.pkl --records runs/value/table.pkl  # two sets of games
+        --records runs/value/self.json --records runs/value/table.json  # two sets of games
 
 ``--bot`` may be a comma-separated table with one bot per seat, rotated from game to game
 (:func:`lab.value_data.table_specs`); ``--records`` may be repeated, the games of every file
@@ -228,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--records",
         action="append",
         default=[],
-        help="pickle of games, repeatable: each read if present (its first --games games); "
+        help="JSON file of games, repeatable: each read if present (its first --games games); "
         "one that is missing is written with the games played (--bot, --games, --seed)",
     )
     ap.add_argument("--hidden", type=int, default=4)

@@ -3,7 +3,7 @@
 Examples::
 
     nanty eval --bots heuristic,random,random,random --games 1000 --seed 0 --out results.json
-    nanty eval --bots ppo,heuristic --checkpoint runs/quick/model.zip   # 2 players
+    nanty eval --bots ppo,heuristic --checkpoint runs/quick             # 2 players
     nanty eval --bots mypkg.bots:Greedy:depth=2,random                  # your own bot
     nanty summary results_games.jsonl     # a (partial) run, while it is still going
     nanty compare a_games.jsonl b_games.jsonl   # two runs' first bots, game by game
@@ -45,7 +45,7 @@ SPEC_HELP = (
 )
 
 
-def bot_list(text: str, checkpoint: str | None) -> tuple[str, ...]:
+def bot_list(text: str, checkpoint: str | None, trust: bool = False) -> tuple[str, ...]:
     """The ``--bots`` specs, ``ppo`` standing for ``--checkpoint``; each one built once here so
     that a mistake is reported before any worker process starts."""
     from agents.registry import check_spec
@@ -55,25 +55,30 @@ def bot_list(text: str, checkpoint: str | None) -> tuple[str, ...]:
         raise UsageError(f"--bots {text!r} has an empty entry; give one spec per seat")
     if checkpoint is not None and "ppo" not in specs:
         raise UsageError("--checkpoint is only used by the bot 'ppo': add ppo to --bots")
-    specs = [_ppo(s, checkpoint) for s in specs]
+    specs = [_ppo(s, checkpoint, trust) for s in specs]
     for spec in dict.fromkeys(specs):
         check_spec(spec)
     return tuple(specs)
 
 
-def _ppo(spec: str, checkpoint: str | None) -> str:
-    """``ppo`` in a bot list names the ``--checkpoint`` given to ``nanty eval``."""
+def _ppo(spec: str, checkpoint: str | None, trust: bool = False) -> str:
+    """``ppo`` in a bot list names the ``--checkpoint`` given to ``nanty eval`` (an SB3
+    ``.zip`` only with ``--trust-checkpoint``, which then applies to every policy bot)."""
+    if spec.startswith("policy:") and trust and ":trust=" not in spec:
+        return spec + ":trust=1"
     if spec != "ppo":
         return spec
     if not checkpoint:
-        raise UsageError("the bot 'ppo' needs --checkpoint PATH (a policy nanty train wrote)")
+        raise UsageError("the bot 'ppo' needs --checkpoint PATH (a run folder of nanty train)")
+    from agents.checkpoint import is_policy_checkpoint
+
     path = Path(checkpoint)
-    if not path.exists():
+    if not path.exists() and not is_policy_checkpoint(path):
         raise UsageError(
-            f"checkpoint {path} not found (absolute: {path.resolve()}); give a policy that "
-            "nanty train wrote (the model files in its --out folder)"
+            f"checkpoint {path} not found (absolute: {path.resolve()}); give a run folder of "
+            "nanty train or its NAME.json"
         )
-    return f"policy:path={checkpoint}"
+    return f"policy:path={checkpoint}" + (":trust=1" if trust else "")
 
 
 def seat_count(players: int | None, bots: Sequence[str]) -> int:
@@ -94,59 +99,85 @@ def seat_count(players: int | None, bots: Sequence[str]) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from arena.tournament import TournamentSpec, format_table, run_tournament, write_outputs
+    from agents.checkpoint import CheckpointError
+    from arena.tournament import (
+        TournamentError,
+        TournamentInterrupted,
+        TournamentSpec,
+        format_table,
+        output_paths,
+        run_tournament,
+        write_outputs,
+    )
+    from arena.workers import WorkerError
 
-    bots = bot_list(args.bots, args.checkpoint)
+    bots = bot_list(args.bots, args.checkpoint, args.trust_checkpoint)
     if args.resume and not args.out:
         raise UsageError("--resume needs the --out of the interrupted run (its journal is there)")
-    spec = TournamentSpec(
-        bots=bots,
-        num_players=seat_count(args.players, bots),
-        games=args.games,
-        seed=args.seed,
-        personalities=args.personalities,
-        thresholds=args.thresholds,
-        interrupt_windows=args.windows,
-    )
-    journal = None
+    out = journal = None
     if args.out:
-        out = Path(args.out)
-        journal = out.with_name(out.stem + "_games.jsonl")
-    result = run_tournament(
-        spec,
-        workers=args.workers,
-        progress=not args.no_progress,
-        chunk=args.chunk,
-        journal=journal,
-        resume=args.resume,
-        record_dir=args.records,
-    )
+        out, journal = output_paths(args.out)  # --out DIR writes inside DIR
+    try:
+        spec = TournamentSpec(
+            bots=bots,
+            num_players=seat_count(args.players, bots),
+            games=args.games,
+            seed=args.seed,
+            personalities=args.personalities,
+            thresholds=args.thresholds,
+            interrupt_windows=args.windows,
+        )
+        result = run_tournament(
+            spec,
+            workers=args.workers,
+            progress=not args.no_progress,
+            chunk=args.chunk,
+            journal=journal,
+            resume=args.resume,
+            record_dir=args.records,
+        )
+    except (CheckpointError, TournamentError) as e:
+        raise UsageError(str(e)) from e
+    except WorkerError as e:
+        return _worker_failed(e)
+    except TournamentInterrupted as e:
+        print(f"nanty eval: {e}", file=sys.stderr)
+        return 128 + e.signum
     print(format_table(result))
-    if args.out:
-        for path in write_outputs(result, args.out, plots=not args.no_plots):
+    if out is not None:
+        for path in write_outputs(result, out, plots=not args.no_plots):
             print(f"wrote {path}")
     return 0
+
+
+def _worker_failed(e: Exception) -> int:
+    """A worker's failure in one line: exit 2 when the game code raised (in practice a bot's
+    bug, e.g. an illegal action), 1 when the worker died or stalled."""
+    first = str(e).strip().splitlines()[0]
+    if " failed on " in first:
+        return fail("nanty eval", f"{first}; fix the bot (--workers 1 shows the traceback)")
+    return fail("nanty eval", first) - 1
 
 
 def _journal(path: str):
     from arena.tournament import load_journal
 
     if not Path(path).is_file():
-        raise UsageError(f"no journal at {path}; give the <out>_games.jsonl that nanty eval wrote")
+        raise UsageError(f"no journal at {path}; give the *_games.jsonl that nanty eval wrote")
     try:
         return load_journal(path)
-    except (ValueError, KeyError, TypeError) as e:
-        raise UsageError(f"{path} is not a readable games journal of nanty eval ({e})") from e
+    except (ValueError, KeyError, TypeError) as e:  # JournalError is a ValueError
+        raise UsageError(str(e)) from e
 
 
 def cmd_summary(args: argparse.Namespace) -> int:
-    from arena.tournament import format_table, write_outputs
+    from arena.tournament import format_table, output_paths, write_outputs
 
     result = _journal(args.journal)
     print(f"{len(result.records)} of {result.spec.games} games finished")
     print(format_table(result))
     if args.out:
-        for path in write_outputs(result, args.out, plots=not args.no_plots):
+        for path in write_outputs(result, output_paths(args.out)[0], plots=not args.no_plots):
             print(f"wrote {path}")
     return 0
 
@@ -226,7 +257,7 @@ def cmd_bots(args: argparse.Namespace) -> int:
             opts = f"(cannot load: {e})"
         dist = f" from {ep.dist.name}" if getattr(ep, "dist", None) else ""
         print(f"  {name:<12} {ep.value}{dist}; options: {opts}")
-    print(SPEC_HELP + ", e.g. ismcts:iters=300 or policy:path=model.zip")
+    print(SPEC_HELP + ", e.g. ismcts:iters=300 or policy:path=runs/quick")
     return 0
 
 
@@ -246,7 +277,15 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument(
         "--bots", required=True, help=f"comma-separated bot specs, one per seat; {SPEC_HELP}"
     )
-    ev.add_argument("--checkpoint", help="trained model that the bot name 'ppo' stands for")
+    ev.add_argument(
+        "--checkpoint",
+        help="trained policy that the bot name 'ppo' stands for (a run folder or NAME.json)",
+    )
+    ev.add_argument(
+        "--trust-checkpoint",
+        action="store_true",
+        help="allow SB3 .zip checkpoints (unpickled: they can run any code; only your own)",
+    )
     ev.add_argument(
         "--players", type=player_count, help="number of players (default: one per --bots entry)"
     )
@@ -256,7 +295,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ev.add_argument(
         "--out",
-        help="JSON output (CSV files, plots and a games journal are written beside it)",
+        help="output folder (results.json, CSV files, plots, games journal inside it) or a "
+        "FILE.json (the other files beside it)",
     )
     ev.add_argument(
         "--workers", type=positive_int, default=2, help="worker processes (1: play here)"

@@ -35,7 +35,12 @@ def add_train_parser(sub: argparse._SubParsersAction) -> None:
     tr.add_argument("--out", help="output folder (default: the config's 'out')")
     tr.add_argument(
         "--resume",
-        help="sb3 only: checkpoint to resume from (e.g. DIR/checkpoints/last.zip)",
+        help="sb3: run folder or checkpoint to continue (DIR, or DIR/checkpoints/step_N)",
+    )
+    tr.add_argument(
+        "--trust-checkpoint",
+        action="store_true",
+        help="sb3: allow --resume from an SB3 .zip (unpickled: runs any code in it; only your own)",
     )
     tr.add_argument("--seed", type=int, help="override the config's seed")
     tr.add_argument("--minutes", type=positive_float, help="wall-time limit (then save and stop)")
@@ -56,34 +61,37 @@ def add_train_parser(sub: argparse._SubParsersAction) -> None:
 def cmd_train(args: argparse.Namespace) -> int:
     if args.backend == "rllib":
         return _train_rllib(args)
-    for flag, value in (("--ray-address", args.ray_address), ("--env-runners", args.env_runners)):
+    for flag, value in (
+        ("--ray-address", args.ray_address),
+        ("--env-runners", args.env_runners),
+    ):
         if value is not None:
             raise UsageError(f"{flag} is for --backend rllib; leave it out for sb3")
     try:
         from training.config import ConfigError, load_config
-        from training.train import train
+        from training.train import RunFolderError, train
     except ImportError as e:
         raise UsageError(
             f"training needs the train extra ({e}); pip install 'nanty-narking[train]'"
         ) from e
+    from agents.interrupts import Interrupted
 
-    if args.resume is not None and not Path(args.resume).is_file():
-        raise UsageError(
-            f"checkpoint {args.resume} not found; give a .zip under the run's checkpoints/, "
-            "e.g. runs/quick/checkpoints/last.zip"
-        )
     try:
         cfg = load_config(_config(args), seed=args.seed, time_limit_minutes=args.minutes)
-    except ConfigError as e:
+        out = train(
+            cfg,
+            total_timesteps=args.total_timesteps,
+            out=args.out,
+            resume=args.resume,
+            progress=not args.no_progress,
+            trust_checkpoint=args.trust_checkpoint,
+        )
+    except (ConfigError, RunFolderError) as e:
         raise UsageError(str(e)) from e
-    out = train(
-        cfg,
-        total_timesteps=args.total_timesteps,
-        out=args.out,
-        resume=args.resume,
-        progress=not args.no_progress,
-    )
-    print(f"wrote {out} (model.zip, checkpoints/, eval.csv, learning_curve.png, tb/)")
+    except Interrupted as e:
+        print(f"nanty train: {e}")
+        return 128 + e.signum
+    print(f"wrote {out} (model.json/.safetensors, checkpoints/, eval.csv, learning_curve.png)")
     return 0
 
 
@@ -99,7 +107,7 @@ def _config(args: argparse.Namespace) -> Path:
 
 
 def _train_rllib(args: argparse.Namespace) -> int:
-    if args.resume is not None:
+    if args.resume is not None or args.trust_checkpoint:
         raise UsageError(
             "--resume is not supported with --backend rllib (RLlib's own checkpoints are "
             "pickles); start a new run"

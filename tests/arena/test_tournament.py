@@ -8,7 +8,14 @@ from collections import Counter
 
 import pytest
 
-from arena.tournament import TournamentSpec, run_tournament, schedule, seats_for, write_outputs
+from arena.tournament import (
+    JournalError,
+    TournamentSpec,
+    run_tournament,
+    schedule,
+    seats_for,
+    write_outputs,
+)
 from nanty_app.cli import main
 
 
@@ -106,12 +113,13 @@ def test_journal_resumes_an_interrupted_run(tmp_path):
     assert strip(again.records) == strip(part.records)
     resumed = run_tournament(full, workers=1, progress=False, journal=journal, resume=True)
     assert resumed.summary["bots"] == again.summary["bots"]  # all 6 games read back
+    before = journal.read_bytes()
     other = TournamentSpec(bots=("random", "random"), num_players=2, games=6, seed=4)
-    fresh = run_tournament(other, workers=1, progress=False, journal=journal, resume=True)
-    assert (
-        len(fresh.records) == 6
-        and json.loads(journal.read_text().splitlines()[0])["spec"]["seed"] == 4
-    )
+    with pytest.raises(JournalError, match=r"another tournament \(seed 3 there, 4 here\)"):
+        run_tournament(other, workers=1, progress=False, journal=journal, resume=True)
+    with pytest.raises(JournalError, match=r"already holds 6 finished games.*--resume"):
+        run_tournament(full, workers=1, progress=False, journal=journal)
+    assert journal.read_bytes() == before, "a refused journal is left exactly as it was"
 
 
 def test_cli_summary_of_a_journal(tmp_path, capsys):
