@@ -8,7 +8,6 @@ read in order; masking stays in the bot, as in training.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -63,40 +62,10 @@ def export_module(
 
 
 def write_policy(path: str | Path, tensors: Mapping[str, np.ndarray], meta: dict) -> Path:
-    """Write a nanty-policy checkpoint through ``agents.checkpoint.save_policy`` (validated,
-    atomic), adding the observation encoder's name and layout digest when that code has them.
+    """Write the checkpoint through ``agents.checkpoint.save_policy`` (validated, atomic), with
+    the observation encoder's name and layout digest that ``PolicyBot`` checks."""
+    from agents.checkpoint import save_policy
+    from agents.sb3_export import ENCODER, observation_layout_digest
 
-    Until ``agents/checkpoint.py`` is on this branch, the same two files are written here
-    (tensors first, each file by temp file + rename). Reconcile: keep only the first branch.
-    """
-    try:
-        from agents.checkpoint import save_policy
-    except ImportError:
-        save_policy = None
-    try:
-        from agents.sb3_export import ENCODER, observation_layout_digest
-
-        meta["observation"] |= {"encoder": ENCODER, "layout": observation_layout_digest()}
-    except ImportError:
-        pass
-    if save_policy is not None:
-        return save_policy(path, tensors, meta)
-    from safetensors.numpy import save
-
-    p = Path(path)
-    p = p.with_suffix("") if p.suffix in (".json", ".safetensors") else p
-    meta_path, tensor_path = p.with_name(p.name + ".json"), p.with_name(p.name + ".safetensors")
-    meta_path.parent.mkdir(parents=True, exist_ok=True)
-    for target, data in (
-        (tensor_path, save({k: np.ascontiguousarray(v) for k, v in tensors.items()})),
-        (
-            meta_path,
-            (
-                json.dumps({"format": "nanty-policy", "version": 1, **meta}, indent=1) + "\n"
-            ).encode(),
-        ),
-    ):
-        tmp = target.with_name(target.name + ".tmp")
-        tmp.write_bytes(data)
-        tmp.replace(target)
-    return meta_path
+    meta["observation"] |= {"encoder": ENCODER, "layout": observation_layout_digest()}
+    return save_policy(path, tensors, meta)
