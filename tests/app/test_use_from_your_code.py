@@ -94,10 +94,11 @@ def small_eval(args: list[str]) -> list[str]:
     return [*args, "--workers", "2", "--no-progress", "--no-plots"]
 
 
-def tiny_rllib_config(folder: Path) -> Path:
+def tiny_rllib_config(folder: Path, env_runners: int = 1) -> Path:
     """configs/rllib_quick.yaml with two iterations of 200 env steps and a small network."""
     text = (ROOT / "configs" / "rllib_quick.yaml").read_text()
     for old, new in (
+        ("num_env_runners: 1 ", f"num_env_runners: {env_runners} "),
         ("total_timesteps: 20000", "total_timesteps: 400"),
         ("train_batch_size: 2000", "train_batch_size: 200"),
         ("minibatch_size: 500", "minibatch_size: 100"),
@@ -118,7 +119,10 @@ def tiny_rllib_config(folder: Path) -> Path:
     not (HAS_LOADER and HAS_SB3_EXPORT), reason="needs agents/sb3_export.py (safety branch)"
 )
 def test_sb3_script_then_nanty_eval(tmp_path):
-    run_script(shrink(titled(PAGE, "train_sb3.py"), STEPS=1024), tmp_path)
+    code = shrink(titled(PAGE, "train_sb3.py"), STEPS=128)
+    code = code.replace("n_steps=1024, batch_size=256", "n_steps=128, batch_size=64, n_epochs=1")
+    assert "n_steps=128" in code
+    run_script(code, tmp_path)
     assert (tmp_path / "my_policy.json").is_file()
     lines = commands("--checkpoint my_policy.json")
     assert len(lines) == 2
@@ -133,8 +137,9 @@ rllib = pytest.mark.skipif(not has("ray.rllib"), reason="the rllib extra is not 
 
 @rllib
 def test_rllib_command_line_trains_and_the_checkpoint_plays(tmp_path):
-    """The CI run of the RLlib backend: two iterations, one env runner, then nanty eval."""
-    tiny_rllib_config(tmp_path)
+    """The CI run of the RLlib backend: two iterations sampled in the driver (the cluster test
+    below uses an env runner), then nanty eval."""
+    tiny_rllib_config(tmp_path, env_runners=0)
     train, evaluate = commands("--backend rllib --config configs/rllib_quick.yaml --out")
     t0 = time.perf_counter()
     proc = nanty([*train, "--no-progress"], tmp_path)
@@ -145,7 +150,7 @@ def test_rllib_command_line_trains_and_the_checkpoint_plays(tmp_path):
     assert len(rows) == 2 and int(rows[-1]["env_steps"]) >= 400
     assert all(float(r["env_steps_per_second"]) > 0 for r in rows)
     summary = json.loads((out / "train.json").read_text())
-    assert summary["iterations"] == 2 and summary["num_env_runners"] == 1
+    assert summary["iterations"] == 2 and summary["num_env_runners"] == 0
     meta = json.loads((out / "model.json").read_text())
     assert meta["format"] == "nanty-policy" and meta["trained_with"]["library"] == "rllib"
     assert (out / "checkpoints" / "step_200.safetensors").is_file()
@@ -170,9 +175,12 @@ def test_rllib_command_line_trains_and_the_checkpoint_plays(tmp_path):
 def test_rllib_python_recipe(tmp_path):
     code = shrink(titled(PAGE, "rllib_recipe.py"), ITERATIONS=1)
     code = code.replace(
-        "train_batch_size_per_learner=2000, minibatch_size=500",
-        "train_batch_size_per_learner=200, minibatch_size=100",
+        "train_batch_size_per_learner=2000, minibatch_size=500, num_epochs=4",
+        "train_batch_size_per_learner=200, minibatch_size=100, num_epochs=1",
     )
+    code = code.replace("RLModuleSpec(module_class=MaskedMLPModule)",
+                        "RLModuleSpec(module_class=MaskedMLPModule, model_config={'hidden': [32]})")  # fmt: skip
+    assert "num_epochs=1" in code and "'hidden': [32]" in code
     assert "train_batch_size_per_learner=200," in code
     proc = run_script(code, tmp_path)
     assert re.search(r"^0 [\d.]+$", proc.stdout, re.M), proc.stdout
