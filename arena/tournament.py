@@ -253,7 +253,6 @@ def run_tournament(
         records.append(record)
         bar.update(1)
 
-
     stop = StopRequest(soft=workers > 1)
     try:
         with stop:

@@ -65,6 +65,7 @@ def doc_commands() -> list[list[str]]:
     return out
 
 
+@pytest.mark.slow
 def test_the_docs_commands_run_with_two_workers(user_dir):
     commands = doc_commands()
     assert len(commands) == 3  # by import path, nanty bots, by plug-in name
@@ -82,6 +83,7 @@ def test_the_docs_commands_run_with_two_workers(user_dir):
             assert spec in proc.stdout and "40 games, 4 players" in proc.stdout
 
 
+@pytest.mark.slow
 def test_plugin_mistakes_are_one_line(user_dir):
     proc = nanty(["eval", "--bots", "eager:patienc=2,random", "--workers", "2"], user_dir)
     assert proc.returncode == 2

@@ -86,6 +86,7 @@ def test_a_bad_train_config_is_one_line(capsys, tmp_path):
     one_line_error(capsys, ["train", "--config", str(bad)], "unknown key 'ppo.n_stepz'")
 
 
+@pytest.mark.slow
 def test_a_typo_in_a_bot_spec_with_workers_is_one_line_from_the_parent():
     """As a user runs it: a real process, 2 workers; the parent reports, no worker starts."""
     proc = subprocess.run(
@@ -126,6 +127,7 @@ class IllegalBot:
         return -1
 
 
+@pytest.mark.slow
 def test_a_bot_bug_in_a_worker_is_one_line_in_the_parent(capsys):
     spec = "tests.app.test_cli_errors:IllegalBot"
     err = one_line_error(
@@ -173,6 +175,7 @@ def test_eval_help_shows_defaults(capsys):
         assert shown in text
 
 
+@pytest.mark.slow
 def test_summary_reports_the_runs_wall_time_not_the_sum_of_games(tmp_path):
     # two workers play games side by side: the sum of game times overstates the run
     records = [

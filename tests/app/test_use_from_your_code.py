@@ -26,6 +26,8 @@ import pytest
 
 from tests.snippets import snippets, titled
 
+pytestmark = pytest.mark.slow  # training runs, Ray, worker processes
+
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = "use-from-your-code.md"
 HAS_LOADER = importlib.util.find_spec("agents.checkpoint") is not None
