@@ -159,12 +159,14 @@ def header(title: str, rounds: int) -> dict[str, object]:
         "cpus": os.cpu_count(),
         "rounds": rounds,
         "load_at_start": [round(x, 2) for x in load_average()],
+        "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", "(unset)"),
         "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
     }
     print(
         f"{title}\ncommit {info['commit']}, Python {info['python']} on {info['machine']}, "
         f"{info['cpus']} CPUs, {info['date_utc']} UTC; load average at start "
         + " / ".join(f"{x:.2f}" for x in load_average())
+        + f"; OMP_WAIT_POLICY {info['omp_wait_policy']}"
         + f"\n{rounds} interleaved rounds; median (min-max) over the rounds"
     )
     if rounds < MIN_ROUNDS:

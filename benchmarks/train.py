@@ -25,6 +25,10 @@ from dataclasses import dataclass
 
 import gymnasium as gym
 import numpy as np
+
+import training  # noqa: F401  before torch loads: the OpenMP wait policy `nanty train` uses
+
+# isort: split
 from harness import add_arguments, footer, header, interleave, table, write_json
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv

@@ -147,3 +147,20 @@ def test_lean_training_learns_what_stock_learns_on_a_fixed_seed() -> None:
         assert torch.allclose(a, b, atol=1e-5), name
         moved = max(moved, float((a - fresh[name]).abs().max()))
     assert moved > 1e-3  # the parameters did train
+
+
+def test_importing_training_first_makes_openmp_wait_passively() -> None:
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    code = "import os, training, torch; print(os.environ['OMP_WAIT_POLICY'])"
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "PASSIVE"
+    env["OMP_WAIT_POLICY"] = "ACTIVE"  # an explicit choice is kept
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "ACTIVE"
