@@ -28,12 +28,14 @@ from collections.abc import Callable
 
 import numpy as np
 from harness import (
+    Measured,
     Rounds,
     add_arguments,
     busy_process,
     footer,
     header,
     interleave,
+    rate_columns,
     table,
     write_json,
 )
@@ -46,7 +48,7 @@ PEERS = ("connect_four_v3", "texas_holdem_v4")
 LEVELS = ("raw_env", "env()")
 
 
-def aec_steps_per_second(make: Callable, seconds: float, seed: int = 0) -> float:
+def aec_steps_per_second(make: Callable, seconds: float, seed: int = 0) -> Measured:
     """Steps/s of the standard AEC loop with random legal actions (Python's ``random.choice``:
     numpy's ``Generator.choice`` alone costs more than a connect-four step's environment
     work)."""
@@ -54,7 +56,7 @@ def aec_steps_per_second(make: Callable, seconds: float, seed: int = 0) -> float
     rng = random.Random(seed)
     steps, episode = 0, 0
     env.reset(seed=seed)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     while time.perf_counter() - t0 < seconds:
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
@@ -65,7 +67,7 @@ def aec_steps_per_second(make: Callable, seconds: float, seed: int = 0) -> float
             continue
         env.step(int(rng.choice(obs["action_mask"].nonzero()[0])))
         steps += 1
-    return steps / (time.perf_counter() - t0)
+    return Measured(steps / (time.perf_counter() - t0), steps / (time.process_time() - c0))
 
 
 def aec_makers() -> dict[str, Callable]:
@@ -92,14 +94,12 @@ def aec_section(seconds: float, rounds: int) -> Rounds:
     rows = []
     for name in cases:
         level = "raw_env" if name.endswith("raw_env") else "env()"
-        row = [name, result.summary(name).format()]
-        for peer in PEERS:
-            own_peer = f"{peer} {level}"
-            mine = name.startswith("nanty")
-            row.append(result.ratio(name, own_peer).format(2) if mine else "")
-        rows.append(row)
+        mine = name.startswith("nanty")
+        c4, holdem = (rate_columns(result, name, f"{p} {level}" if mine else None) for p in PEERS)
+        rows.append([name, c4[0], c4[1], holdem[1], c4[2], c4[3], holdem[3]])
     print("\nAEC loop, steps/s; ratios against the peer at the same level, round by round")
-    print(table(["environment", "steps/s", "vs connect four", "vs hold'em"], rows))
+    headers = ["environment", "steps/s", "vs connect four", "vs hold'em"]
+    print(table([*headers, "by CPU time", "vs c4 (CPU)", "vs hold'em (CPU)"], rows))
     footer(result)
     return result
 

@@ -8,7 +8,9 @@ once per round, rotating the order from round to round so that no case always go
 last. A ratio is taken within each round (A and B measured minutes apart at most) and
 summarised, like every rate, by its median and its range over the rounds. The 1-minute load
 average is recorded before every round and printed with the results: a ratio measured on a
-loaded machine says so.
+loaded machine says so. Where a case runs in this process alone, it also reports its rate per
+second of this process's CPU time (:class:`Measured`), which other users of the machine
+disturb far less than the wall clock (a second thread's time counts too: it is work done).
 
 Scripts run as ``python benchmarks/NAME.py`` import this module as ``harness``.
 """
@@ -28,6 +30,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 MIN_ROUNDS = 5
 
@@ -56,26 +59,43 @@ class Summary:
         return f"{f.format(self.median)} ({f.format(self.low)}-{f.format(self.high)})"
 
 
+class Measured(NamedTuple):
+    """One measurement by the wall clock and by this process's CPU time (a rate per second of
+    each, or a time per call of each)."""
+
+    wall: float
+    cpu: float
+
+
 @dataclass
 class Rounds:
-    """Every case's measurements, in round order, and the load average before each round."""
+    """Every case's measurements (wall clock; CPU time where the case reported it), in round
+    order, and the load average before each round."""
 
     values: dict[str, list[float]]
+    cpu: dict[str, list[float]] = field(default_factory=dict)
     loads: list[float] = field(default_factory=list)
 
-    def summary(self, name: str) -> Summary:
-        return Summary(tuple(self.values[name]))
+    def _series(self, name: str, cpu: bool) -> list[float]:
+        return self.cpu[name] if cpu else self.values[name]
 
-    def ratio(self, a: str, b: str) -> Summary:
+    def has_cpu(self, name: str) -> bool:
+        return name in self.cpu
+
+    def summary(self, name: str, cpu: bool = False) -> Summary:
+        return Summary(tuple(self._series(name, cpu)))
+
+    def ratio(self, a: str, b: str, cpu: bool = False) -> Summary:
         """``a / b`` within each round (the two measured in the same round), summarised."""
-        return Summary(tuple(x / y for x, y in zip(self.values[a], self.values[b], strict=True)))
+        pairs = zip(self._series(a, cpu), self._series(b, cpu), strict=True)
+        return Summary(tuple(x / y for x, y in pairs))
 
     def load_summary(self) -> Summary:
         return Summary(tuple(self.loads))
 
 
 def interleave(
-    cases: Mapping[str, Callable[[], float]],
+    cases: Mapping[str, Callable[[], float | Measured]],
     rounds: int,
     *,
     warmup: bool = True,
@@ -93,30 +113,46 @@ def interleave(
         out.loads.append(load_average()[0])
         order = names[r % len(names) :] + names[: r % len(names)]
         for name in order:
-            out.values[name].append(float(cases[name]()))
+            result = cases[name]()
+            if isinstance(result, Measured):
+                out.values[name].append(result.wall)
+                out.cpu.setdefault(name, []).append(result.cpu)
+            else:
+                out.values[name].append(float(result))
         if progress:
             print(f"  round {r + 1}/{rounds} done (load {load_average()[0]:.2f})", file=sys.stderr)
     return out
 
 
-def rate(work: Callable[[], int], seconds: float) -> float:
-    """Units per second of wall time: ``work()`` (which returns the units it did, e.g. the
-    decisions of one game) is called until ``seconds`` have passed."""
+def rate(work: Callable[[], int], seconds: float) -> Measured:
+    """Units per second of wall and of CPU time: ``work()`` (which returns the units it did,
+    e.g. the decisions of one game) is called until ``seconds`` of wall time have passed."""
     units = 0
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     while True:
         units += work()
         elapsed = time.perf_counter() - start
         if elapsed >= seconds:
-            return units / elapsed
+            return Measured(units / elapsed, units / (time.process_time() - cpu_start))
 
 
-def per_call_seconds(call: Callable[[], object], number: int) -> float:
-    """Mean wall time of ``call()`` over ``number`` calls."""
-    start = time.perf_counter()
+def timed(run: Callable[[], int]) -> Measured:
+    """Units per second of wall and CPU time of one call of ``run()`` (returning its units)."""
+    start, cpu_start = time.perf_counter(), time.process_time()
+    units = run()
+    return Measured(
+        units / (time.perf_counter() - start), units / (time.process_time() - cpu_start)
+    )
+
+
+def per_call_seconds(call: Callable[[], object], number: int) -> Measured:
+    """Mean wall and CPU time of ``call()`` over ``number`` calls."""
+    start, cpu_start = time.perf_counter(), time.process_time()
     for _ in range(number):
         call()
-    return (time.perf_counter() - start) / number
+    return Measured(
+        (time.perf_counter() - start) / number, (time.process_time() - cpu_start) / number
+    )
 
 
 def load_average() -> tuple[float, float, float]:
@@ -181,6 +217,20 @@ def footer(rounds: Rounds) -> None:
     print(f"load average (1 min) before each round: {loads.format(2)}; at the end {now}")
 
 
+def rate_columns(rounds: Rounds, name: str, peer: str | None, digits: int = 0) -> list[str]:
+    """``name``'s wall-clock value, its ratio to ``peer``, and the same by CPU time (blank where
+    there is no peer or no CPU time)."""
+    cells = [rounds.summary(name).format(digits)]
+    cells.append(rounds.ratio(name, peer).format(2) if peer else "")
+    if rounds.has_cpu(name):
+        cells.append(rounds.summary(name, cpu=True).format(digits))
+        both = peer and rounds.has_cpu(peer)
+        cells.append(rounds.ratio(name, peer, cpu=True).format(2) if both else "")
+    else:
+        cells += ["", ""]
+    return cells
+
+
 def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """A plain-text table: the first column left-aligned, the others right-aligned."""
     widths = [max(len(str(r[i])) for r in [headers, *rows]) for i in range(len(headers))]
@@ -199,7 +249,7 @@ def write_json(path: Path | None, info: Mapping[str, object], **sections: Rounds
         return
     data = dict(info)
     for name, rounds in sections.items():
-        data[name] = {"values": rounds.values, "loads": rounds.loads}
+        data[name] = {"wall": rounds.values, "cpu": rounds.cpu, "loads": rounds.loads}
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=2))
     tmp.replace(path)
