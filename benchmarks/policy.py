@@ -3,8 +3,9 @@
 
 On 512 observations and masks from random 4-player games (an update minibatch), and on 8 (a
 rollout step): the masked distribution alone (forward and backward of a log-probability and an
-entropy), the policy and value networks (``MlpExtractor``) with a dense and a sparse first layer, the optimiser step, the
-whole forward and backward of ``evaluate_actions``, and a rollout call of the policy. Then the
+entropy), the policy and value networks (``MlpExtractor``) with a dense and a sparse first
+layer, the optimiser step, the whole forward and backward of ``evaluate_actions``, and a
+rollout call of the policy. Then the
 threads: a forward-backward-step loop with two torch threads beside one busy process, with
 OpenMP's threads spinning (``OMP_WAIT_POLICY=ACTIVE``) and sleeping (``PASSIVE``) while they wait,
 each in its own process (OpenMP reads the variable when torch loads). Milliseconds per call;
