@@ -1,8 +1,10 @@
-"""Speed of the rules engine beside OpenSpiel's C++ card games, in the same run.
+"""Speed of the rules engine (the base game and the Rise of Cthulhu expansion) beside OpenSpiel's
+C++ card games, in the same run.
 
 Random play: whole games, every decision a uniform choice among the legal actions by the same
 code for every game (``random.Random.choice`` on the list of legal actions); decisions per
-second of wall time, one process, game log off (as in training). The peers are OpenSpiel's
+second of wall time and of CPU time, one process, game log off (as in training). The expansion
+is timed beside the base game (its ratio to the base game is a target). The peers are OpenSpiel's
 4-player card games through ``pyspiel`` (hearts, spades, euchre, and bridge played to the last
 trick instead of scored by double dummy); their chance nodes (the deals, all uniform) are
 sampled with the same choice and not counted as decisions, as our shuffles are not. Then the
@@ -13,8 +15,8 @@ games. Every case runs once per round, rounds interleaved (``benchmarks/harness.
 OpenSpiel is only needed here: ``pip install -e ".[bench]"`` (without it the peers are skipped).
 
     python benchmarks/engine.py                      # 5 rounds of 3 s per case
-    python benchmarks/engine.py --rounds 7 --seconds 5 --players 4
-    python benchmarks/engine.py --strict             # exit 1 below the 4-player target
+    python benchmarks/engine.py --rounds 7 --seconds 5 --players 4 --rulesets base
+    python benchmarks/engine.py --strict             # exit 1 below a target
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ from nanty_env.engine.game import Game
 
 TARGET_PLAYERS = 4
 TARGET_DECISIONS_PER_SECOND = 50_000
+TARGET_EXPANSION_RATIO = 0.7  # expansion decisions/s over the base game's, 4 players
+RULESETS = {"base": None, "cthulhu": "cthulhu"}  # name: GameConfig.expansion
 PEERS = {  # label: OpenSpiel game string
     "OpenSpiel hearts": "hearts",
     "OpenSpiel spades": "spades",
@@ -53,10 +57,10 @@ PEERS = {  # label: OpenSpiel game string
 CLONE_STATES = 200  # states per game copied in the clone timing
 
 
-def nanty_player(n: int, log: bool, seed: int) -> Callable[[], int]:
+def nanty_player(n: int, log: bool, seed: int, expansion: str | None = None) -> Callable[[], int]:
     """One random game per call (the next seed each time); returns its decisions."""
     seeds = iter(range(seed, 1 << 62))
-    config = GameConfig(num_players=n, log=log)
+    config = GameConfig(num_players=n, log=log, expansion=expansion)
 
     def play() -> int:
         s = next(seeds)
@@ -157,6 +161,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=[2, 3, 4])
     parser.add_argument("--log", action="store_true", help="keep the game log (off by default)")
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
+    parser.add_argument(
+        "--rulesets",
+        nargs="+",
+        default=list(RULESETS),
+        choices=list(RULESETS),
+        help="base game and/or expansion",
+    )
     parser.add_argument("--no-clone", action="store_true", help="skip the clone timing")
     parser.add_argument(
         "--strict", action="store_true", help="exit with status 1 when below the target"
@@ -170,30 +181,34 @@ def main(argv: list[str] | None = None) -> int:
     )
     peers = load_peers()
     s = args.seconds
-    play: dict[str, Callable[[], float]] = {}
+    play: dict[str, Callable[[], Measured]] = {}
     for n in args.players:
-        player = nanty_player(n, args.log, args.seed)
-        play[f"nanty {n}p"] = lambda p=player: rate(p, s)
+        for ruleset in args.rulesets:
+            player = nanty_player(n, args.log, args.seed, RULESETS[ruleset])
+            name = f"nanty {n}p" if ruleset == "base" else f"{ruleset} {n}p"
+            play[name] = lambda p=player: rate(p, s)
     for label, game in peers.items():
         player = spiel_player(game, args.seed)
         play[label] = lambda p=player: rate(p, s)
     rounds = interleave(play, args.rounds)
-    ours = [name for name in play if name.startswith("nanty")]
-    big = ours[-1]  # the 4-player game (or the largest asked for), against each peer
+    big = f"nanty {args.players[-1]}p"  # the base game's largest count, against each peer
     rows = []
     for name in play:
-        cells = rate_columns(rounds, big, None if name in ours else name)
+        if name in peers and big in play:
+            peer = rate_columns(rounds, big, name)
+        elif name.startswith("nanty") or "base" not in args.rulesets:
+            peer = ["", "", "", ""]
+        else:  # the expansion against the base game at the same player count
+            peer = rate_columns(rounds, name, "nanty " + name.split(" ", 1)[1])
         own = rate_columns(rounds, name, None)
-        rows.append([name, own[0], cells[1], own[2], cells[3]])
-    print(
-        text_table(
-            ["game", "decisions/s", f"{big} / peer", "by CPU time", f"{big} / peer (CPU)"], rows
-        )
-    )
+        rows.append([name, own[0], peer[1], own[2], peer[3]])
+    headers = ["game", "decisions/s", f"{big} / peer", "by CPU time", f"{big} / peer (CPU)"]
+    print(text_table(headers, rows))
+    print("(an expansion row's ratio: the expansion over the base game, same player count)")
     footer(rounds)
 
     sections = {"play": rounds}
-    if not args.no_clone:
+    if not args.no_clone and "base" in args.rulesets:
         print("\ncopying a state: microseconds per clone over states of random games")
         clone: dict[str, Callable[[], float]] = {}
         for n in args.players:
@@ -222,16 +237,24 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _target(rounds: Rounds, strict: bool) -> int:
-    name = f"nanty {TARGET_PLAYERS}p"
-    if name not in rounds.values:
-        return 0
-    rate_ = rounds.summary(name, cpu=True).median  # the CPU-time rate: load barely moves it
-    ok = rate_ >= TARGET_DECISIONS_PER_SECOND
-    print(
-        f"target: {TARGET_PLAYERS} players >= {TARGET_DECISIONS_PER_SECOND:,} decisions per "
-        "CPU-second: "
-        f"{'met' if ok else 'NOT met'} ({rate_:,.0f})"
-    )
+    """The targets, on CPU-time rates (load barely moves them)."""
+    name, expansion = f"nanty {TARGET_PLAYERS}p", f"cthulhu {TARGET_PLAYERS}p"
+    ok = True
+    if name in rounds.values:
+        rate_ = rounds.summary(name, cpu=True).median
+        ok = rate_ >= TARGET_DECISIONS_PER_SECOND
+        print(
+            f"target: {TARGET_PLAYERS} players >= {TARGET_DECISIONS_PER_SECOND:,} decisions per "
+            f"CPU-second: {'met' if ok else 'NOT met'} ({rate_:,.0f})"
+        )
+    if name in rounds.values and expansion in rounds.values:
+        ratio = rounds.ratio(expansion, name, cpu=True)
+        met = ratio.median >= TARGET_EXPANSION_RATIO
+        ok = ok and met
+        print(
+            f"target: expansion / base at {TARGET_PLAYERS} players >= {TARGET_EXPANSION_RATIO}: "
+            f"{'met' if met else 'NOT met'} ({ratio.format(2)})"
+        )
     return 0 if ok or not strict else 1
 
 
