@@ -10,7 +10,7 @@ nonzero inputs: the rows of the (transposed) weight they select, summed with the
 weights (``embedding_bag``), both networks in one pass; the weight gradient is the same sum the
 other way round. The results equal the dense layer's up to float rounding (the terms are added
 in another order; the zeros it skips add nothing). Batches that are not sparse (more than a
-quarter nonzero, e.g. connect four's board) take the dense path.
+quarter of the entries nonzero) and inputs that need a gradient take the dense path.
 """
 
 from __future__ import annotations
@@ -60,8 +60,9 @@ class _SparseRowsLinear(th.autograd.Function):
 
 
 def _nonzero_if_sparse(x: th.Tensor) -> th.Tensor | None:
-    """``x``'s nonzero entries as flat indices, or None when ``x`` is not a sparse batch."""
-    if x.dim() != 2 or x.shape[0] == 0:
+    """``x``'s nonzero entries as flat indices, or None when ``x`` is not a sparse batch (or
+    needs a gradient, which the sparse product does not give)."""
+    if x.dim() != 2 or x.shape[0] == 0 or x.requires_grad:
         return None
     flat = (x != 0).reshape(-1).nonzero().squeeze(1)
     return flat if len(flat) <= MAX_DENSITY * x.numel() else None

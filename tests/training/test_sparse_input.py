@@ -64,3 +64,12 @@ def test_empty_net_arch_is_the_stock_extractor() -> None:
     stock, lean = _pair(30, [])
     x = _inputs(4, 30, 0.1)
     assert all(torch.equal(a, b) for a, b in zip(stock(x), lean(x), strict=True))
+
+
+def test_inputs_that_need_a_gradient_get_it() -> None:
+    stock, lean = _pair(300, [32, 16])
+    xs = _inputs(16, 300, 0.08).requires_grad_()
+    xl = xs.detach().clone().requires_grad_()
+    sum(o.sum() for o in stock(xs)).backward()
+    sum(o.sum() for o in lean(xl)).backward()
+    assert xl.grad is not None and torch.allclose(xs.grad, xl.grad, atol=1e-6)
