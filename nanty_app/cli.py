@@ -59,6 +59,7 @@ def _check_content(args: argparse.Namespace) -> None:
     if args.content and not args.expansion:
         raise UsageError("--content is an expansion's content pack: give --expansion too")
 
+
 SPEC_HELP = (
     "a bot spec is NAME[:key=value...] with NAME from `nanty bots`, or "
     "package.module:Class[:key=value...] for your own bot class"

@@ -2,6 +2,7 @@
 RandomBot and HeuristicBot, a results table and the learning curve.
 
     python -m training.run [--config quick] [--total-timesteps N] [--games 40] [--out DIR]
+    python -m training.run --config cthulhu_quick     # the same on The Rise of Cthulhu
 """
 
 from __future__ import annotations
@@ -13,8 +14,18 @@ from training.config import load_config
 from training.train import train
 
 
-def tournament(model: Path, opponent: str, players: int, games: int, seed: int, out: Path):
-    """The trained bot in one seat against ``players - 1`` copies of ``opponent``."""
+def tournament(
+    model: Path,
+    opponent: str,
+    players: int,
+    games: int,
+    seed: int,
+    out: Path,
+    expansion: str | None = None,
+    content: str | None = None,
+):
+    """The trained bot in one seat against ``players - 1`` copies of ``opponent`` (in the
+    ruleset it was trained on)."""
     from arena.tournament import TournamentSpec, format_table, run_tournament, write_outputs
 
     spec = TournamentSpec(
@@ -22,6 +33,8 @@ def tournament(model: Path, opponent: str, players: int, games: int, seed: int, 
         num_players=players,
         games=games,
         seed=seed,
+        expansion=expansion,
+        content=content,
     )
     result = run_tournament(spec, workers=2, progress=True)
     write_outputs(result, out / f"tournament_vs_{opponent}.json")
@@ -56,7 +69,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"\ntrained model: {model}")
     rows = []
     for opponent, games in (("random", args.games), ("heuristic", args.heuristic_games)):
-        result, table = tournament(model, opponent, n, games, cfg.seed + 1, out)
+        result, table = tournament(
+            model, opponent, n, games, cfg.seed + 1, out, cfg.env.expansion, cfg.env.content
+        )
         print(f"\n=== trained bot vs {n - 1} x {opponent} ===\n{table}")
         me = result.summary["bots"][0]
         rows.append((opponent, me))
