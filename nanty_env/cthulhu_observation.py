@@ -309,6 +309,19 @@ def action_mask(g: Game, seat: int) -> np.ndarray:
     return m
 
 
+NO_OP = A.PASS  # the no-op of a seat that does not decide (as in the base game)
+
+
+def mask_with_no_op(g: Game, seat: int) -> np.ndarray:
+    """int8 mask: the legal actions if ``seat`` decides now, the no-op alone if another seat
+    does, all zero once the game is over."""
+    if g.outcome is None and g.stack[-1]["p"] != seat:
+        m = np.zeros(NUM_ACTIONS, dtype=np.int8)
+        m[NO_OP] = 1
+        return m
+    return action_mask(g, seat)
+
+
 def view_action_mask(view: Mapping[str, Any]) -> np.ndarray:
     """int8 mask of the legal actions in an expansion view (zeros if the seat is not
     deciding)."""

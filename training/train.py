@@ -58,8 +58,10 @@ class RunFolderError(ValueError):
 
 def env_kwargs(cfg: TrainConfig, pool: OpponentPool) -> dict[str, Any]:
     e = cfg.env
+    ruleset = {} if e.expansion is None else {"expansion": e.expansion, "content": e.content}
     return {
         "num_players": e.num_players,
+        **ruleset,
         "personalities": e.personalities,
         "thresholds": e.thresholds,
         "reward_mode": e.reward_mode,
