@@ -23,7 +23,7 @@ from nanty_env.engine.tables import tables
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
 
-NA = 12  # areas
+NA = A.NUM_AREAS
 NS = A.MAX_PLAYERS  # seat slots
 NC = A.NUM_CARDS
 NP = len(tables().data.personalities)
@@ -431,6 +431,21 @@ def action_mask(g: Game, seat: int) -> np.ndarray:
         m = _MASKS[legal] = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
         m[g._legal] = 1
     return m.copy()
+
+
+# The documented no-op of a seat that does not decide, where a face needs every seat to act
+# (``parallel_env``, ``raw_env(agent_order="cycle")``): PASS, the only action its mask allows.
+NO_OP = A.PASS
+_NO_OP_MASK = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+_NO_OP_MASK[NO_OP] = 1
+
+
+def mask_with_no_op(g: Game, seat: int) -> np.ndarray:
+    """int8 mask: the legal actions if ``seat`` decides now, the no-op alone if another seat
+    does, all zero once the game is over."""
+    if g.outcome is None and g.stack[-1]["p"] != seat:
+        return _NO_OP_MASK.copy()
+    return action_mask(g, seat)
 
 
 # ---------------------------------------------------------------------- full state

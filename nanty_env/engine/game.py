@@ -131,8 +131,17 @@ class Game:
         """Apply ``action`` for :attr:`current_player`.
 
         Raises:
+            TypeError: ``action`` is not a Python or numpy integer (bools, floats, strings,
+                ``None`` and arrays are refused, never coerced); the state is unchanged.
             IllegalActionError: the action is not legal now; the state is unchanged.
         """
+        if type(action) is not int:
+            if isinstance(action, bool) or not isinstance(action, int | np.integer):
+                raise TypeError(
+                    f"an action is a Python or numpy integer, got {type(action).__name__} "
+                    f"{action!r}"
+                )
+            action = int(action)
         legal = self._legal
         if legal is None:
             raise IllegalActionError("the game is over")
@@ -142,7 +151,7 @@ class Game:
                 f"player {self.current_player} in decision {self.decision!r}"
             )
         f = self.stack[-1]
-        ACT[f["k"]](self, f, int(action))
+        ACT[f["k"]](self, f, action)
         self._advance()
 
     def returns(self) -> list[float]:
