@@ -92,12 +92,14 @@ def check_potential(value: Any) -> Callable | None:
 
 
 def as_action(action: Any) -> int:
-    """``action`` as an ``int``: a Python or numpy integer, nothing else (no bools, floats,
-    strings, arrays or ``None``); the same rule as ``Game.apply``."""
+    """``action`` as an ``int`` if it is an integer: a Python int, a numpy integer or a 0-d
+    integer array (what SB3's ``predict`` returns for one observation); bools, floats, strings,
+    lists and ``None`` raise a ``TypeError``. The same rule as ``Game.apply``."""
     if type(action) is int:
         return action
-    if isinstance(action, np.integer) or (isinstance(action, int) and not isinstance(action, bool)):
-        return int(action)
-    raise TypeError(
-        f"an action is a Python or numpy integer, got {type(action).__name__} {action!r}"
-    )
+    value = action[()] if isinstance(action, np.ndarray) and action.shape == () else action
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TypeError(
+            f"an action is a Python or numpy integer, got {type(action).__name__} {action!r}"
+        )
+    return int(value)

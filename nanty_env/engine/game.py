@@ -131,11 +131,14 @@ class Game:
         """Apply ``action`` for :attr:`current_player`.
 
         Raises:
-            TypeError: ``action`` is not a Python or numpy integer (bools, floats, strings,
-                ``None`` and arrays are refused, never coerced); the state is unchanged.
+            TypeError: ``action`` is not an integer: a Python int, a numpy integer or a 0-d
+                integer array (what numpy policies return); bools, floats, strings, ``None``
+                and lists are refused, never coerced. The state is unchanged.
             IllegalActionError: the action is not legal now; the state is unchanged.
         """
         if type(action) is not int:
+            if isinstance(action, np.ndarray) and action.shape == ():
+                action = action[()]
             if isinstance(action, bool) or not isinstance(action, int | np.integer):
                 raise TypeError(
                     f"an action is a Python or numpy integer, got {type(action).__name__} "
