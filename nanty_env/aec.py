@@ -68,9 +68,12 @@ def make_spaces() -> tuple[spaces.Dict, spaces.Discrete]:
     return obs, spaces.Discrete(A.NUM_ACTIONS)
 
 
-def end_infos(g: Game) -> dict[str, Any]:
-    """What every seat's info says once the game is over."""
-    return {"winners": list(g.outcome.winners), "reason": g.outcome.reason}
+def acting_infos(g: Game, agents: list[str]) -> dict[str, dict[str, Any]]:
+    """The infos of the faces where every agent answers each decision (``parallel_env``, the
+    cycle order): whether the agent decides now. Always this one key, never more (TorchRL
+    builds a fixed info layout from the first infos); the outcome is ``game.outcome``."""
+    cur = g.current_player
+    return {a: {"acting": i == cur} for i, a in enumerate(agents)}
 
 
 class raw_env(AECEnv):
@@ -153,7 +156,7 @@ class raw_env(AECEnv):
         self._potential = self._potentials()
         if self._cycle:
             self._pending = None
-            self.infos = self._cycle_infos()
+            self.infos = acting_infos(self.game, self.possible_agents)
             self.agent_selection = self.possible_agents[0]
         else:
             self.infos = {a: {} for a in self.agents}
@@ -234,7 +237,7 @@ class raw_env(AECEnv):
         g.apply(self._pending)  # checked when it was given; nothing else changed the game
         self._pending = None
         self._reward_and_end(g)
-        self.infos = self._cycle_infos()
+        self.infos = acting_infos(self.game, self.possible_agents)
         self.agent_selection = self.possible_agents[0]
 
     def _reward_and_end(self, g: Game) -> None:
@@ -248,16 +251,9 @@ class raw_env(AECEnv):
             final = terminal_rewards(g, self.reward_mode)
             for i, a in enumerate(self.agents):
                 self.rewards[a] += final[i]
-                self.infos[a] = end_infos(g)
+                self.infos[a] = {"winners": list(g.outcome.winners), "reason": g.outcome.reason}
             self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
-
-    def _cycle_infos(self) -> dict[str, dict[str, Any]]:
-        """Per agent: whether it decides in this cycle (and, at the end, the outcome)."""
-        g = self.game
-        cur = g.current_player
-        end = end_infos(g) if g.outcome is not None else {}
-        return {a: {"acting": i == cur, **end} for i, a in enumerate(self.possible_agents)}
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:

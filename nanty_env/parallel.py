@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 import numpy as np
 from pettingzoo import ParallelEnv
 
-from nanty_env.aec import ENV_NAME, end_infos, make_spaces
+from nanty_env.aec import ENV_NAME, acting_infos, make_spaces
 from nanty_env.engine import Game, GameConfig, IllegalActionError
 from nanty_env.observation import NO_OP, Encoder, encode_state, mask_with_no_op
 from nanty_env.options import (
@@ -80,10 +80,7 @@ class parallel_env(ParallelEnv):
         }
 
     def _infos(self) -> dict[str, dict[str, Any]]:
-        g = self.game
-        cur = g.current_player
-        end = end_infos(g) if g.outcome is not None else {}
-        return {a: {"acting": i == cur, **end} for i, a in enumerate(self.possible_agents)}
+        return acting_infos(self.game, self.possible_agents)
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is not None:
