@@ -27,6 +27,7 @@ from nanty_env.engine import Game, GameConfig, IllegalActionError
 from nanty_env.engine import actions as A
 from nanty_env.observation import (
     NO_OP,
+    OBS_HIGH,
     OBS_SIZE,
     STATE_SIZE,
     Encoder,
@@ -48,7 +49,6 @@ from nanty_env.render_image import render_view_image
 from nanty_env.rewards import Potential, terminal_rewards
 
 ENV_NAME = "nanty_narking_v0"
-OBS_HIGH = 100.0
 AGENT_ORDERS = ("engine", "cycle")
 
 # Set by ``reset()``; read before it, they raise an AttributeError saying so.

@@ -78,6 +78,7 @@ def _layout() -> dict[str, slice]:
 
 OBS_LAYOUT: dict[str, slice] = _layout()
 OBS_SIZE: int = sum(size for _, size, _ in _FIELDS)
+OBS_HIGH = 100.0  # the observation spaces' upper bound (every entry is in [0, OBS_HIGH])
 OFF = {name: s.start for name, s in OBS_LAYOUT.items()}
 
 

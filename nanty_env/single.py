@@ -20,10 +20,9 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 
-from nanty_env.aec import OBS_HIGH
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine import actions as A
-from nanty_env.observation import OBS_SIZE, Encoder, action_mask, with_hint
+from nanty_env.observation import OBS_HIGH, OBS_SIZE, Encoder, action_mask, with_hint
 from nanty_env.options import (
     as_action,
     check_bool,
