@@ -177,15 +177,6 @@ class raw_env(AECEnv):
             raise RuntimeError("call reset() before state()")
         return encode_state(self.game)
 
-    def is_legal(self, agent: str, action: int) -> bool:
-        """Whether ``agent`` may play the integer ``action`` now (what its mask says)."""
-        g = self.game
-        if g.outcome is not None:
-            return False
-        if g.stack[-1]["p"] == self.agent_name_mapping[agent]:
-            return action in g._legal
-        return self._cycle and action == NO_OP
-
     def step(self, action: int | None) -> None:
         g = self.game
         if g is None:

@@ -27,8 +27,11 @@ import numpy as np
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
+from nanty_env.engine import IllegalActionError
 from nanty_env.engine import actions as A
-from nanty_env.options import as_action, check_number
+from nanty_env.options import check_number
+
+_FAST_INTS = (int, np.int64)  # what Discrete(405).contains accepts in range, checked quickly
 
 
 def _passthrough(name: str) -> property:
@@ -113,18 +116,20 @@ class NantyAECWrapper(_PerStep, OrderEnforcingWrapper):
         agent = env.agent_selection
         done = env.terminations[agent] or env.truncations[agent]
         if not (
-            (type(action) is int and 0 <= action < A.NUM_ACTIONS)
+            (type(action) in _FAST_INTS and 0 <= action < A.NUM_ACTIONS)
             or (action is None and done)
             or self._space.contains(action)
         ):
             raise AssertionError("action is not in action space")
-        if done:
-            env.step(action)  # None: the finished agent leaves; anything else is refused
-            return
-        action = as_action(action)
-        if env.is_legal(agent, action):
+        try:  # raw_env checks the action against the agent's mask before it changes anything
             env.step(action)
-            return
+        except IllegalActionError:
+            self._end_on_illegal(agent)
+
+    def _end_on_illegal(self, agent: str) -> None:
+        """What ``TerminateIllegalWrapper`` does: the offender gets ``illegal_reward``, the
+        others 0, every agent is terminated and truncated, the finished agents step first."""
+        env = self.env
         EnvLogger.warn_on_illegal_move()
         env._cumulative_rewards[agent] = 0
         env.terminations = dict.fromkeys(env.agents, True)
