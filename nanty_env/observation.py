@@ -277,7 +277,11 @@ _AGENTS, _GREN, _CIT, _TROUBLE, _RETIRED = (
     OFF[name] for name in ("agents", "grenadiers", "citizens", "trouble", "city_retired")
 )
 _BUILDING_BLOCK = _zeros(_BUILDINGS, _GREN)
-_TURN_AND_SEATS = _zeros(_GAINED, _HAND)  # city_gained_this_turn ... num_players
+_THIS_TURN_BLOCK = _zeros(_GAINED, _MONEY)  # city_gained_this_turn, abilities_used
+# the per-seat blocks' offsets from ``money`` (consecutive blocks of one entry per seat)
+_LOANS_AFTER, _PENALTIES_AFTER, _HAND_SIZES_AFTER, _ON_BOARD_AFTER = (
+    k - _MONEY for k in (_LOANS, _PENALTIES, _HAND_SIZES, _ON_BOARD)
+)
 _HAND_BLOCK = _zeros(_HAND, _KNOWN)
 _KNOWN_BLOCK = _zeros(_KNOWN, _PERSONALITY)
 _PERSONAS = _zeros(_PERSONALITY, _DISCARD)  # personality ... revealed_personalities
@@ -291,16 +295,33 @@ _NEVER: list = [None]  # equal to no list of the game
 
 class _SeatCache:
     """One seat's last observation (for ``n`` players, ``reveal``) and copies of the inputs
-    of its slower blocks, as they were when it was built."""
+    of its slower blocks, as they were when it was built. The blocks that depend only on the
+    number of players and the seat (``seat_present``, ``num_players``) are written once."""
 
-    __slots__ = ("board", "discard", "events", "hand", "known", "n", "personas", "reveal", "x")
+    __slots__ = (
+        "active",
+        "board",
+        "discard",
+        "events",
+        "hand",
+        "known",
+        "n",
+        "personas",
+        "reveal",
+        "this_turn",
+        "x",
+    )
 
     def __init__(self, n: int, reveal: bool) -> None:
         self.n, self.reveal = n, reveal
         self.x = np.zeros(OBS_SIZE, dtype=np.float32)
+        self.x[_PRESENT : _PRESENT + n] = 1.0
+        self.x[_NUM_PLAYERS + n - 2] = 1.0
+        self.active = 0  # relative seat marked in ``active`` (none yet: the entry is 0)
         # agents (per absolute seat), grenadiers, citizens, trouble, retired, buildings
         self.board: list = [[_NEVER] * n, _NEVER, _NEVER, _NEVER, _NEVER, _NEVER]
         self.hand = self.known = self.personas = self.discard = self.events = _NEVER
+        self.this_turn: tuple = (None, -1)  # areas gained this turn, abilities used
 
 
 class Encoder:
@@ -328,8 +349,7 @@ class Encoder:
         board = [g.agents, g.gren, g.cit, g.trouble, g.city_retired, g.building]
         if board != c.board:
             _update_board(m, c.board, board, seat, rel)
-        m[_TURN_AND_SEATS[0]] = _TURN_AND_SEATS[1]
-        _turn_and_seats(m, g, seat, rel)
+        _update_turn_and_seats(m, c, g, seat, rel)
         _update_cards(m, c, g, seat, rel)
         if g.discard != c.discard:
             c.discard = _update_pile(m, _DISCARD_BLOCK, g.discard, c.discard)
@@ -340,6 +360,38 @@ class Encoder:
         m[_DECISION[0]] = _DECISION[1]
         _decision(m, g, seat)
         return x.copy()
+
+
+def _update_turn_and_seats(
+    m: memoryview, c: _SeatCache, g: Game, seat: int, rel: tuple[int, ...]
+) -> None:
+    """``city_gained_this_turn`` to ``active`` as ``_turn_and_seats`` writes them: this turn's
+    City Area cards and abilities only when they differ from the copies in ``c``, the per-seat
+    numbers always (``seat_present`` and ``num_players`` never change for a cache)."""
+    turn, gained, used = g.turn, g.city_gained, g.ability_used
+    areas = tuple(a for a, t in enumerate(gained) if t == turn) if turn in gained else ()
+    if areas != c.this_turn[0] or used != c.this_turn[1]:
+        m[_THIS_TURN_BLOCK[0]] = _THIS_TURN_BLOCK[1]
+        for a in areas:
+            m[_GAINED + a] = 1.0
+        if used:
+            for a in range(NA):
+                if used >> a & 1:
+                    m[_USED + a] = 1.0
+        c.this_turn = (areas, used)
+    money, loans, penalties, hands, on_board = g.money, g.loans, g.penalties, g.hands, g.on_board
+    for r, q in enumerate(rel):
+        i = _MONEY + r
+        m[i] = money[q] / 50
+        m[i + _LOANS_AFTER] = len(loans[q])
+        m[i + _PENALTIES_AFTER] = len(penalties[q])
+        m[i + _HAND_SIZES_AFTER] = len(hands[q]) / 10
+        m[i + _ON_BOARD_AFTER] = on_board[q] / 12
+    active = (g.active - seat) % len(rel)
+    if active != c.active:
+        m[_ACTIVE + c.active] = 0.0
+        c.active = active
+    m[_ACTIVE + active] = 1.0
 
 
 def _update_cards(m: memoryview, c: _SeatCache, g: Game, seat: int, rel: tuple[int, ...]) -> None:
