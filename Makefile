@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.install.stamp
 
 .DEFAULT_GOAL := test
-.PHONY: setup test lint format run bench clean distclean
+.PHONY: setup test test-fast lint format run bench clean distclean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,10 @@ format: setup
 
 test: lint
 	$(BIN)/pytest -n 2 -q
+
+# The quick loop while developing: everything but the tests marked slow.
+test-fast: setup
+	$(BIN)/pytest -n 2 -q -m "not slow"
 
 run: setup
 	$(BIN)/python -m training.run

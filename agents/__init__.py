@@ -1,7 +1,7 @@
 """Bots that play Nanty Narking: random, heuristic, search and trained-policy adapters.
 
 Every bot follows :class:`agents.base.Bot`: it sees only its seat's view, the legal actions and
-a random generator. :func:`agents.base.play_game` seats bots at a game; :mod:`agents.tournament`
+a random generator. :func:`agents.base.play_game` seats bots at a game; :mod:`arena.tournament`
 runs many games with ratings; :mod:`agents.roles` infers hidden personalities.
 """
 

@@ -79,7 +79,6 @@ class Determinisation:
         "baseline",
         "evaluators",
         "game",
-        "known",
         "learned",
         "me",
         "model",
@@ -92,18 +91,16 @@ class Determinisation:
         game: Game,
         weights: Weights,
         me: int = -1,
-        known: float = 1.0,
         model: ValueModel | None = None,
         learned: float = 0.0,
     ) -> None:
         self.game = game
         self.weights = weights
         self.me = me
-        self.known = known
         self.model = model
         self.learned = learned if model is not None else 0.0
         self.persona = list(game.persona)
-        self.evaluators = sampled_evaluators(game, weights, me, known)
+        self.evaluators = sampled_evaluators(game, weights)
         self.baseline = self.values(game)
 
     def values(self, g: Game) -> list[float]:
@@ -125,7 +122,7 @@ class Determinisation:
         """The evaluators of ``g``'s seats (new ones if a personality has changed hands)."""
         if g.persona == self.persona:
             return self.evaluators
-        return sampled_evaluators(g, self.weights, self.me, self.known)
+        return sampled_evaluators(g, self.weights)
 
 
 def seat_values(g: Game, evaluators: Sequence[Evaluator]) -> list[float]:
@@ -152,19 +149,6 @@ class Node:
         self.order: dict[int, float] | None = None  # expansion priority of each action
 
 
-def rollout_action(legal: Sequence[int], rng: np.random.Generator, skip: float) -> int:
-    """The fast default policy: uniform among the useful actions.
-
-    Discarding an interrupt card is never chosen unless nothing else is legal, and passing is
-    dropped with probability ``skip`` when something else can be done (symbols are usually
-    worth using).
-    """
-    opts = [a for a in legal if not (A.DISCARD_CARD <= a < A.SELECT_CARD)] or list(legal)
-    if len(opts) > 1 and opts[0] == A.PASS and rng.random() < skip:
-        opts = opts[1:]
-    return int(opts[int(rng.integers(len(opts)))])
-
-
 def set_personalities(g: Game, deal: Sequence[int], seat: int, known_unused: Sequence[int]) -> None:
     """Give ``g`` the personalities of ``deal``; the set-aside pile is whatever is left."""
     g.persona = list(deal)
@@ -173,33 +157,13 @@ def set_personalities(g: Game, deal: Sequence[int], seat: int, known_unused: Seq
     g.known_unused = [sorted(known_unused) if q == seat else [] for q in range(g.n)]
 
 
-def sampled_evaluators(
-    g: Game, weights: Weights, me: int = -1, known: float = 1.0
-) -> list[Evaluator]:
-    """One evaluator per seat that takes the determinisation's personalities as known.
-
-    With ``known < 1`` the other seats are less sure about seat ``me`` (the searching bot):
-    their belief about it is ``known`` on its true card and the rest spread evenly over the
-    cards they cannot rule out, as a real opponent only infers it from public play.
-    """
+def sampled_evaluators(g: Game, weights: Weights) -> list[Evaluator]:
+    """One evaluator per seat that takes the determinisation's personalities as known."""
     n = g.n
     onehot = [np.zeros(NUM_PERSONALITIES) for _ in range(n)]
     for r in range(n):
         onehot[r][g.persona[r]] = 1.0
-    if known >= 1.0 or me < 0:
-        return [Evaluator(g.cfg, q, g.persona[q], onehot, weights) for q in range(n)]
-    deck = personality_deck(g.cfg)
-    out = []
-    for q in range(n):
-        belief = onehot
-        if q != me:
-            soft = np.zeros(NUM_PERSONALITIES)
-            rest = [k for k in deck if k != g.persona[q]]
-            soft[rest] = (1.0 - known) / len(rest)
-            soft[g.persona[me]] += known
-            belief = [soft if r == me else onehot[r] for r in range(n)]
-        out.append(Evaluator(g.cfg, q, g.persona[q], belief, weights))
-    return out
+    return [Evaluator(g.cfg, q, g.persona[q], onehot, weights) for q in range(n)]
 
 
 def greedy_scores(
@@ -261,17 +225,11 @@ class ISMCTSBot(RoleAwareBot):
         prior: weight of the scripted bot's ranking at the root (0 turns it off).
         horizon: ``"round"`` (until this seat's next turn starts) or ``"turn"`` (until the
             current turn ends).
-        skip: probability that the random rollout policy drops "pass" when it has another option.
-        rollout: ``"greedy"`` (each seat takes the action with the best immediate value for
-            its sampled personality; which card to play is chosen at random, since playing a
-            card changes nothing until its symbols resolve) or ``"random"``.
+        skip: probability that a rollout drops "pass" when it has another option.
         temperature: softmax temperature turning the scripted scores into the root prior.
         prior_depth: nested card plays the root prior's look-ahead resolves (the scripted
             bot uses 1).
         widen: progressive widening factor below the root.
-        opp: how other seats choose a card to play, in the tree's expansion order and in
-            rollouts: ``"random"``, or ``"planner"`` (the scripted bot's choice: each card
-            played out to the end of the turn, valued under the seat's sampled personality).
         root: ``"ucb"`` (PUCT over all legal actions with the prior) or ``"rr"`` (rounds over
             the ``top`` candidates on common determinisations, see :meth:`_round_robin`).
         top: candidates of the round-robin root.
@@ -279,8 +237,6 @@ class ISMCTSBot(RoleAwareBot):
             than the prior's favourite to replace it.
         only: decision kinds to search, joined by ``+`` (e.g. ``"main"``); the others take
             the prior's favourite (the scripted bot's look-ahead). Empty: search every kind.
-        known: how sure the other seats are of this bot's personality inside the search
-            (1: they know it; less: the rest spread over the cards they cannot rule out).
         learned: weight of the learned win probability (:mod:`agents.value_model`, two
             players only) in the leaf values, against the hand-weighted evaluation: 0 (default)
             the evaluation only, 1 the learned value only (as ``TERMINAL * (2p - 1)``).
@@ -305,16 +261,13 @@ class ISMCTSBot(RoleAwareBot):
         prior: float = 1.0,
         horizon: str = "round",
         skip: float = 0.8,
-        rollout: str = "greedy",
         temperature: float = 0.05,
         widen: float = 1.0,
-        opp: str = "random",
         prior_depth: int = 0,
         root: str = "ucb",
         top: int = 4,
         margin: float = 0.0,
         only: str = "",
-        known: float = 1.0,
         learned: float = 0.0,
         prior_learned: float = 0.0,
         value_model: ValueModel | str | None = "default",
@@ -336,20 +289,13 @@ class ISMCTSBot(RoleAwareBot):
                 self.value_model = value_model
         if horizon not in ("round", "turn"):
             raise ValueError(f"horizon must be 'round' or 'turn', got {horizon!r}")
-        if rollout not in ("greedy", "random"):
-            raise ValueError(f"rollout must be 'greedy' or 'random', got {rollout!r}")
-        if opp not in ("random", "planner"):
-            raise ValueError(f"opp must be 'random' or 'planner', got {opp!r}")
-        self.opp = opp
         self.prior_depth = int(prior_depth)
         if root not in ("ucb", "rr"):
             raise ValueError(f"root must be 'ucb' or 'rr', got {root!r}")
         self.root = root
         self.top = int(top)
         self.margin = float(margin)
-        self.known = float(known)
         self.only = tuple(k for k in str(only).split("+") if k)
-        self.rollout = rollout
         self.iters = None if iters is None else int(iters)
         self.time = time
         self.budget = budget
@@ -410,7 +356,7 @@ class ISMCTSBot(RoleAwareBot):
         def determinisation() -> Determinisation:
             g = determinize_view(view, rng, cfg)
             set_personalities(g, sample_deal(view, cfg, likelihood, rng), me, unused)
-            return Determinisation(g, self.weights, me, self.known, self.value_model, self.learned)
+            return Determinisation(g, self.weights, me, self.value_model, self.learned)
 
         pool = [determinisation()]
         prior = self._root_prior(pool[0].game, legal, view, marginals)
@@ -560,12 +506,7 @@ class ISMCTSBot(RoleAwareBot):
                 allowed = sorted(legal, key=lambda x: -prior.get(x, 0.0))
             else:
                 if node.order is None:
-                    ev = det.evaluators_for(g)[p]
-                    if p != me and self.opp == "planner" and g.decision == "main":
-                        scores = TurnPlanner(ev, depth=0).scores(g, legal)
-                        node.order = dict(zip(legal, scores, strict=True))
-                    else:
-                        node.order = greedy_scores(g, legal, ev, rng)
+                    node.order = greedy_scores(g, legal, det.evaluators_for(g)[p], rng)
                 order = node.order
                 ranked = sorted(legal, key=lambda x: -order.get(x, -100.0))
                 allowed = ranked[: 1 + int(self.widen * math.sqrt(node.n))]
@@ -585,7 +526,7 @@ class ISMCTSBot(RoleAwareBot):
             node = node.children[a]
             g.apply(a)
             path.append(node)
-        self._rollout(g, horizon, det, me, rng)
+        self._rollout(g, horizon, det, rng)
         values = det.values(g)
         root.n += 1
         for nd in path:
@@ -614,7 +555,7 @@ class ISMCTSBot(RoleAwareBot):
         return best
 
     def _rollout(
-        self, g: Game, horizon: int, det: Determinisation, me: int, rng: np.random.Generator
+        self, g: Game, horizon: int, det: Determinisation, rng: np.random.Generator
     ) -> None:
         evaluators = None
         for _ in range(MAX_ROLLOUT):
@@ -624,13 +565,6 @@ class ISMCTSBot(RoleAwareBot):
             if len(legal) == 1:
                 g.apply(legal[0])
                 continue
-            if self.rollout == "random":
-                g.apply(rollout_action(legal, rng, self.skip))
-                continue
             if evaluators is None:
                 evaluators = det.evaluators_for(g)
-            p = g.current_player
-            if p != me and self.opp == "planner" and g.decision == "main":
-                g.apply(TurnPlanner(evaluators[p], depth=0).best(g, legal))
-                continue
-            g.apply(greedy_action(g, legal, evaluators[p], rng, self.skip))
+            g.apply(greedy_action(g, legal, evaluators[g.current_player], rng, self.skip))

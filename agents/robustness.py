@@ -2,7 +2,7 @@
 
 A goal only wins at the start of its owner's next turn, so it must outlast every other seat's
 turn first, and the other seats spend those turns breaking it. Among HeuristicBots
-(``python benchmarks/goal_survival.py``), a met goal that one hit undoes (the weakest controlled
+(``python -m lab.goal_survival``), a met goal that one hit undoes (the weakest controlled
 area held by one piece, one agent too few, one trouble marker too few) survives the round
 only a few times in a hundred for the Lords and about one time in ten for Fagin, while one
 that takes two hits survives about four times in ten. :func:`break_cost` counts those hits.

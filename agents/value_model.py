@@ -10,7 +10,7 @@ exactly 1 and makes the model blind to seat numbers.
 
 The model reads only what a determinised game holds (public board plus the sampled
 personalities), so a search may use it at its leaves. It is fitted by
-:mod:`agents.value_train` on HeuristicBot self-play (labels: who won) and shipped as
+:mod:`lab.value_train` on HeuristicBot self-play (labels: who won) and shipped as
 ``agents/data/value_model_2p.json``.
 
 With more seats, :class:`PooledValueModel` gives ``P(seat s wins)`` as a softmax over the seats
@@ -252,7 +252,7 @@ class ValueModel(_TinyMlp):
 
 @cache
 def default_value_model() -> ValueModel:
-    """The model shipped in ``agents/data`` (fitted by ``python -m agents.value_train``)."""
+    """The model shipped in ``agents/data`` (fitted by ``python -m lab.value_train``)."""
     return ValueModel.from_json(_shipped_json(2))
 
 
@@ -440,7 +440,7 @@ def _shipped_json(num_players: int) -> dict[str, Any]:
     f = _shipped_file(num_players)
     if not f.is_file():
         players = "" if num_players == 2 else f" --players {num_players}"
-        raise FileNotFoundError(f"{f} is missing: run python -m agents.value_train{players}")
+        raise FileNotFoundError(f"{f} is missing: run python -m lab.value_train{players}")
     return json.loads(f.read_text())
 
 
@@ -454,7 +454,7 @@ def model_digest(num_players: int) -> str | None:
 @cache
 def value_model_for(num_players: int) -> ValueModel | PooledValueModel:
     """The shipped model for a player count: :func:`default_value_model` for 2 players, else a
-    :class:`PooledValueModel` (``python -m agents.value_train --players N`` fits it)."""
+    :class:`PooledValueModel` (``python -m lab.value_train --players N`` fits it)."""
     if num_players == 2:
         return default_value_model()
     return PooledValueModel.from_json(_shipped_json(num_players))

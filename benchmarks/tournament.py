@@ -22,8 +22,8 @@ import json
 import statistics
 from pathlib import Path
 
-from agents.role_eval import evaluate_roles, format_role_report
-from agents.tournament import TournamentSpec, format_table, run_tournament, write_outputs
+from arena.role_eval import evaluate_roles, format_role_report
+from arena.tournament import TournamentSpec, format_table, run_tournament, write_outputs
 
 # 25 CPU-s of thinking per game at most; the round-robin root searches only the choice of a
 # card and of each symbol's target, every other decision is the scripted bot's look-ahead; the

@@ -65,7 +65,7 @@ def evaluate_model(
 
     With ``workers`` > 1 the model is saved to ``scratch`` and the games are split over that
     many processes (the same games and seeds as in one process)."""
-    from agents.stats import wilson_interval
+    from arena.stats import wilson_interval
 
     cfg = GameConfig(
         num_players=num_players, personalities=personalities, thresholds=thresholds, log=False

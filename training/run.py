@@ -15,7 +15,7 @@ from training.train import train
 
 def tournament(model: Path, opponent: str, players: int, games: int, seed: int, out: Path):
     """The trained bot in one seat against ``players - 1`` copies of ``opponent``."""
-    from agents.tournament import TournamentSpec, format_table, run_tournament, write_outputs
+    from arena.tournament import TournamentSpec, format_table, run_tournament, write_outputs
 
     spec = TournamentSpec(
         bots=(f"policy:path={model}", *([opponent] * (players - 1))),

@@ -185,6 +185,7 @@ EXPECTED_GAMES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("n", "seed"), [(2, 1), (4, 0)])
 def test_heuristic_games_are_unchanged(n, seed):
     bots = [RecordingBot() for _ in range(n)]

@@ -15,7 +15,6 @@ def variants() -> dict[str, ISMCTSBot]:
         "rr": ISMCTSBot(iters=8, root="rr", top=3),
         "rr-dets": ISMCTSBot(iters=8, root="rr", top=3, dets=2, margin=0.05),
         "main-only": ISMCTSBot(iters=6, root="rr", only="main", prior_depth=1),
-        "planner": ISMCTSBot(iters=4, opp="planner", dets=2),
     }
 
 
@@ -60,14 +59,14 @@ def test_budget_is_shared_out_and_spent(states):
 
 
 def test_options_from_spec():
-    bot = make_bot("ismcts:budget=20:root=rr:top=3:only=main:opp=planner:margin=0.05")
+    bot = make_bot("ismcts:budget=20:root=rr:top=3:only=main:margin=0.05")
     assert bot.budget == 20 and bot.root == "rr" and bot.top == 3
-    assert bot.only == ("main",) and bot.opp == "planner" and bot.margin == 0.05
+    assert bot.only == ("main",) and bot.margin == 0.05
     assert make_bot("ismcts:iters=2:w_points=0.5:w_own=2").weights.points == 0.5
     with pytest.raises(ValueError):
         ISMCTSBot(root="best")
     with pytest.raises(ValueError):
-        ISMCTSBot(opp="clever")
+        ISMCTSBot(horizon="forever")
 
 
 @pytest.mark.parametrize("learned", [1.0, 0.5])
@@ -83,7 +82,7 @@ def test_learned_leaf_values_are_win_probabilities(states):
     from agents.value_model import default_value_model
 
     for g in states[2][:4]:
-        d = Determinisation(g.clone(), ISMCTSBot().weights, 0, 1.0, default_value_model(), 1.0)
+        d = Determinisation(g.clone(), ISMCTSBot().weights, 0, default_value_model(), 1.0)
         v0, v1 = d.values(g)
         assert -TERMINAL <= v0 <= TERMINAL and v0 == pytest.approx(-v1)
 

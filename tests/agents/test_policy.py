@@ -45,6 +45,7 @@ def tiny_checkpoint(path, obs_size):
     return path
 
 
+@pytest.mark.slow
 def test_policy_bot_plays_legal_actions(tmp_path):
     from agents.policy import PolicyBot
     from nanty_env.engine import Game

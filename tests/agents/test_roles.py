@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from agents.evaluation import NUM_PERSONALITIES
-from agents.role_eval import _top1, _top1_class, accuracy_by_turn, goal_class, log_game
 from agents.roles import (
     FEATURES,
     RoleBelief,
@@ -17,6 +16,7 @@ from agents.roles import (
     posterior,
     sample_deal,
 )
+from arena.role_eval import _top1, _top1_class, accuracy_by_turn, goal_class, log_game
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine.position import personality
 from nanty_env.engine.setup import personality_deck

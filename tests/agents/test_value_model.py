@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from agents.evaluation import metrics
-from agents.value_data import generate_records, record_game
 from agents.value_model import (
     NUM_INPUT,
     NUM_POOLED_INPUT,
@@ -24,7 +23,8 @@ from agents.value_model import (
     pooled_log_loss,
     value_model_for,
 )
-from agents.value_train import dataset, pooled_dataset, targets
+from lab.value_data import generate_records, record_game
+from lab.value_train import dataset, pooled_dataset, targets
 from nanty_env.engine.config import GameConfig
 
 
@@ -269,7 +269,7 @@ def test_heuristic_with_learned_value_plays_legal_actions_4p(states, learned):
 
 
 def test_table_specs_rotate_each_bot_through_every_seat():
-    from agents.value_data import table_specs
+    from lab.value_data import table_specs
 
     assert table_specs("heuristic", 3, 7) == ["heuristic"] * 3
     tables = [table_specs("a,b,c,d", 4, s) for s in range(4)]
@@ -283,8 +283,8 @@ def test_table_specs_rotate_each_bot_through_every_seat():
 def test_gather_records_reads_cached_files_and_writes_the_missing_one(tmp_path):
     import argparse
 
-    from agents.value_data import save_records
-    from agents.value_train import gather_records
+    from lab.value_data import save_records
+    from lab.value_train import gather_records
 
     table = "heuristic:plan=greedy,random"
     cached = generate_records(table, 2, 2, 5, workers=1, progress=False)

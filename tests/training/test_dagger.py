@@ -77,6 +77,7 @@ def test_labels_are_the_teachers_choices() -> None:
         )
 
 
+@pytest.mark.slow
 def test_a_tiny_round_adds_legal_teacher_labels() -> None:
     cfg = load_config(ROOT / "configs" / "quick.yaml", **TINY)
     assert dagger_games(cfg, 0) != dagger_games(cfg, 1)  # new games each round
@@ -120,6 +121,7 @@ def test_a_tiny_round_adds_legal_teacher_labels() -> None:
     assert 0 <= stats[0]["agreement"] <= 1 and cpu > 0
 
 
+@pytest.mark.slow
 def test_saved_policy_in_workers(tmp_path: Path) -> None:
     overrides = {**TINY, "pretrain.workers": 2, "pretrain.dagger_vs": {"random": 2}}
     cfg = load_config(ROOT / "configs" / "quick.yaml", **overrides)

@@ -90,6 +90,7 @@ def test_lean_policy_matches_stock_policy_and_round_trips(tmp_path) -> None:
     assert masks[0][int(a)]
 
 
+@pytest.mark.slow
 def test_update_threads_during_updates_only() -> None:
     model = _model(LeanMaskablePolicy)
     seen: dict[str, set[int]] = {"update": set(), "rollout": set()}

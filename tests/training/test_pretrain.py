@@ -72,6 +72,7 @@ def test_recorded_decisions_are_legal_and_encoded() -> None:
     assert np.isfinite(d["ret"]).all() and np.abs(d["ret"]).max() <= 3.0
 
 
+@pytest.mark.slow
 def test_pretrain_then_ppo_with_cpu_limit(tmp_path: Path) -> None:
     overrides = {**TINY, "pretrain.cache_dir": str(tmp_path / "cache"), "cpu_limit_minutes": 30}
     cfg = load_config(ROOT / "configs" / "quick.yaml", **overrides)

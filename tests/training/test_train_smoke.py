@@ -7,6 +7,8 @@ import csv
 import json
 from pathlib import Path
 
+import pytest
+
 from agents.base import play_game
 from agents.policy import PolicyBot
 from agents.random_bot import RandomBot
@@ -32,6 +34,7 @@ TINY = {
 }
 
 
+@pytest.mark.slow
 def test_train_checkpoint_policybot_resume(tmp_path: Path) -> None:
     cfg = load_config(ROOT / "configs" / "quick.yaml", **TINY)
     out = train(cfg, total_timesteps=1024, out=tmp_path / "run", progress=False)

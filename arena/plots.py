@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from agents.tournament import TournamentResult
+    from arena.tournament import TournamentResult
 
 
 def _pyplot():

@@ -6,8 +6,10 @@ import csv
 import json
 from collections import Counter
 
-from agents.cli import main
-from agents.tournament import TournamentSpec, run_tournament, schedule, seats_for, write_outputs
+import pytest
+
+from arena.tournament import TournamentSpec, run_tournament, schedule, seats_for, write_outputs
+from nanty_app.cli import main
 
 
 def test_schedule_rotates_seats_over_shared_deals():
@@ -38,6 +40,7 @@ def test_small_tournament_in_process(tmp_path):
     assert Counter(r["bot"] for r in rows) == {"random": 12}
 
 
+@pytest.mark.slow
 def test_same_seed_same_results():
     spec = TournamentSpec(bots=("heuristic", "random"), num_players=2, games=2, seed=5)
     a = run_tournament(spec, workers=1, progress=False).records

@@ -1,7 +1,7 @@
 """Tournament statistics: win rates with 95 % confidence intervals, per bot, per personality and
 per seat, and multi-player ratings with uncertainty (openskill's Plackett-Luce model).
 
-Input is a list of game records (plain dicts, as :mod:`agents.tournament` writes them):
+Input is a list of game records (plain dicts, as :mod:`arena.tournament` writes them):
 
 ``{"game": i, "seats": [entry index per seat], "winners": [seats], "personalities": [ids],
 "reason": str, ...}``
@@ -19,10 +19,11 @@ gains or loses.
 
 from __future__ import annotations
 
-import math
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from scipy.stats import binomtest
 
 Z95 = 1.959963984540054  # two-sided 95 % normal quantile
 
@@ -30,15 +31,13 @@ HOLDERS = ("self", "an opponent", "nobody")
 """Who held an end-rule personality at the end of a game, from one seat's point of view."""
 
 
-def wilson_interval(wins: float, games: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (sensible near 0 and 1 too)."""
+def wilson_interval(wins: int, games: int) -> tuple[float, float]:
+    """95 % Wilson score interval for a binomial proportion (sensible near 0 and 1 too);
+    ``(0, 1)`` when no game was played."""
     if games <= 0:
         return (0.0, 1.0)
-    p = wins / games
-    denom = 1.0 + z * z / games
-    centre = (p + z * z / (2 * games)) / denom
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    ci = binomtest(int(wins), int(games)).proportion_ci(confidence_level=0.95, method="wilson")
+    return (max(0.0, float(ci.low)), min(1.0, float(ci.high)))
 
 
 def rate_row(games: int, wins: int) -> dict[str, Any]:
@@ -161,7 +160,7 @@ def ratings(
 
 
 def summarize(specs: Sequence[str], records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Everything a tournament reports (see :mod:`agents.tournament` for the JSON layout)."""
+    """Everything a tournament reports (see :mod:`arena.tournament` for the JSON layout)."""
     out = win_tables(specs, records)
     rated = ratings(specs, records)
     for row in out["bots"]:

@@ -6,7 +6,7 @@ choice equals that of a reference model (e.g. its behaviour-cloned start,
 ``runs/full/pretrained.zip``) given the same input; also the mean probability of its chosen
 action.
 
-    python benchmarks/hint_agreement.py runs/full/model.zip --reference runs/full/pretrained.zip
+    python -m lab.hint_agreement runs/full/model.zip --reference runs/full/pretrained.zip
 """
 
 from __future__ import annotations

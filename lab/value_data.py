@@ -17,8 +17,8 @@ from typing import Any
 from agents.base import bot_rngs, play_game
 from agents.evaluation import metrics
 from agents.registry import make_bot
-from agents.seeded_games import seeded_games
-from agents.tournament import seats_for
+from arena.seeded_games import seeded_games
+from arena.tournament import seats_for
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
 

@@ -24,7 +24,7 @@ import numpy as np
 from agents.base import bot_rngs, play_game
 from agents.registry import make_bot
 from agents.roles import RoleModel, RoleTracker, default_model, fit_logistic, posterior
-from agents.seeded_games import seeded_games
+from arena.seeded_games import seeded_games
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
 from nanty_env.engine.setup import personality_deck

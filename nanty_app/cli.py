@@ -25,7 +25,7 @@ def _players(text: str) -> list[int]:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from agents.tournament import TournamentSpec, format_table, run_tournament, write_outputs
+    from arena.tournament import TournamentSpec, format_table, run_tournament, write_outputs
 
     bots = tuple(_ppo(b.strip(), args.checkpoint) for b in args.bots.split(",") if b.strip())
     spec = TournamentSpec(
@@ -66,7 +66,7 @@ def _ppo(spec: str, checkpoint: str | None) -> str:
 
 
 def cmd_summary(args: argparse.Namespace) -> int:
-    from agents.tournament import format_table, load_journal, write_outputs
+    from arena.tournament import format_table, load_journal, write_outputs
 
     result = load_journal(args.journal)
     print(f"{len(result.records)} of {result.spec.games} games finished")
@@ -78,8 +78,8 @@ def cmd_summary(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from agents.paired import compare_runs, format_paired
-    from agents.tournament import load_journal
+    from arena.paired import compare_runs, format_paired
+    from arena.tournament import load_journal
 
     run_a, run_b = load_journal(args.journal_a), load_journal(args.journal_b)
     try:
@@ -92,7 +92,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_roles(args: argparse.Namespace) -> int:
-    from agents.role_eval import evaluate_roles, format_role_report
+    from arena.role_eval import evaluate_roles, format_role_report
 
     report = evaluate_roles(
         players=_players(args.players),
@@ -111,7 +111,7 @@ def cmd_roles(args: argparse.Namespace) -> int:
 
 
 def cmd_roles_train(args: argparse.Namespace) -> int:
-    from agents.role_eval import train_role_model
+    from arena.role_eval import train_role_model
 
     model = train_role_model(
         players=_players(args.players),
@@ -201,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     bl = sub.add_parser("bots", help="list the available bots")
     bl.set_defaults(func=cmd_bots)
 
-    from training.cli import add_train_parser
+    from nanty_app.train_command import add_train_parser
 
     add_train_parser(sub)
     return ap

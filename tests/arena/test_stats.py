@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from agents.stats import (
+from arena.stats import (
     end_rule_personalities,
     entry_labels,
     ratings,

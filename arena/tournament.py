@@ -26,7 +26,7 @@ from typing import Any
 
 from agents.base import Bot, bot_rngs, play_game
 from agents.registry import make_bot
-from agents.stats import summarize
+from arena.stats import summarize
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.tables import tables
 
@@ -379,7 +379,7 @@ def write_outputs(result: TournamentResult, out: str | Path, *, plots: bool = Tr
                 )
     written.append(games_csv)
     if plots:
-        from agents.plots import plot_personality_heatmap, plot_win_rates
+        from arena.plots import plot_personality_heatmap, plot_win_rates
 
         written.append(plot_win_rates(result, stem.with_name(stem.name + "_winrate.png")))
         written.append(

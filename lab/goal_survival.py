@@ -8,8 +8,8 @@ and whether the goal survived the other seats' turns: the seat won at the start 
 turn. Rounds cut short by the end of the deck or riots are left out. Prints the survival rate
 by who held the goal (the bot or a HeuristicBot), goal class and break cost, and the bot's wins.
 
-    python benchmarks/goal_survival.py --bot heuristic:learned=1 --games 400 --seed 21
-    python benchmarks/goal_survival.py --bot heuristic:learned=1:robust=1 --games 400 --seed 21
+    python -m lab.goal_survival --bot heuristic:learned=1 --games 400 --seed 21
+    python -m lab.goal_survival --bot heuristic:learned=1:robust=1 --games 400 --seed 21
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from agents.base import bot_rngs, play_game
 from agents.evaluation import game_config, goals
 from agents.registry import make_bot
 from agents.robustness import break_cost
-from agents.tournament import Task, TournamentSpec, schedule, seats_for
 from agents.value_model import goal_class
+from arena.tournament import Task, TournamentSpec, schedule, seats_for
 from nanty_env.engine.game import Game
 from nanty_env.engine.victory import goal_met
 

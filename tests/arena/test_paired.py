@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from agents.cli import main
-from agents.paired import PairedResult, compare, compare_runs, paired, sign_test
-from agents.tournament import TournamentResult, TournamentSpec
+from arena.paired import PairedResult, compare, compare_runs, paired, sign_test
+from arena.tournament import TournamentResult, TournamentSpec
+from nanty_app.cli import main
 
 
 def record(deal_seed, rotation, seats, winners):

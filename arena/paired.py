@@ -1,7 +1,7 @@
 """Paired comparison of two bots on the same games (duplicate play).
 
 Two tournaments run with the same seed and game settings play the same deals in the same seat
-rotations (:mod:`agents.tournament`; game ``i`` is the same whatever the number of games), so one
+rotations (:mod:`arena.tournament`; game ``i`` is the same whatever the number of games), so one
 bot entry of each can be compared game by game on the games both played. What decides between them is the *discordant* games, won by one and not the
 other; the games both won or both lost say nothing about which is stronger. The test is
 McNemar's exact (sign) test on the discordant games, and the difference in win rate gets a
@@ -16,10 +16,12 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from agents.stats import Z95
+from scipy.stats import binomtest
+
+from arena.stats import Z95
 
 if TYPE_CHECKING:
-    from agents.tournament import TournamentResult
+    from arena.tournament import TournamentResult
 
 
 @dataclass(frozen=True)
@@ -57,11 +59,9 @@ class PairedResult:
 
 def sign_test(k: int, m: int) -> float:
     """Two-sided exact binomial test of ``k`` successes against ``m`` failures at p = 1/2."""
-    n = k + m
-    if n == 0:
+    if k + m == 0:
         return 1.0
-    tail = sum(math.comb(n, i) for i in range(min(k, m) + 1)) / 2.0**n
-    return min(1.0, 2.0 * tail)
+    return float(binomtest(k, k + m, 0.5).pvalue)
 
 
 def won_games(records: Sequence[Mapping[str, Any]], entry: int) -> dict[tuple[int, int], bool]:
@@ -105,8 +105,8 @@ GAME_OPTIONS = ("num_players", "personalities", "thresholds", "interrupt_windows
 def compare_runs(
     run_a: TournamentResult, run_b: TournamentResult, entry_a: int = 0, entry_b: int = 0
 ) -> PairedResult:
-    """:func:`compare` on two :class:`~agents.tournament.TournamentResult` (e.g. journals read
-    by :func:`~agents.tournament.load_journal`), after checking that they play the same game
+    """:func:`compare` on two :class:`~arena.tournament.TournamentResult` (e.g. journals read
+    by :func:`~arena.tournament.load_journal`), after checking that they play the same game
     (a ``ValueError`` names the first setting that differs) and that the entries exist."""
     for key in GAME_OPTIONS:
         va, vb = getattr(run_a.spec, key), getattr(run_b.spec, key)

@@ -1,7 +1,7 @@
 """What perfect role inference would be worth to the look-ahead bot.
 
 Plays ``heuristic:learned=1`` (the training hint) in one seat against three default
-HeuristicBots on the tournament's deals and rotations (``agents.tournament.schedule``, the same
+HeuristicBots on the tournament's deals and rotations (``arena.tournament.schedule``, the same
 bot generators), once per mode, so the modes are compared game by game:
 
 * ``base``: the bot as it is (its belief from the role-inference model);
@@ -13,7 +13,7 @@ The truth is read from the game at each turn start (an oracle, so this is an exp
 bot). Prints the wins per mode, the discordant pairs against ``base`` and the wins by whether
 the bot, an opponent or nobody held Holmes at the end; writes one JSON line per game.
 
-    python benchmarks/oracle_beliefs.py --games 400 --seed 0 --out runs/oracle.jsonl
+    python -m lab.oracle_beliefs --games 400 --seed 0 --out runs/oracle.jsonl
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ import numpy as np
 
 from agents.base import bot_rngs, play_game
 from agents.heuristic import HeuristicBot
-from agents.paired import paired
-from agents.tournament import Task, TournamentSpec, schedule, seats_for
+from arena.paired import paired
+from arena.tournament import Task, TournamentSpec, schedule, seats_for
 from nanty_env.engine.tables import tables
 
 MODES = ("base", "holmes", "all")

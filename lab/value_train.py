@@ -1,13 +1,13 @@
 """Fit and ship the learned leaf value (:mod:`agents.value_model`).
 
-    python -m agents.value_train                     # 2 players: 300 HeuristicBot games, seed 11
-    python -m agents.value_train --records runs/value/records.pkl   # cache the games
-    python -m agents.value_train --players 4 --games 400 --seed 12  # the pooled 4-player model
-    python -m agents.value_train --players 4 --bot heuristic:learned=1,heuristic,heuristic,heuristic \
+    python -m lab.value_train                     # 2 players: 300 HeuristicBot games, seed 11
+    python -m lab.value_train --records runs/value/records.pkl   # cache the games
+    python -m lab.value_train --players 4 --games 400 --seed 12  # the pooled 4-player model
+    python -m lab.value_train --players 4 --bot heuristic:learned=1,heuristic,heuristic,heuristic \
         --records runs/value/self.pkl --records runs/value/table.pkl  # two sets of games
 
 ``--bot`` may be a comma-separated table with one bot per seat, rotated from game to game
-(:func:`agents.value_data.table_specs`); ``--records`` may be repeated, the games of every file
+(:func:`lab.value_data.table_specs`); ``--records`` may be repeated, the games of every file
 are fitted together.
 
 Plays ``--games`` HeuristicBot self-play games (seeds ``seed * 100000 + i``; about 2.4 CPU-s
@@ -30,7 +30,6 @@ from typing import Any
 import numpy as np
 
 from agents.evaluation import DEFAULT_WEIGHTS, NUM_PERSONALITIES, Evaluator
-from agents.value_data import generate_records, load_records, save_records
 from agents.value_model import (
     cross_entropy,
     fit_pooled_model,
@@ -42,6 +41,7 @@ from agents.value_model import (
     pooled_inputs,
     pooled_log_loss,
 )
+from lab.value_data import generate_records, load_records, save_records
 from nanty_env.engine.config import GameConfig
 
 DATA_DIR = Path(__file__).parent / "data"

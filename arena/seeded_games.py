@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from agents.tournament import progress_bar
+from arena.tournament import progress_bar
 from nanty_env.engine.config import GameConfig
 
 GameLogger = Callable[[str, GameConfig, int], dict[str, Any]]

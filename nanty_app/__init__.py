@@ -1,0 +1,1 @@
+"""The people layer: the ``nanty`` command line (train, evaluate, compare, role inference)."""
