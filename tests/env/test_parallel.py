@@ -116,6 +116,7 @@ def torchrl():
     return PettingZooWrapper
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("parallel", (True, False))
 def test_torchrl_random_rollouts_run_whole_games(torchrl, parallel: bool, caplog) -> None:
     """TorchRL's ``PettingZooWrapper`` samples every agent's random action from its mask (the

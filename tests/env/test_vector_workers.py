@@ -68,6 +68,7 @@ FACES: dict[str, tuple[Callable, Callable]] = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("face", sorted(FACES))
 def test_a_killed_worker_is_reported_once_clearly(face: str) -> None:
     make, step = FACES[face]
@@ -88,6 +89,7 @@ def test_a_killed_worker_is_reported_once_clearly(face: str) -> None:
     venv.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("face", sorted(FACES))
 def test_a_stopped_worker_is_reported_within_the_timeout(face: str) -> None:
     make, step = FACES[face]
@@ -117,6 +119,7 @@ def test_a_failing_command_is_reported_with_its_traceback() -> None:
     venv.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("face", sorted(FACES))
 def test_workers_import_neither_torch_nor_stable_baselines3(face: str) -> None:
     import torch  # noqa: F401  (the caller has it; its workers must not)
@@ -156,6 +159,7 @@ def test_finished_games_carry_sb3_episode_summaries(workers: int) -> None:
     venv.close()
 
 
+@pytest.mark.slow
 def test_sb3_logs_ep_rew_mean_without_a_vec_monitor() -> None:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import KVWriter, Logger
