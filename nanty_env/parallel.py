@@ -136,6 +136,8 @@ class parallel_env(ParallelEnv):
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
+        if self.game is None:
+            raise RuntimeError("call reset() before render()")
         return render_text(self.game, max(self.game.current_player, 0))
 
     def close(self) -> None:

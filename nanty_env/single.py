@@ -214,6 +214,8 @@ class NantySingleAgentEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (for MaskablePPO)."""
+        if self.game is None:
+            raise RuntimeError("call reset() before action_masks()")
         return action_mask(self.game, self.seat).astype(bool)
 
     def render(self) -> str | None:
