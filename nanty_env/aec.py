@@ -277,11 +277,11 @@ class raw_env(AECEnv):
         return self.game.view(self.agent_name_mapping[agent])
 
 
-def env(illegal_reward: float = -1.0, **kwargs: Any) -> AECEnv:
-    """The wrapped AEC env (``kwargs`` as for ``raw_env``): an illegal action ends the game with
-    ``illegal_reward`` for the offender, and the usual bounds and order checks apply (one
-    wrapper doing what PettingZoo's ``TerminateIllegalWrapper``, ``AssertOutOfBoundsWrapper``
-    and ``OrderEnforcingWrapper`` do together)."""
+def env(config: GameConfig | None = None, *, illegal_reward: float = -1.0, **kwargs: Any) -> AECEnv:
+    """The wrapped AEC env (``config`` and ``kwargs`` as for ``raw_env``): an illegal action ends
+    the game with ``illegal_reward`` for the offender, and the usual bounds and order checks
+    apply (one wrapper doing what PettingZoo's ``TerminateIllegalWrapper``,
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper`` do together)."""
     from nanty_env.wrapper import NantyAECWrapper
 
-    return NantyAECWrapper(raw_env(**kwargs), illegal_reward=illegal_reward)
+    return NantyAECWrapper(raw_env(config, **kwargs), illegal_reward=illegal_reward)

@@ -212,3 +212,4 @@ def test_a_game_config_and_the_old_keywords_give_the_same_game() -> None:
     assert s.config == a.config
     p = nanty_env.parallel_env(config)
     assert p.config == a.config and p.possible_agents == a.possible_agents
+    assert nanty_env.env(config, illegal_reward=-2).unwrapped.config == a.config
