@@ -51,11 +51,6 @@ from nanty_env.rewards import Potential, terminal_rewards
 ENV_NAME = "nanty_narking_v0"
 AGENT_ORDERS = ("engine", "cycle")
 
-# Set by ``reset()``; read before it, they raise an AttributeError saying so.
-_SET_BY_RESET = frozenset(
-    ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos")
-)
-
 
 def make_spaces() -> tuple[spaces.Dict, spaces.Discrete]:
     """The observation and action spaces shared by every seat."""
@@ -130,11 +125,15 @@ class raw_env(AECEnv):
         self.game: Game | None = None
         self._encode = Encoder()
         self._pending: int | None = None  # cycle order: the decision given in this cycle
-
-    def __getattr__(self, name: str) -> Any:  # only reached when the attribute is missing
-        if name in _SET_BY_RESET:
-            raise AttributeError(f"{name} is set by reset(): call reset() first")
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        # Before reset(): no agents and nothing to read (step, observe, last ... say so). No
+        # __getattr__ here: it would keep CPython from specialising every attribute read.
+        self.agents: list[str] = []
+        self.agent_selection: str | None = None
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -171,6 +170,18 @@ class raw_env(AECEnv):
             "observation": self._encode(g, seat, reveal_personalities=self.reveal_personalities),
             "action_mask": mask_with_no_op(g, seat) if self._cycle else action_mask(g, seat),
         }
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self.game is None:
+            raise RuntimeError("call reset() before last()")
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def state(self) -> np.ndarray:
         if self.game is None:

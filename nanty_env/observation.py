@@ -12,6 +12,7 @@ vectors while rewriting only the blocks whose inputs changed since the seat's la
 
 from __future__ import annotations
 
+import struct
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -229,10 +230,9 @@ def _personas(m: memoryview, g: Game, seat: int, rel: tuple[int, ...], reveal: b
 def _decision(m: memoryview, g: Game, seat: int) -> None:
     """``scalars`` to ``my_turn_to_act``: counters, the card being resolved and, if it is
     mine, the pending decision."""
-    m[_SCALARS] = len(g.deck) / NC
-    m[_SCALARS + 1] = len(g.event_deck) / NE
-    m[_SCALARS + 2] = g.turn / 100
-    m[_SCALARS + 3] = sum(g.trouble) / NA
+    _SCALAR_NUMBERS.pack_into(
+        m, _SCALARS * 4, len(g.deck) / NC, len(g.event_deck) / NE, g.turn / 100, sum(g.trouble) / NA
+    )
     stack = g.stack
     for f in reversed(stack):
         if f["k"] == "card":
@@ -282,6 +282,11 @@ _THIS_TURN_BLOCK = _zeros(_GAINED, _MONEY)  # city_gained_this_turn, abilities_u
 _LOANS_AFTER, _PENALTIES_AFTER, _HAND_SIZES_AFTER, _ON_BOARD_AFTER = (
     k - _MONEY for k in (_LOANS, _PENALTIES, _HAND_SIZES, _ON_BOARD)
 )
+assert (_LOANS_AFTER, _PENALTIES_AFTER, _HAND_SIZES_AFTER, _ON_BOARD_AFTER) == (4, 8, 12, 16)
+# money ... agents_on_board as float32s: ``pack_into`` rounds each double to float32 as an
+# item assignment does (one C cast), in one call instead of twenty
+_SEAT_NUMBERS = struct.Struct(f"={5 * NS}f")
+_SCALAR_NUMBERS = struct.Struct("=4f")  # the four ``scalars``
 _HAND_BLOCK = _zeros(_HAND, _KNOWN)
 _KNOWN_BLOCK = _zeros(_KNOWN, _PERSONALITY)
 _PERSONAS = _zeros(_PERSONALITY, _DISCARD)  # personality ... revealed_personalities
@@ -380,13 +385,40 @@ def _update_turn_and_seats(
                     m[_USED + a] = 1.0
         c.this_turn = (areas, used)
     money, loans, penalties, hands, on_board = g.money, g.loans, g.penalties, g.hands, g.on_board
-    for r, q in enumerate(rel):
-        i = _MONEY + r
-        m[i] = money[q] / 50
-        m[i + _LOANS_AFTER] = len(loans[q])
-        m[i + _PENALTIES_AFTER] = len(penalties[q])
-        m[i + _HAND_SIZES_AFTER] = len(hands[q]) / 10
-        m[i + _ON_BOARD_AFTER] = on_board[q] / 12
+    if len(rel) == NS:  # the usual table: one packed write of the 20 numbers
+        a, b, c_, d = rel
+        _SEAT_NUMBERS.pack_into(
+            m,
+            _MONEY * 4,
+            money[a] / 50,
+            money[b] / 50,
+            money[c_] / 50,
+            money[d] / 50,
+            len(loans[a]),
+            len(loans[b]),
+            len(loans[c_]),
+            len(loans[d]),
+            len(penalties[a]),
+            len(penalties[b]),
+            len(penalties[c_]),
+            len(penalties[d]),
+            len(hands[a]) / 10,
+            len(hands[b]) / 10,
+            len(hands[c_]) / 10,
+            len(hands[d]) / 10,
+            on_board[a] / 12,
+            on_board[b] / 12,
+            on_board[c_] / 12,
+            on_board[d] / 12,
+        )
+    else:
+        for r, q in enumerate(rel):
+            i = _MONEY + r
+            m[i] = money[q] / 50
+            m[i + _LOANS_AFTER] = len(loans[q])
+            m[i + _PENALTIES_AFTER] = len(penalties[q])
+            m[i + _HAND_SIZES_AFTER] = len(hands[q]) / 10
+            m[i + _ON_BOARD_AFTER] = on_board[q] / 12
     active = (g.active - seat) % len(rel)
     if active != c.active:
         m[_ACTIVE + c.active] = 0.0

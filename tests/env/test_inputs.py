@@ -64,11 +64,10 @@ def test_raw_env_refuses_non_integers_and_none_mid_game(order: str) -> None:
 
 def test_raw_env_before_reset_and_after_the_end() -> None:
     e = nanty_env.raw_env(num_players=2)
-    for call in (lambda: e.step(0), lambda: e.observe("player_0"), e.state):
+    for call in (lambda: e.step(0), lambda: e.observe("player_0"), e.state, e.last):
         with pytest.raises(RuntimeError, match=r"reset\(\)"):
             call()
-    with pytest.raises(AttributeError, match=r"call reset\(\) first"):
-        _ = e.agent_selection
+    assert e.agents == [] and e.agent_selection is None and list(e.agent_iter()) == []
     e.reset(seed=0)
     rng = np.random.default_rng(0)
     for agent in e.agent_iter():  # PettingZoo's convention: finished agents step None
