@@ -5,20 +5,12 @@ env on one and two processes (synchronous SB3 VecEnv and asynchronous send/recv)
 batch sizes.
 
     python benchmarks/env.py [--seconds 5] [--vec-sizes 16,64,128] [--repeats 3]
-
-``--rounds N`` instead runs N interleaved rounds (the order rotates every round) and prints
-medians with min-max and the load average: the AEC loop on PettingZoo's ``connect_four_v3``
-(unwrapped and ``env()``) beside ``nanty_narking_v0`` (``raw_env``, ``env()`` and ``raw_env`` in
-PettingZoo's stock stack of three wrappers), then the vectorised env on one process, two
-(synchronous) and async, each with and without one extra busy process on the machine
-(``--loaded both|no|yes``), and the workers' resident memory.
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
-import os
 import random
 import time
 from collections.abc import Callable
@@ -96,114 +88,24 @@ def independent_halves(num_envs: int, seconds: float) -> float:
         return sum(pool.map(_half, [(num_envs // 2, seconds)] * 2))
 
 
-def stock_stack(**kwargs) -> object:
-    """``raw_env`` in PettingZoo's own three wrappers (what ``env()`` was before its single
-    wrapper)."""
-    from pettingzoo.utils import wrappers
-
-    e = wrappers.TerminateIllegalWrapper(nanty_env.raw_env(**kwargs), illegal_reward=-1.0)
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(e))
-
-
-def spread(values: list[float], fmt: str = ",.0f") -> str:
-    """Median (min-max)."""
-    return f"{np.median(values):{fmt}} ({min(values):{fmt}}-{max(values):{fmt}})"
-
-
-def load() -> str:
-    return " / ".join(f"{x:.2f}" for x in os.getloadavg())
-
-
-def aec_rounds(rounds: int, seconds: float, players: list[int]) -> None:
-    """Interleaved rounds of the AEC loop: each round runs every environment once (the order
-    rotating), so a drift of the machine hits all alike; ratios are taken within a round."""
-    from pettingzoo.classic import connect_four_v3
-
-    peers: dict[str, Callable] = {
-        "connect_four_v3 raw_env (unwrapped)": connect_four_v3.raw_env,
-        "connect_four_v3 env()": connect_four_v3.env,
-    }
-    for n in players:
-        peers[f"nanty raw_env {n}p"] = lambda n=n: nanty_env.raw_env(num_players=n)
-        peers[f"nanty env() {n}p"] = lambda n=n: nanty_env.env(num_players=n)
-        peers[f"nanty raw_env {n}p, PettingZoo's 3 wrappers"] = lambda n=n: stock_stack(
-            num_players=n
-        )
-    rates: dict[str, list[float]] = {name: [] for name in peers}
-    print(f"AEC loop, {rounds} interleaved rounds of {seconds:g} s each; load average {load()}")
-    names = list(peers)
-    for r in range(rounds):
-        for name in names[r % len(names) :] + names[: r % len(names)]:
-            rates[name].append(aec_steps_per_second(peers[name], seconds, seed=r))
-    base = rates["connect_four_v3 raw_env (unwrapped)"]
-    print(f"{'environment':<44} {'steps/s: median (min-max)':>28} {'vs c4 unwrapped':>24}")
-    for name, v in rates.items():
-        ratio = [a / b for a, b in zip(v, base, strict=True)]
-        print(f"{name:<44} {spread(v):>28} {spread(ratio, '.2f'):>24}")
-    print(f"load average after: {load()}")
-
-
-def _busy() -> None:
-    while True:
-        pass
-
-
-def worker_rss_mb(venv: object) -> list[float]:
-    out = []
-    for pid in venv.worker_pids:
-        with open(f"/proc/{pid}/status") as f:
-            out.append(int(next(x for x in f if x.startswith("VmRSS:")).split()[1]) / 1024)
-    return out
-
-
-def vec_rounds(rounds: int, seconds: float, sizes: list[int], loaded: list[bool]) -> None:
-    """Interleaved rounds of the vectorised env (one process, two synchronous, async), with and
-    without one extra busy process; speed-ups are taken within a round."""
+def worker_memory(num_envs: int = 16) -> None:
+    """Resident memory of the worker processes of both multi-process faces (``/proc``)."""
     from nanty_env.vector import make_vec_env
 
-    for flag in loaded:
-        busy = mp.get_context("spawn").Process(target=_busy, daemon=True) if flag else None
-        if busy is not None:
-            busy.start()
-        print(
-            f"\nvectorised env, 4 players, {'with' if flag else 'without'} one extra busy "
-            f"process; {rounds} interleaved rounds of {seconds:g} s; load average {load()}"
-        )
-        print(
-            f"{'games':>6} {'1 process':>24} {'2 processes (sync)':>24} {'speed-up':>18} "
-            f"{'async, 2 workers':>24} {'speed-up':>18}"
-        )
-        for n in sizes:
-            runs: dict[str, list[float]] = {"one": [], "two": [], "async": []}
-            kinds = {
-                "one": lambda n=n: vec_steps_per_second(1, n, seconds),
-                "two": lambda n=n: vec_steps_per_second(2, n, seconds),
-                "async": lambda n=n: async_steps_per_second(2, n, seconds),
-            }
-            order = list(kinds)
-            for r in range(rounds):
-                for k in order[r % 3 :] + order[: r % 3]:
-                    runs[k].append(kinds[k]())
-            two = [a / b for a, b in zip(runs["two"], runs["one"], strict=True)]
-            asy = [a / b for a, b in zip(runs["async"], runs["one"], strict=True)]
-            print(
-                f"{n:>6} {spread(runs['one']):>24} {spread(runs['two']):>24} "
-                f"{spread(two, '.2f'):>18} {spread(runs['async']):>24} {spread(asy, '.2f'):>18}"
-            )
-        print(f"load average after: {load()}")
-        if busy is not None:
-            busy.kill()
-            busy.join()
-    sync = make_vec_env(16, num_workers=2, seed=0, num_players=4)
+    def rss_mb(pid: int) -> float:
+        with open(f"/proc/{pid}/status") as f:
+            return int(next(x for x in f if x.startswith("VmRSS:")).split()[1]) / 1024
+
+    sync = make_vec_env(num_envs, num_workers=2, seed=0, num_players=4)
     sync.reset()
-    asyn = make_async_vec_env(16, 2, seed=0, num_players=4)
+    asyn = make_async_vec_env(num_envs, 2, seed=0, num_players=4)
     asyn.async_reset()
-    print(
-        f"worker RSS, 16 games: synchronous {worker_rss_mb(sync)} MB, asynchronous "
-        f"{worker_rss_mb(asyn)} MB"
-    )
-    sync.close()
-    asyn.close()
+    asyn.recv()
+    for name, venv in (("synchronous", sync), ("asynchronous", asyn)):
+        print(
+            f"{name}, {num_envs} games: workers' RSS {[round(rss_mb(p)) for p in venv.worker_pids]} MB"
+        )
+        venv.close()
 
 
 def main() -> None:
@@ -213,17 +115,10 @@ def main() -> None:
         "--vec-sizes", type=lambda t: [int(x) for x in t.split(",")], default=[16, 64, 128]
     )
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--rounds", type=int, default=0, help="interleaved rounds (see above)")
-    ap.add_argument("--players", type=lambda t: [int(x) for x in t.split(",")], default=[4])
-    ap.add_argument("--loaded", choices=("both", "no", "yes"), default="both")
-    ap.add_argument("--skip", choices=("aec", "vec", "none"), default="none")
+    ap.add_argument("--worker-memory", action="store_true", help="only the workers' memory")
     args = ap.parse_args()
-    if args.rounds:
-        if args.skip != "aec":
-            aec_rounds(args.rounds, args.seconds, args.players)
-        if args.skip != "vec":
-            loaded = {"both": [False, True], "no": [False], "yes": [True]}[args.loaded]
-            vec_rounds(args.rounds, args.seconds, args.vec_sizes, loaded)
+    if args.worker_memory:
+        worker_memory()
         return
     from pettingzoo.classic import connect_four_v3, texas_holdem_v4
 
