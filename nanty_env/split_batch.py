@@ -30,6 +30,8 @@ from nanty_env.workers import (
     DEFAULT_TIMEOUT,
     DONE,
     FAILED,
+    INFO_BY_PIPE,
+    INFO_LEN,
     STEP,
     VecEnvWorkerError,
     Worker,
@@ -157,9 +159,17 @@ class SplitBatch:
         dones = np.zeros(n, dtype=bool)
         masks = np.empty((n, self.action_space.n), dtype=bool)
         sl = self._slices[0]
-        infos = self._local.step_into(
-            self._local_actions, obs[sl], rewards[sl], dones[sl], masks[sl]
-        )
+        try:
+            infos = self._local.step_into(
+                self._local_actions, obs[sl], rewards[sl], dones[sl], masks[sl]
+            )
+        except Exception:  # e.g. illegal_action="raise": take the workers' answers, then raise
+            for w in self._workers:
+                if w.recv_bytes() == FAILED or w.bufs.ctrl[INFO_LEN] == INFO_BY_PIPE:
+                    w.recv()
+                w.settled()
+            self._masks = None  # some games moved on: ask for their masks afresh
+            raise
         for w, sl in zip(self._workers, self._slices[1:], strict=True):
             if w.recv_bytes() != DONE:
                 raise VecEnvWorkerError(f"{w.name} failed to step:\n{w.recv()}")

@@ -112,6 +112,24 @@ def test_a_stopped_worker_is_reported_within_the_timeout(face: str) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
+def test_an_error_in_the_callers_own_games_keeps_the_workers_in_step() -> None:
+    from nanty_env.engine import IllegalActionError
+
+    venv = make_vec_env(4, num_workers=2, seed=0, num_players=2, illegal_action="raise")
+    venv.reset()
+    masks = venv.action_masks()
+    actions = first_legal(masks)
+    actions[0] = int(np.flatnonzero(~masks[0])[0])  # game 0 is the caller's own
+    with pytest.raises(IllegalActionError):
+        venv.step(actions)
+    direct = [venv.env_method("action_masks", indices=[i])[0] for i in range(4)]
+    assert np.array_equal(venv.action_masks(), np.stack(direct))  # fresh, not the stale ones
+    for _ in range(20):
+        _, _, _, infos = venv.step(first_legal(venv.action_masks()))
+        assert len(infos) == 4
+    venv.close()
+
+
 def test_a_failing_command_is_reported_with_its_traceback() -> None:
     venv, _ = sync_split()
     with pytest.raises(VecEnvWorkerError, match=r"AttributeError.*no_such_method"):
