@@ -9,6 +9,9 @@ Examples::
     nanty roles --players 4 --games 100
     nanty roles-train --games 300
     nanty bots
+    nanty play --bots heuristic,random,random --seed 1   # you against three bots
+    nanty replay records/play_....json [--check]
+    nanty serve --port 8000                              # the browser UI
 """
 
 from __future__ import annotations
@@ -19,60 +22,95 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+# the shipped role model, which `nanty roles-train` rewrites by default
+ROLE_MODEL_FILE = Path(__file__).resolve().parents[1] / "agents" / "data" / "role_model.json"
+
 
 def _players(text: str) -> list[int]:
     return [int(x) for x in text.split(",") if x]
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from arena.tournament import TournamentSpec, format_table, run_tournament, write_outputs
+    from agents.checkpoint import CheckpointError
+    from arena.tournament import (
+        TournamentError,
+        TournamentInterrupted,
+        TournamentSpec,
+        format_table,
+        output_paths,
+        run_tournament,
+        write_outputs,
+    )
+    from arena.workers import WorkerError
 
-    bots = tuple(_ppo(b.strip(), args.checkpoint) for b in args.bots.split(",") if b.strip())
-    spec = TournamentSpec(
-        bots=bots,
-        num_players=args.players,
-        games=args.games,
-        seed=args.seed,
-        personalities=args.personalities,
-        thresholds=args.thresholds,
-        interrupt_windows=args.windows,
+    bots = tuple(
+        _ppo(b.strip(), args.checkpoint, args.trust_checkpoint)
+        for b in args.bots.split(",")
+        if b.strip()
     )
-    journal = None
+    out = journal = None
     if args.out:
-        out = Path(args.out)
-        journal = out.with_name(out.stem + "_games.jsonl")
-    result = run_tournament(
-        spec,
-        workers=args.workers,
-        progress=not args.no_progress,
-        chunk=args.chunk,
-        journal=journal,
-        resume=args.resume,
-    )
+        out, journal = output_paths(args.out)  # --out DIR writes inside DIR
+    try:
+        spec = TournamentSpec(
+            bots=bots,
+            num_players=args.players,
+            games=args.games,
+            seed=args.seed,
+            personalities=args.personalities,
+            thresholds=args.thresholds,
+            interrupt_windows=args.windows,
+        )
+        result = run_tournament(
+            spec,
+            workers=args.workers,
+            progress=not args.no_progress,
+            chunk=args.chunk,
+            journal=journal,
+            resume=args.resume,
+            record_dir=args.records,
+        )
+    except (CheckpointError, TournamentError, WorkerError) as e:
+        raise SystemExit(f"nanty eval: {e}") from None
+    except TournamentInterrupted as e:
+        print(f"nanty eval: {e}", file=sys.stderr)
+        return 128 + e.signum
     print(format_table(result))
-    if args.out:
-        for path in write_outputs(result, args.out, plots=not args.no_plots):
+    if out is not None:
+        for path in write_outputs(result, out, plots=not args.no_plots):
             print(f"wrote {path}")
     return 0
 
 
-def _ppo(spec: str, checkpoint: str | None) -> str:
-    """``ppo`` in a bot list names the ``--checkpoint`` given to ``nanty eval``."""
+def _ppo(spec: str, checkpoint: str | None, trust: bool = False) -> str:
+    """``ppo`` in a bot list names the ``--checkpoint`` given to ``nanty eval`` (an SB3
+    ``.zip`` only with ``--trust-checkpoint``, which then applies to every policy bot)."""
+    if spec.startswith("policy:") and trust and ":trust=" not in spec:
+        return spec + ":trust=1"
     if spec != "ppo":
         return spec
     if not checkpoint:
         raise SystemExit("nanty eval: the bot 'ppo' needs --checkpoint PATH")
-    return f"policy:path={checkpoint}"
+    return f"policy:path={checkpoint}" + (":trust=1" if trust else "")
 
 
 def cmd_summary(args: argparse.Namespace) -> int:
-    from arena.tournament import format_table, load_journal, write_outputs
+    from arena.tournament import (
+        JournalError,
+        format_table,
+        load_journal,
+        output_paths,
+        write_outputs,
+    )
 
-    result = load_journal(args.journal)
+    try:
+        result = load_journal(args.journal)
+    except JournalError as e:
+        raise SystemExit(f"nanty summary: {e}") from None
     print(f"{len(result.records)} of {result.spec.games} games finished")
     print(format_table(result))
     if args.out:
-        for path in write_outputs(result, args.out, plots=not args.no_plots):
+        for path in write_outputs(result, output_paths(args.out)[0], plots=not args.no_plots):
             print(f"wrote {path}")
     return 0
 
@@ -81,8 +119,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     from arena.paired import compare_runs, format_paired
     from arena.tournament import load_journal
 
-    run_a, run_b = load_journal(args.journal_a), load_journal(args.journal_b)
     try:
+        run_a, run_b = load_journal(args.journal_a), load_journal(args.journal_b)
         result = compare_runs(run_a, run_b, args.entry_a, args.entry_b)
     except ValueError as e:
         raise SystemExit(f"nanty compare: {e}") from e
@@ -130,7 +168,7 @@ def cmd_bots(args: argparse.Namespace) -> int:
     from agents.registry import BOTS
 
     print("bots: " + ", ".join(sorted(BOTS)))
-    print("spec syntax: name[:key=value...], e.g. ismcts:iters=300 or policy:path=model.zip")
+    print("spec syntax: name[:key=value...], e.g. ismcts:iters=300 or policy:path=runs/quick")
     return 0
 
 
@@ -140,13 +178,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     ev = sub.add_parser("eval", help="play a tournament and report win rates and ratings")
     ev.add_argument("--bots", required=True, help="comma-separated bot specs, one per seat")
-    ev.add_argument("--checkpoint", help="trained model that the bot name 'ppo' stands for")
+    ev.add_argument(
+        "--checkpoint",
+        help="trained policy that the bot name 'ppo' stands for (a run folder or NAME.json)",
+    )
+    ev.add_argument(
+        "--trust-checkpoint",
+        action="store_true",
+        help="allow SB3 .zip checkpoints (unpickled: they can run any code; only your own)",
+    )
     ev.add_argument("--players", type=int, default=4)
     ev.add_argument("--games", type=int, default=100)
     ev.add_argument("--seed", type=int, default=0)
     ev.add_argument(
         "--out",
-        help="JSON output (CSV files, plots and a games journal are written beside it)",
+        help="output folder (results.json, CSV files, plots, games journal inside it) or a "
+        "FILE.json (the other files beside it)",
     )
     ev.add_argument("--workers", type=int, default=2)
     ev.add_argument("--personalities", default="standard")
@@ -157,6 +204,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--resume",
         action="store_true",
         help="keep the finished games of an interrupted run with the same --out and settings",
+    )
+    ev.add_argument(
+        "--records",
+        metavar="DIR",
+        help="write one game record per game into DIR (see nanty replay); the journal names them",
     )
     ev.add_argument("--no-plots", action="store_true")
     ev.add_argument("--no-progress", action="store_true")
@@ -193,7 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     rt.add_argument("--games", type=int, default=300, help="games per player count")
     rt.add_argument("--seed", type=int, default=7)
     rt.add_argument("--bot", default="heuristic:roles=none")
-    rt.add_argument("--out", default=str(Path(__file__).parent / "data" / "role_model.json"))
+    rt.add_argument("--out", default=str(ROLE_MODEL_FILE), help="default: the shipped model")
     rt.add_argument("--workers", type=int, default=2)
     rt.add_argument("--no-progress", action="store_true")
     rt.set_defaults(func=cmd_roles_train)
@@ -204,6 +256,14 @@ def build_parser() -> argparse.ArgumentParser:
     from nanty_app.train_command import add_train_parser
 
     add_train_parser(sub)
+
+    from nanty_app.replay import add_replay_parser
+    from nanty_app.server import add_serve_parser
+    from nanty_app.terminal import add_play_parser
+
+    add_play_parser(sub)
+    add_replay_parser(sub)
+    add_serve_parser(sub)
     return ap
 
 

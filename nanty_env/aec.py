@@ -77,8 +77,9 @@ class raw_env(AECEnv):
     Args:
         config: the game's setup (``GameConfig``); or, instead, the game keywords
             ``num_players``, ``personalities``, ``thresholds``, ``theme``, ``interrupt_windows``.
-        render_mode: ``"ansi"`` (text of the current seat's view), ``"rgb_array"`` (an image of
-            it; needs matplotlib) or ``None``.
+        render_mode: ``"ansi"`` (text of the current seat's view), ``"rgb_array"`` (a picture
+            of the board as that seat sees it), ``"human"`` (that picture in a window, redrawn
+            after every step; ``render()`` returns ``None``) or ``None``.
         reward_mode: ``"win_loss"`` or ``"zero_sum"`` (see ``nanty_env.rewards``).
         shaping: optional potential ``phi(game, seat)`` for potential-based shaping.
         reveal_personalities: put the others' personalities into observations (oracle).
@@ -88,7 +89,7 @@ class raw_env(AECEnv):
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "name": ENV_NAME,
         "is_parallelizable": False,
     }
@@ -123,7 +124,9 @@ class raw_env(AECEnv):
         self.state_space = spaces.Box(0.0, OBS_HIGH, (STATE_SIZE,), dtype=np.float32)
         self._seeds = np.random.default_rng()
         self.game: Game | None = None
+        self.game_seed = 0  # the seed of the current game (``Game.new``), for game records
         self._encode = Encoder()
+        self._window = None
         self._pending: int | None = None  # cycle order: the decision given in this cycle
         # Before reset(): no agents and nothing to read (step, observe, last ... say so). No
         # __getattr__ here: it would keep CPython from specialising every attribute read.
@@ -146,7 +149,8 @@ class raw_env(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
-        self.game = Game.new(self.config, int(self._seeds.integers(2**63)))
+        self.game_seed = int(self._seeds.integers(2**63))
+        self.game = Game.new(self.config, self.game_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -212,10 +216,14 @@ class raw_env(AECEnv):
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.shaping is None and g.outcome is None:
             self.agent_selection = self.possible_agents[g.stack[-1]["p"]]
+            if self.render_mode == "human":
+                self.render()
             return  # every reward is 0.0, and so is every cumulative one before the end
         self._reward_and_end(g)
         if g.outcome is None:
             self.agent_selection = self.possible_agents[g.stack[-1]["p"]]
+        if self.render_mode == "human":
+            self.render()
 
     def _cycle_step(self, agent: str, action: Any) -> None:
         """One agent's turn in ``agent_order="cycle"``: the decider's action is checked and
@@ -241,6 +249,8 @@ class raw_env(AECEnv):
         self._reward_and_end(g)
         self.infos = acting_infos(self.game, self.possible_agents)
         self.agent_selection = self.possible_agents[0]
+        if self.render_mode == "human":
+            self.render()
 
     def _reward_and_end(self, g: Game) -> None:
         """After a decision: the shaping and terminal rewards, accumulated; the end."""
@@ -264,6 +274,12 @@ class raw_env(AECEnv):
             raise RuntimeError("call reset() before render()")
         if self.render_mode == "rgb_array":
             return self.render_image_for(self.agent_selection)
+        if self.render_mode == "human":
+            from nanty_env.render_window import BoardWindow
+
+            self._window = self._window or BoardWindow(self.metadata["name"])
+            self._window.show(self.render_image_for(self.agent_selection))
+            return None
         return self.render_for(self.agent_selection)
 
     def render_for(self, agent: str) -> str:
@@ -272,10 +288,12 @@ class raw_env(AECEnv):
 
     def render_image_for(self, agent: str) -> np.ndarray:
         """An RGB image of ``agent``'s view (only its own hand), drawn from its dict view."""
-        return render_view_image(self.view(agent), self.config.theme)
+        return render_view_image(self.view(agent), self.config.theme, self.config)
 
     def close(self) -> None:
-        pass
+        if self._window is not None:
+            self._window.close()
+            self._window = None
 
     # ------------------------------------------------------------------ helpers
     def _potentials(self) -> list[float]:

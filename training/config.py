@@ -1,12 +1,15 @@
 """Typed training configuration loaded from YAML, with errors that name the key and the file.
 
 A config file has the sections of :class:`TrainConfig`; every key is optional (defaults below)
-but unknown keys and wrongly typed values are errors.
+but unknown keys, repeated keys, wrongly typed values, numbers that are not finite (``.nan``,
+``.inf``) and values out of range are errors.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
 import types
 import typing
 from dataclasses import dataclass, field
@@ -30,6 +33,26 @@ def config_path(name: str) -> Path:
 
 class ConfigError(ValueError):
     """A configuration file that does not fit the schema."""
+
+
+DEVICE = re.compile(r"auto|cpu|mps|cuda(:\d+)?")  # what torch / SB3 accept here
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key given twice in one mapping (PyYAML would keep the
+    last one silently, so a forgotten earlier line would win or lose without a word)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            line = key_node.start_mark.line + 1
+            if key in seen:
+                raise ConfigError(
+                    f"key {key!r} given twice (lines {seen[key]} and {line}) in one mapping"
+                )
+            seen[key] = line
+        return super().construct_mapping(node, deep=deep)
 
 
 @dataclass(frozen=True)
@@ -90,6 +113,8 @@ class PPOSection:
                 raise ValueError(f"{name} must be in (0, 1]")
         if self.target_kl is not None and self.target_kl <= 0:
             raise ValueError(f"target_kl must be positive or null, got {self.target_kl!r}")
+        _non_negative("ent_coef", self.ent_coef)
+        _positive("clip_range", self.clip_range)
         if not self.net_arch or any(w <= 0 for w in self.net_arch):
             raise ValueError("net_arch must be a non-empty list of positive layer widths")
 
@@ -217,6 +242,11 @@ class TrainConfig:
     pretrain: PretrainSection = field(default_factory=PretrainSection)
 
     def validate(self) -> None:
+        _non_negative("seed", self.seed)
+        if not isinstance(self.device, str) or not DEVICE.fullmatch(self.device):
+            raise ValueError(
+                f"device must be 'cpu', 'cuda', 'cuda:N', 'mps' or 'auto', got {self.device!r}"
+            )
         _positive("checkpoint_every", self.checkpoint_every)
         _positive("torch_threads", self.torch_threads)
         for name in ("time_limit_minutes", "cpu_limit_minutes"):
@@ -239,9 +269,13 @@ def load_config(path: str | Path, **overrides: Any) -> TrainConfig:
     values (e.g. ``{"ppo.total_timesteps": 1000}``)."""
     path = config_path(str(path))
     try:
-        raw = yaml.safe_load(path.read_text()) or {}
+        raw = yaml.load(path.read_text(), Loader=_UniqueKeyLoader) or {}
+    except ConfigError as e:
+        raise ConfigError(f"{path}: {e}") from e
     except yaml.YAMLError as e:
         raise ConfigError(f"{path}: not valid YAML: {e}") from e
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read the config ({e.strerror or e})") from e
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: the top level must be a mapping")
     for key, value in overrides.items():
@@ -253,6 +287,24 @@ def load_config(path: str | Path, **overrides: Any) -> TrainConfig:
             node = node.setdefault(s, {})
         node[last] = value
     return build(TrainConfig, raw, str(path), "")
+
+
+def validate_config(cfg: TrainConfig, file: str = "config") -> None:
+    """Check a config built in code (``load_config`` checks what it reads) the same way:
+    every section's ranges, then the whole."""
+    for f in dataclasses.fields(cfg):
+        section = getattr(cfg, f.name)
+        if dataclasses.is_dataclass(section):
+            try:
+                section.validate()
+            except (ValueError, TypeError) as e:
+                raise ConfigError(f"{file}: {f.name}: {e}") from e
+        elif isinstance(section, float) and not math.isfinite(section):
+            raise ConfigError(f"{file}: '{f.name}' must be a finite number, got {section!r}")
+    try:
+        cfg.validate()
+    except (ValueError, TypeError) as e:
+        raise ConfigError(f"{file}: {e}") from e
 
 
 def build(cls: type, data: Any, file: str, where: str) -> Any:
@@ -297,6 +349,8 @@ def _convert(tp: Any, value: Any, file: str, key: str) -> Any:
             raise ConfigError(f"{file}: '{key}' must be a mapping, got {value!r}")
         return {str(k): _convert(args[1], v, file, f"{key}.{k}") for k, v in value.items()}
     if tp is float and isinstance(value, int | float) and not isinstance(value, bool):
+        if not math.isfinite(value):
+            raise ConfigError(f"{file}: '{key}' must be a finite number, got {value!r}")
         return float(value)
     if tp is int and isinstance(value, int) and not isinstance(value, bool):
         return value

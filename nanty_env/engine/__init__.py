@@ -2,7 +2,7 @@
 
 from nanty_env.engine.actions import NUM_ACTIONS, decode, encode
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.errors import EngineError, IllegalActionError
+from nanty_env.engine.errors import EngineError, IllegalActionError, InvalidStateError
 from nanty_env.engine.game import Game, Outcome
 
 __all__ = [
@@ -11,6 +11,7 @@ __all__ = [
     "Game",
     "GameConfig",
     "IllegalActionError",
+    "InvalidStateError",
     "Outcome",
     "decode",
     "encode",

@@ -103,7 +103,9 @@ def sample_from_view(view: dict[str, Any], rng: np.random.Generator, cfg: GameCo
         "rng": np.random.Generator(np.random.PCG64(int(rng.integers(2**63)))).bit_generator.state,
         "log": [],
     }
-    return Game.from_dict(d)
+    # built here from a view of a valid game (search bots draw thousands): not re-validated;
+    # tests/engine/test_validation.py checks that such states pass the validator
+    return Game.from_dict(d, validate=False)
 
 
 def _frame(f: dict[str, Any], hands: list[list[int]], rng: np.random.Generator) -> dict:

@@ -15,10 +15,11 @@ from nanty_env.engine import (  # noqa: F401  (registers frame handlers)  # noqa
     flow,
     reactions,
     setup,
+    validation,
 )
 from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.errors import EngineError, IllegalActionError
+from nanty_env.engine.errors import EngineError, IllegalActionError, InvalidStateError
 from nanty_env.engine.frames import ACT, OPTIONS, Frame
 
 _LIST_FIELDS = (
@@ -238,8 +239,16 @@ class Game:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Game:
-        """Rebuild a game from :meth:`to_dict` output (or a hand-built state, see docs)."""
+    def from_dict(cls, d: dict[str, Any], *, validate: bool = True) -> Game:
+        """Rebuild a game from :meth:`to_dict` output (or a hand-built state, see docs).
+
+        Raises:
+            InvalidStateError: the state breaks the schema or a rule (the message names the
+                field); checked by ``nanty_env.engine.validation`` unless ``validate`` is
+                false (for states the engine built itself, e.g. determinizations).
+        """
+        if validate:
+            validation.check_schema(d, _SCALAR_FIELDS, _LIST_FIELDS, _NESTED_FIELDS)
         g = cls.__new__(cls)
         g.cfg = GameConfig.from_dict(d["config"])
         for name in _SCALAR_FIELDS:
@@ -261,10 +270,14 @@ class Game:
             )
         )
         state = d.get("rng")
-        g.rng = np.random.default_rng() if state is None else _generator(state)
+        g.rng = np.random.default_rng() if state is None else _rng_from(state, validate)
         g.log = list(d.get("log", []))
         g._legal = None
-        if g.outcome is None:
+        if validate:
+            validation.check_state(g)
+            if g.outcome is None:
+                validation.advance_checked(g)
+        elif g.outcome is None:
             g._advance()
         return g
 
@@ -323,6 +336,15 @@ def _generator(state: dict[str, Any]) -> np.random.Generator:
     return np.random.Generator(bits)
 
 
+def _rng_from(state: dict[str, Any], validate: bool) -> np.random.Generator:
+    if not validate:
+        return _generator(state)
+    try:
+        return _generator(dict(state))
+    except (TypeError, ValueError, KeyError) as e:
+        raise InvalidStateError(f"rng: not a PCG64 generator state ({e})") from e
+
+
 def _rng_state(rng: Any) -> dict[str, Any]:
     """The bit-generator state of a game's generator (lazy or not), as a new dict."""
     if type(rng) is _LazyRng:
@@ -345,10 +367,18 @@ class _LazyRng:
         self._gen: np.random.Generator | None = None
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in _LazyRng.__slots__:
+            # copy/pickle probe dunders and (on an instance they built with __new__) the
+            # unset slots: answering them from the generator would recurse forever
+            raise AttributeError(name)
         gen = self._gen
         if gen is None:
             gen = self._gen = _generator(self._state)
         return getattr(gen, name)
+
+    def __reduce__(self) -> tuple:
+        """Pickles and deep copies as the generator it stands for."""
+        return (_generator, (_rng_state(self),))
 
 
 def _jsonable(x: Any) -> Any:

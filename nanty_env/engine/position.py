@@ -3,7 +3,7 @@
 ``build_position`` starts from a seeded new game, overwrites what you give, puts every card
 you did not place on the draw pile, and starts the turn of ``active`` (its start-of-turn win
 check included). Areas, cards, events and personalities are named by their data ids.
-See ``docs/state.md`` for the full state schema.
+See ``docs/engine.md`` (State schema) for the full state schema.
 """
 
 from __future__ import annotations
