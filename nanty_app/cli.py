@@ -12,6 +12,7 @@ Examples::
     nanty play --bots heuristic,random,random --seed 1   # you against three bots
     nanty replay records/play_....json [--check]
     nanty serve --port 8000                              # the browser UI
+    nanty coverage --games 300 --expansion cthulhu --plot coverage.png
 """
 
 from __future__ import annotations
@@ -257,6 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_train_parser(sub)
 
+    from nanty_app.coverage_command import add_coverage_parser
     from nanty_app.replay import add_replay_parser
     from nanty_app.server import add_serve_parser
     from nanty_app.terminal import add_play_parser
@@ -264,6 +266,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_play_parser(sub)
     add_replay_parser(sub)
     add_serve_parser(sub)
+    add_coverage_parser(sub)
     return ap
 
 

@@ -10,7 +10,9 @@ so these are exactly the invariants random play is measured against.
 
 Extensions (expansions with more state) add to the same checks without editing this module:
 :func:`register_check` adds a whole-state check and :func:`register_frame_field` the domain of
-a frame field (for every kind, or one kind).
+a frame field (for every kind, or one kind). The built-in checks read the game's own ruleset
+(its tables, frame handlers, action space and ability bits); the base game's personality and
+event-deck checks apply to base games only, an expansion registering its own.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 from nanty_env.engine import actions as A
 from nanty_env.engine.errors import InvalidStateError
-from nanty_env.engine.frames import OPTIONS
 from nanty_env.engine.tables import (
     AGENTS_PER_PLAYER,
     BUILDINGS_PER_PLAYER,
@@ -173,7 +174,7 @@ def check_schema(
         _length(d[name], size, name)
     for name in ("building", "city_retired", "city_gained"):
         _length(d[name], NUM_AREAS, name)
-    for name in ("money", "on_board", "persona"):
+    for name in ("money", "on_board") if cfg.expansion else ("money", "on_board", "persona"):
         _length(d[name], n, name)
     for s, row in enumerate(d["agents"]):
         _length(row, NUM_AREAS, f"agents[{s}]")
@@ -225,8 +226,11 @@ def _length(x: list, size: int, field: str) -> None:
 def check_state(g: Game) -> None:
     """Every invariant of a reachable state (see the module docstring), then the registered
     extra checks."""
-    for check in (_turn, _pieces, _cards, _knowledge, _personalities, _events, _frames, _outcome):
+    for check in (_turn, _pieces, _cards, _knowledge, _frames, _outcome):
         check(g)
+    if not g.has_elders:  # the base game's roles and event deck (expansions check their own)
+        _personalities(g)
+        _events(g)
     for _, check in _CHECKS:
         check(g)
 
@@ -268,13 +272,15 @@ def _pieces(g: Game) -> None:
 
 
 def _cards(g: Game) -> None:
-    t = tables()
+    t = g.t
     places: list[tuple[str, list[int]]] = [
         ("deck", g.deck),
         ("discard", g.discard),
         ("in_play", g.in_play),
         ("removed", g.removed),
     ]
+    if g.has_elders:
+        places.append(("faceup", g.faceup))
     for s in range(g.n):
         places += [(f"hands[{s}]", g.hands[s]), (f"loans[{s}]", g.loans[s])]
         places.append((f"penalties[{s}]", g.penalties[s]))
@@ -293,8 +299,9 @@ def _cards(g: Game) -> None:
     removed = sorted(t.removed_with_two if g.n == 2 else ())
     if sorted(g.removed) != removed:
         fail("removed", f"{sorted(g.removed)} but a {g.n}-player game sets aside {removed}")
+    penalty = _penalty_cards() if t is tables() else _penalties_of(t.effect)
     for s in range(g.n):
-        for name, allowed in (("loans", t.loan_cards), ("penalties", _penalty_cards())):
+        for name, allowed in (("loans", t.loan_cards), ("penalties", penalty)):
             bad = [c for c in getattr(g, name)[s] if c not in allowed]
             if bad:
                 fail(f"{name}[{s}]", f"card {t.card_id(bad[0])} cannot lie there")
@@ -305,7 +312,10 @@ def _cards(g: Game) -> None:
 
 @cache
 def _penalty_cards() -> frozenset[int]:
-    effect = tables().effect
+    return _penalties_of(tables().effect)
+
+
+def _penalties_of(effect: Sequence[str]) -> frozenset[int]:
     return frozenset(c for c in range(A.NUM_CARDS) if effect[c] == "pay_or_take_penalty_card")
 
 
@@ -348,8 +358,8 @@ def _turn(g: Game) -> None:
             fail(name, f"{value} is not a seat of a {n}-player game")
     if g.turn < 0:
         fail("turn", f"{g.turn} is negative")
-    if not 0 <= g.ability_used < 1 << NUM_AREAS:
-        fail("ability_used", f"{g.ability_used} is not a 12-area bit mask")
+    if not 0 <= g.ability_used < 1 << g.ability_bits:
+        fail("ability_used", f"{g.ability_used} is not a {g.ability_bits}-bit mask")
 
 
 def _frames(g: Game) -> None:
@@ -361,7 +371,7 @@ def _frames(g: Game) -> None:
     for i, f in enumerate(stack):
         where = f"stack[{i}]"
         kind = f.get("k")
-        if kind not in OPTIONS:
+        if kind not in g._options:
             fail(f"{where}.k", f"{kind!r} is not a frame kind")
         if "p" not in f:
             fail(f"{where}.p", "missing")
@@ -415,8 +425,8 @@ def advance_checked(g: Game) -> None:
         if not 0 <= g.current_player < g.n:
             fail(f"stack[{len(g.stack) - 1}].p", f"{g.current_player} is not a seat")
         legal = g.legal_actions()
-        if not all(0 <= a < A.NUM_ACTIONS for a in legal):
-            fail("stack", f"the pending decision offers actions outside 0..{A.NUM_ACTIONS - 1}")
+        if not all(0 <= a < g.num_actions for a in legal):
+            fail("stack", f"the pending decision offers actions outside 0..{g.num_actions - 1}")
     else:
         check_state(g)  # finishing during the resume must leave a valid end state
 
@@ -433,7 +443,7 @@ def check_game(g: Game) -> None:
         fail("stack", "no legal action before the end")
     if any(a >= b for a, b in pairwise(legal)):
         fail("stack", "legal actions must be sorted and distinct")
-    if legal[0] < 0 or legal[-1] >= A.NUM_ACTIONS:
-        fail("stack", f"legal actions outside 0..{A.NUM_ACTIONS - 1}")
+    if legal[0] < 0 or legal[-1] >= g.num_actions:
+        fail("stack", f"legal actions outside 0..{g.num_actions - 1}")
     if not 0 <= g.current_player < g.n:
         fail("stack", f"current player {g.current_player} is not a seat")
