@@ -44,6 +44,11 @@ def game_config(config: GameConfig | None = None, *, log: bool = False, **game: 
             f"give the game either as config=GameConfig(...) or as keywords, not both "
             f"(got config and {', '.join(sorted(game))})"
         )
+    if config.expansion is not None:
+        raise ValueError(
+            f"the environment faces play the base game; expansion={config.expansion!r} is "
+            "played through nanty_env.engine (its observation and action spaces differ)"
+        )
     return dataclasses.replace(config, log=log)
 
 

@@ -157,6 +157,7 @@ FACES = {
         ({"num_player": 3}, TypeError, "unknown option.*num_player.*game options"),
         ({"config": GameConfig(), "theme": "nanty"}, TypeError, "not both"),
         ({"config": {"num_players": 3}}, TypeError, "config must be a GameConfig"),
+        ({"config": GameConfig(expansion="cthulhu")}, ValueError, "faces play the base game"),
     ],
 )
 def test_every_face_checks_its_options_at_construction(
