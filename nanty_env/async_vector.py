@@ -111,6 +111,7 @@ class AsyncNantyVecEnv:
         self._awaiting: set[int] = set()  # chunks received, waiting for their actions
         self._broken: str | None = None
         self._closed = False
+        self._last_ready = -1  # the worker whose answer recv returned last
         try:
             for w in range(num_workers):
                 chunks = self._ids[w * per_worker : (w + 1) * per_worker]
@@ -187,18 +188,25 @@ class AsyncNantyVecEnv:
         )
 
     def _next_ready(self) -> int:
-        """The lowest-numbered worker with an answer ready, sleeping until one is. A worker
-        owing an answer for longer than its timeout, or dead, raises (never a silent wait)."""
+        """The next worker with an answer ready, taking turns (the one after the last returned
+        goes first, so a fast worker cannot hide a dead or stopped one), sleeping until one
+        is. Every worker owing an answer for longer than its timeout raises, even while the
+        others keep answering; a dead one is reported when its turn comes."""
         self._check_usable()
         owing = sorted({c // self._per_worker for c in self._busy})
+        turn = [w for w in owing if w > self._last_ready] + [
+            w for w in owing if w <= self._last_ready
+        ]
         while True:
             now = time.monotonic()
-            for w in owing:
+            for w in turn:
                 worker = self._workers[w]
-                if worker.conn.poll():
-                    return w
-                if now - worker.pending_since >= worker.limit:
+                if now - worker.pending_since >= worker.limit and not worker.conn.poll():
                     self._fail(worker.silent(now - worker.pending_since))
+            for w in turn:
+                if self._workers[w].conn.poll():
+                    self._last_ready = w
+                    return w
             first_due = min(self._workers[w].pending_since + self._workers[w].limit for w in owing)
             handles = [self._workers[w].conn for w in owing]
             handles += [self._workers[w].proc.sentinel for w in owing]

@@ -89,6 +89,19 @@ def test_a_killed_worker_is_reported_once_clearly(face: str) -> None:
     venv.close()
 
 
+def test_a_dead_worker_is_found_while_another_always_has_an_answer_ready() -> None:
+    """The fast worker never hides the dead one: recv takes turns among the owing workers."""
+    venv, pid = async_batch()
+    time.sleep(1.0)  # both workers' reset answers are waiting in their pipes
+    os.kill(pid, signal.SIGKILL)
+    with pytest.raises(VecEnvWorkerError, match=r"worker 1 \(pid \d+\) died"):
+        for _ in range(12):
+            _, _, _, _, masks, ids = venv.recv()
+            venv.send(first_legal(masks), ids)
+            time.sleep(0.2)  # worker 0's next answer is ready before the next recv
+    venv.close()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("face", sorted(FACES))
 def test_a_stopped_worker_is_reported_within_the_timeout(face: str) -> None:
