@@ -36,11 +36,13 @@ def card_name(g: Game, c: int) -> str:
 # ---------------------------------------------------------------------- own-turn extras
 def extras(g: Game, p: int) -> list[int]:
     """Actions open at every top-level decision of your own turn: City Area abilities,
-    discarding interrupt cards, and Doctor John H. Watson once a card has been played."""
+    discarding interrupt cards, and Doctor John H. Watson once a card has been played
+    (unsorted: callers sort what they build)."""
     t = g.t
     out = [A.ABILITY + a for a in usable_abilities(g, p)] if p in g.building else []
+    is_interrupt = t.is_interrupt
     for c in g.hands[p]:
-        if t.is_interrupt[c]:
+        if is_interrupt[c]:
             out.append(A.DISCARD_CARD + c)
             if g.played and t.interrupt_kind[c] == WATSON:
                 out.append(A.PLAY_CARD + c)
@@ -82,16 +84,19 @@ def discard_from_hand(g: Game, p: int, c: int) -> None:
     g.hands[p].remove(c)
     g.discard.append(c)
     card_revealed(g, p, c)
-    g.say(f"player {p} discards {card_name(g, c)}")
+    if g.cfg.log:
+        g.say(f"player {p} discards {card_name(g, c)}")
 
 
 def draw_cards(g: Game, p: int, count: int) -> int:
     """Draw up to ``count`` cards from the draw pile; returns how many were drawn."""
-    k = min(count, len(g.deck))
-    drawn = [g.deck.pop() for _ in range(k)]
+    deck = g.deck
+    k = min(count, len(deck))
+    drawn = deck[-k:][::-1] if k else []  # popped one by one from the top (the end)
+    del deck[len(deck) - k :]
     g.hands[p].extend(drawn)
     cards_drawn(g, p, drawn)
-    if k:
+    if k and g.cfg.log:
         g.say(f"player {p} draws {k} card(s)")
     return k
 
@@ -102,8 +107,9 @@ def play_card(g: Game, p: int, c: int) -> None:
     card_revealed(g, p, c)
     g.in_play.append(c)
     g.played.append(c)
-    g.say(f"player {p} plays {card_name(g, c)}")
-    push(g, {"k": "card", "p": p, "c": c, "i": 0})
+    if g.cfg.log:
+        g.say(f"player {p} plays {card_name(g, c)}")
+    g.stack.append({"k": "card", "p": p, "c": c, "i": 0})
 
 
 def finish_card(g: Game, c: int) -> None:
@@ -116,7 +122,9 @@ def finish_card(g: Game, c: int) -> None:
 def playable_cards(g: Game, p: int) -> list[int]:
     """Cards that can be played as the card of a turn, a play-another or a two-card play."""
     inter = g.t.is_interrupt
-    return sorted(c for c in g.hands[p] if not inter[c])
+    out = [c for c in g.hands[p] if not inter[c]]
+    out.sort()
+    return out
 
 
 def play_watson(g: Game, p: int, c: int) -> None:
@@ -193,18 +201,18 @@ class Main:
     @staticmethod
     def options(g: Game, f: Frame) -> list[int] | None:
         p = f["p"]
-        out = [A.PLAY_CARD + c for c in playable_cards(g, p)]
-        if not out:
-            out.append(A.PASS)
-        out += extras(g, p)
-        out.sort()
+        out = [A.PLAY_CARD + c for c in playable_cards(g, p)] or [A.PASS]
+        more = extras(g, p)
+        if more:
+            out += more
+            out.sort()
         return out
 
     @staticmethod
     def act(g: Game, f: Frame, a: int) -> None:
         p = f["p"]
         if A.PLAY_CARD <= a < A.DISCARD_CARD and not g.t.is_interrupt[a - A.PLAY_CARD]:
-            pop(g)
+            g.stack.pop()
             play_card(g, p, a - A.PLAY_CARD)
         elif a == A.PASS:
             g.say(f"player {p} has no card to play and passes")
@@ -217,9 +225,10 @@ class Main:
 class End:
     @staticmethod
     def options(g: Game, f: Frame) -> list[int] | None:
-        out = [A.PASS, *extras(g, f["p"])]
-        out.sort()
-        return out
+        more = extras(g, f["p"])
+        if more:
+            more.sort()
+        return [A.PASS, *more]
 
     @staticmethod
     def act(g: Game, f: Frame, a: int) -> None:
@@ -237,9 +246,11 @@ class TwoCards:
         if f["left"] <= 0:
             pop(g)
             return None
-        cards = playable_cards(g, p)
-        out = [A.PASS, *(A.PLAY_CARD + c for c in cards), *extras(g, p)]
-        out.sort()
+        out = [A.PASS, *[A.PLAY_CARD + c for c in playable_cards(g, p)]]
+        more = extras(g, p)
+        if more:
+            out += more
+            out.sort()
         return out
 
     @staticmethod
@@ -349,20 +360,24 @@ class CardInPlay:
         syms = g.t.symbols[c]
         i = f["i"]
         if i >= len(syms):
-            pop(g)
+            g.stack.pop()
             finish_card(g, c)
             return None
-        targets = symbol_options(g, p, syms[i], c)
+        sym = syms[i]
+        targets = symbol_options(g, p, sym, c)  # a new sorted list, without PASS (0)
         # Skip a symbol without targets, but only on public grounds (no ability to use first;
         # a play-another always asks), so that others cannot read the hand from the pause.
-        if not targets and syms[i] != "play_another" and not _has_ability(g, p):
+        if not targets and sym != "play_another" and not _has_ability(g, p):
             f["i"] = i + 1
             return None
-        out = targets + extras(g, p)
-        if syms[i] != "event" or not targets:
-            out.append(A.PASS)
-        out.sort()
-        return out
+        passable = sym != "event" or not targets  # an event that can happen must
+        more = extras(g, p)
+        if more:
+            targets += more
+            targets.sort()
+        if passable:
+            targets.insert(0, A.PASS)
+        return targets
 
     @staticmethod
     def act(g: Game, f: Frame, a: int) -> None:
@@ -472,7 +487,7 @@ class PlaceAgent:
                 if row[a] and (not f["areas"] or any(x != a for x in f["areas"]))
             ]
         else:
-            allowed = f["areas"] or board.placement_areas(g, p)
+            allowed = sorted(f["areas"]) if f["areas"] else board.placement_areas(g, p)
             out = [A.AREA + a for a in allowed if a != f.get("not", -1)]
         if not out:
             pop(g)

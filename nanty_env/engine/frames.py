@@ -5,8 +5,9 @@ shallow copy clones it). ``f["k"]`` names its kind; ``f["p"]`` is the seat that 
 decision when the frame is waiting for one. A handler has two functions:
 
 * ``options(g, f)`` either makes automatic progress (rolls, bookkeeping, pushing or popping
-  frames) and returns ``None``, or returns the sorted legal actions of the pending decision
-  without changing anything;
+  frames) and returns ``None``, or returns the legal actions of the pending decision without
+  changing anything: a new list, sorted and without repeats (the game keeps it as it is, so
+  the order is the handler's to get right; ``tests/engine/test_state.py`` checks it);
 * ``act(g, f, action)`` applies a legal action.
 
 Reactions write their verdict into the frame that asked for them (``f["r"]``), found by its

@@ -171,8 +171,16 @@ class Game:
         return "" if self.outcome is not None else self.stack[-1]["k"]
 
     def legal_actions(self) -> list[int]:
-        """The sorted legal actions of the pending decision (empty only at the end)."""
+        """The sorted legal actions of the pending decision (empty only at the end), as a new
+        list the caller may change; :attr:`legal` is the same without the copy."""
         return [] if self._legal is None else list(self._legal)
+
+    @property
+    def legal(self) -> tuple[int, ...]:
+        """The sorted legal actions of the pending decision as a read-only tuple (empty only
+        at the end): what :meth:`legal_actions` copies, for callers that only read it."""
+        legal = self._legal
+        return () if legal is None else legal
 
     def apply(self, action: int) -> None:
         """Apply ``action`` for :attr:`current_player`.
@@ -368,9 +376,9 @@ class Game:
                 continue
             if not legal:
                 raise EngineError(f"decision {f['k']} has no legal action: {f}")
-            # The contract is a sorted list whatever order a handler built it in (masks,
-            # traces and seeded random play all depend on it).
-            self._legal = sorted(legal)
+            # Handlers return their actions sorted (the contract in ``frames``; masks, traces
+            # and seeded random play depend on the order), so they are kept as they come.
+            self._legal = tuple(legal)
             return
         raise EngineError("automatic frames did not settle")
 

@@ -197,7 +197,7 @@ class Move:
         if f.get("r", PROCEED) == BLOCKED or not board.pawns_of(g, o, a) or not f["dests"]:
             pop(g)
             return None
-        return [A.AREA + d for d in f["dests"]]
+        return [A.AREA + d for d in sorted(f["dests"])]  # a hand-built frame may list any order
 
     @staticmethod
     def act(g: Game, f: Frame, a: int) -> None:

@@ -36,13 +36,15 @@ FACE_UP = 3  # cards lying face up beside the draw pile
 
 
 # ---------------------------------------------------------------------- own-turn extras
-def extras(g: Game, p: int) -> list[int]:
+def extras(g: Game, p: int, usable: list[int] | None = None) -> list[int]:
     """Open at every top-level decision of your own turn: building, Great Old One and Elder
-    One abilities, discarding interrupt cards, and Watson once a card has been played."""
-    out = abilities.ability_actions(g, p)
+    One abilities (``usable``, when the caller has them already), discarding interrupt cards,
+    and Watson once a card has been played (unsorted: callers sort what they build)."""
+    out = abilities.ability_actions(g, p) if usable is None else usable
     t = g.t
+    is_interrupt = t.is_interrupt
     for c in g.hands[p]:
-        if t.is_interrupt[c]:
+        if is_interrupt[c]:
             out.append(A.DISCARD_CARD + c)
             if g.played and t.interrupt_kind[c] == WATSON:
                 out.append(A.PLAY_CARD + c)
@@ -162,11 +164,11 @@ class Main:
     @staticmethod
     def options(g: Game, f: Frame) -> list[int] | None:
         p = f["p"]
-        out = [A.PLAY_CARD + c for c in playable_cards(g, p)]
-        if not out:
-            out.append(A.PASS)
-        out += extras(g, p)
-        out.sort()
+        out = [A.PLAY_CARD + c for c in playable_cards(g, p)] or [A.PASS]
+        more = extras(g, p)
+        if more:
+            out += more
+            out.sort()
         return out
 
     @staticmethod
@@ -186,9 +188,10 @@ class Main:
 class End:
     @staticmethod
     def options(g: Game, f: Frame) -> list[int] | None:
-        out = [A.PASS, *extras(g, f["p"])]
-        out.sort()
-        return out
+        more = extras(g, f["p"])
+        if more:
+            more.sort()
+        return [A.PASS, *more]
 
     @staticmethod
     def act(g: Game, f: Frame, a: int) -> None:
@@ -206,8 +209,11 @@ class TwoCards:
         if f["left"] <= 0:
             pop(g)
             return None
-        out = [A.PASS, *(A.PLAY_CARD + c for c in playable_cards(g, p)), *extras(g, p)]
-        out.sort()
+        out = [A.PASS, *[A.PLAY_CARD + c for c in playable_cards(g, p)]]
+        more = extras(g, p)
+        if more:
+            out += more
+            out.sort()
         return out
 
     @staticmethod
@@ -251,16 +257,19 @@ class CardInPlay:
             finish_card(g, c)
             return None
         sym = syms[i]
-        targets = symbol_options(g, p, sym)
+        targets = symbol_options(g, p, sym)  # a new sorted list, without PASS (0)
+        usable = abilities.ability_actions(g, p)
         # As in the base game: skip a symbol without targets, but only on public grounds.
-        if not targets and sym != "play_another" and not abilities.ability_actions(g, p):
+        if not targets and sym != "play_another" and not usable:
             f["i"] = i + 1
             return None
-        out = targets + extras(g, p)
+        more = extras(g, p, usable)
+        if more:
+            targets += more
+            targets.sort()
         if sym != "insanity":
-            out.append(A.PASS)
-        out.sort()
-        return out
+            targets.insert(0, A.PASS)
+        return targets
 
     @staticmethod
     def act(g: Game, f: Frame, a: int) -> None:

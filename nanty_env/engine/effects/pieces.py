@@ -64,7 +64,7 @@ class Kill:
 
     @staticmethod
     def options(g: Game, f: Frame) -> list[int] | None:
-        out = list(f["targets"])
+        out = sorted(f["targets"])
         if not out:
             pop(g)
             return None
