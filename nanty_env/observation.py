@@ -423,13 +423,13 @@ def action_mask(g: Game, seat: int) -> np.ndarray:
     """int8 mask over the action space: the legal actions if ``seat`` decides now, else zeros."""
     if g.outcome is not None or g.stack[-1]["p"] != seat:
         return np.zeros(A.NUM_ACTIONS, dtype=np.int8)
-    legal = tuple(g._legal)
+    legal = g.legal
     m = _MASKS.get(legal)
     if m is None:
         if len(_MASKS) >= _MASK_CACHE_SIZE:
             _MASKS.clear()
         m = _MASKS[legal] = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
-        m[g._legal] = 1
+        m[list(legal)] = 1
     return m.copy()
 
 

@@ -151,7 +151,7 @@ class NantySingleAgentEnv(gym.Env):
 
     def step(self, action: int):
         g = self.game
-        if g.is_terminal or int(action) not in g._legal:
+        if g.is_terminal or int(action) not in g.legal:
             if self.illegal_action == "raise" or g.is_terminal:
                 g.apply(int(action))  # raises IllegalActionError
             info = self._info() | {"illegal_action": int(action)}
@@ -214,7 +214,7 @@ class NantySingleAgentEnv(gym.Env):
                 for s, o in self._observers:
                     o.observe(g.view(s))
             p = g.stack[-1]["p"]  # the current player
-            legal = g._legal
+            legal = g.legal
             if p == seat:
                 if not (self.auto_forced and len(legal) == 1):
                     return
@@ -236,7 +236,7 @@ class NantySingleAgentEnv(gym.Env):
         g = self.game
         if g.outcome is not None or g.current_player != self.seat:
             return None
-        return int(_policy(self.hint)(g.view(self.seat), list(g._legal), self._rng))
+        return int(_policy(self.hint)(g.view(self.seat), list(g.legal), self._rng))
 
     def _info(self) -> dict[str, Any]:
         g = self.game
