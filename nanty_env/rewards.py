@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from nanty_env.engine import board
+from nanty_env.engine import scoring
 from nanty_env.engine.tables import tables
 
 if TYPE_CHECKING:
@@ -44,4 +44,4 @@ def goal_progress(g: Game, seat: int) -> float:
     goal = p.goal(g.n, g.cfg.threshold_set)
     if not goal:
         return 0.0
-    return max(min(1.0, max(0, board.metric(g, m, seat)) / need) for m, need in goal.items())
+    return max(min(1.0, max(0, scoring.metric(g, m, seat)) / need) for m, need in goal.items())

@@ -20,17 +20,10 @@ for that expansion's games only. ``frame_kinds(expansion)`` lists a ruleset's ki
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
-
-Frame = dict[str, Any]
-Options = Callable[["Game", Frame], "list[int] | None"]
-Act = Callable[["Game", Frame, int], None]
+from nanty_env.engine.state import Act, Frame, GameState, Options
 
 OPTIONS: dict[str, Options] = {}
 ACT: dict[str, Act] = {}
@@ -45,11 +38,10 @@ class Registry:
     options: dict[str, Options]
     act: dict[str, Act]
     descriptions: dict[str, str]
-    package: str = ""  # the module that registers the handlers when imported
 
 
 BASE = Registry("base", OPTIONS, ACT, DESCRIPTIONS)
-CTHULHU = Registry("cthulhu", {}, {}, {}, "nanty_env.engine.cthulhu.game")
+CTHULHU = Registry("cthulhu", {}, {}, {})  # filled by ``nanty_env.engine.cthulhu``
 REGISTRIES = {None: BASE, "cthulhu": CTHULHU}
 
 
@@ -75,8 +67,6 @@ def ruleset_handlers(
     reg = REGISTRIES[expansion]
     if reg is BASE:
         return OPTIONS, ACT, DESCRIPTIONS
-    if reg.package:
-        importlib.import_module(reg.package)
     return (
         {**OPTIONS, **reg.options},
         {**ACT, **reg.act},
@@ -84,20 +74,20 @@ def ruleset_handlers(
     )
 
 
-def _no_act(g: Game, f: Frame, action: int) -> None:
+def _no_act(g: GameState, f: Frame, action: int) -> None:
     raise AssertionError(f"frame {f['k']} takes no decision")
 
 
-def push(g: Game, frame: Frame) -> Frame:
+def push(g: GameState, frame: Frame) -> Frame:
     g.stack.append(frame)
     return frame
 
 
-def pop(g: Game) -> Frame:
+def pop(g: GameState) -> Frame:
     return g.stack.pop()
 
 
-def choices_or_pop(g: Game, actions: list[int]) -> list[int] | None:
+def choices_or_pop(g: GameState, actions: list[int]) -> list[int] | None:
     """The sorted actions of a pending decision, or, when there is nothing to choose, pop the
     frame and return ``None`` (the usual ending of an ``options`` function)."""
     if not actions:
@@ -107,14 +97,14 @@ def choices_or_pop(g: Game, actions: list[int]) -> list[int] | None:
     return actions
 
 
-def call(g: Game, frame: Frame) -> None:
+def call(g: GameState, frame: Frame) -> None:
     """Push ``frame`` as a child of the current top frame: the child records ``up``, the index
     of its parent, where it may write a verdict ``r``."""
     frame["up"] = len(g.stack) - 1
     g.stack.append(frame)
 
 
-def reply(g: Game, f: Frame, verdict: int) -> None:
+def reply(g: GameState, f: Frame, verdict: int) -> None:
     """Write ``verdict`` into the parent frame of ``f``."""
     up = f.get("up", -1)
     if up >= 0:

@@ -9,22 +9,20 @@ being resolved, removed cards, cards in play.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nanty_env.engine import board
 from nanty_env.engine.reactions import EVENT
-
-if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+from nanty_env.engine.state import GameState
 
 
-def resolving_cards(g: Game) -> list[list[int]]:
+def resolving_cards(g: GameState) -> list[list[int]]:
     """[seat, card, next symbol index] of every card being resolved, oldest first (public).
     Lists, not tuples, so that the view survives a trip through JSON unchanged."""
     return [[f["p"], f["c"], f["i"]] for f in g.stack if f["k"] == "card"]
 
 
-def event_areas(g: Game) -> list[int]:
+def event_areas(g: GameState) -> list[int]:
     """Areas the random event being resolved has rolled and still has to deal with, next
     first (public: everyone sees the die). The FAQ has every roll made before anyone decides,
     so that a Holborn owner knows all the affected areas; this is where a seat learns them."""
@@ -47,7 +45,7 @@ def event_areas(g: Game) -> list[int]:
     return out
 
 
-def player_view(g: Game, seat: int) -> dict[str, Any]:
+def player_view(g: GameState, seat: int) -> dict[str, Any]:
     """What ``seat`` knows, as JSON-safe data."""
     view = common_view(g, seat)
     view["personality"] = g.persona[seat]
@@ -58,7 +56,7 @@ def player_view(g: Game, seat: int) -> dict[str, Any]:
     return view
 
 
-def common_view(g: Game, seat: int) -> dict[str, Any]:
+def common_view(g: GameState, seat: int) -> dict[str, Any]:
     """The part of a seat's view that the base game and the expansion share (everything but
     the secret role cards)."""
     n = g.n
@@ -77,7 +75,7 @@ def common_view(g: Game, seat: int) -> dict[str, Any]:
         "buildings": g.building[:],
         "city_retired": g.city_retired[:],
         "city_gained_this_turn": [int(t == g.turn) for t in g.city_gained],
-        "abilities_used": [g.ability_used >> a & 1 for a in range(12)],
+        "abilities_used": [g.ability_used >> a & 1 for a in board.AREAS],
         "money": g.money[:],
         "loans": [row[:] for row in g.loans],
         "penalties": [row[:] for row in g.penalties],

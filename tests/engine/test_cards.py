@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from nanty_env.engine import actions as A
-from nanty_env.engine import board
+from nanty_env.engine import board, scoring
 from nanty_env.engine.errors import IllegalActionError
 from nanty_env.engine.game import Game
 from nanty_env.engine.position import area, build_position, card, personality
@@ -524,7 +524,7 @@ def test_scroll_mr_slant_without_trouble_does_nothing() -> None:
 def test_scroll_loan(cid: str) -> None:
     """Take £10; the card stays in front of the player (not discarded) and counts -£12 in
     net worth; at the end £12 is repaid, or 15 points are lost."""
-    from nanty_env.engine.victory import points
+    from nanty_env.engine.scoring import points
 
     g = position([cid], money=[5, 0, 0, 0], agents={0: {"Chelsea": 1}})
     to_scroll(g, cid)
@@ -532,7 +532,7 @@ def test_scroll_loan(cid: str) -> None:
     assert g.loans[0] == [card(cid)]
     to_end(g)
     assert card(cid) not in g.discard and card(cid) not in g.in_play
-    assert board.net_worth(g, 0) == 15 - 12
+    assert scoring.net_worth(g, 0) == 15 - 12
     assert points(g, 0) == 5 + 15 - 12  # one agent, money after repaying
     g.money[0] = 11
     assert points(g, 0) == 5 + 11 - 15  # cannot repay: -15 points

@@ -18,12 +18,12 @@ from collections.abc import Sequence
 import pytest
 
 from nanty_env.engine import actions as A
-from nanty_env.engine import board
+from nanty_env.engine import board, scoring
 from nanty_env.engine.abilities import usable_abilities
 from nanty_env.engine.game import Game
 from nanty_env.engine.position import area, build_position, card
+from nanty_env.engine.scoring import points
 from nanty_env.engine.tables import tables
-from nanty_env.engine.victory import points
 
 EVENT_CARD = "professor_of_recent_runes"  # event, scroll (draw), play another
 HOLBORN = area("Holborn")
@@ -652,17 +652,17 @@ def test_martial_law_stops_control_ability_building_value_and_occupancy():
         money=[0, 0, 0, 0],
         personalities=["sherlock_holmes"] * 4,
     )
-    assert board.controls(before, 0, LAMBETH) and LAMBETH in usable_abilities(before, 0)
-    assert (board.occupied_areas(before, 0), board.net_worth(before, 0)) == (2, 18)
+    assert scoring.controls(before, 0, LAMBETH) and LAMBETH in usable_abilities(before, 0)
+    assert (scoring.occupied_areas(before, 0), scoring.net_worth(before, 0)) == (2, 18)
     assert points(before, 0) == 15 + 18
 
     assert event_over(g, dice)
     assert g.gren[LAMBETH] == 4
-    assert not board.controls(g, 0, LAMBETH)
+    assert not scoring.controls(g, 0, LAMBETH)
     assert LAMBETH not in usable_abilities(g, 0)
     assert A.ABILITY + LAMBETH not in g.legal_actions()
-    assert board.occupied_areas(g, 0) == 1
-    assert board.building_value(g, 0) == 0 and board.net_worth(g, 0) == 0
+    assert scoring.occupied_areas(g, 0) == 1
+    assert scoring.building_value(g, 0) == 0 and scoring.net_worth(g, 0) == 0
     assert points(g, 0) == 5  # only the Chelsea agent scores
     assert board.city_card_owner(g, LAMBETH) == 0  # the card is still held, just idle
 
@@ -795,8 +795,8 @@ def test_inigo_jones_sets_the_card_aside_and_the_owner_removes_an_agent():
     assert agents_in(g, LAMBETH) == [1, 1, 0, 0] and g.trouble[LAMBETH] == 0
     # the building stays, keeps its value and counts for control; the ability is gone
     assert g.building[LAMBETH] == 1
-    assert board.building_value(g, 1) == 18 and points(g, 1) == 5 + 18 + 10
-    assert board.controls(g, 1, LAMBETH)
+    assert scoring.building_value(g, 1) == 18 and points(g, 1) == 5 + 18 + 10
+    assert scoring.controls(g, 1, LAMBETH)
     assert LAMBETH not in usable_abilities(g, 1)
 
 
@@ -898,7 +898,7 @@ def test_immigrants_count_against_control():
     g, _ = fire_event(
         "immigrants", ["Westminster", "Highbury", "Highbury"], agents={0: {"Westminster": 1}}
     )
-    assert not board.controls(g, 0, WESTMINSTER)
+    assert not scoring.controls(g, 0, WESTMINSTER)
 
 
 def test_immigrants_holborn_where_you_have_an_agent():

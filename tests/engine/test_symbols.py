@@ -9,6 +9,7 @@ import pytest
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.errors import IllegalActionError
+from nanty_env.engine.tables import tables
 from tests.engine.conftest import (
     DIE_AREAS,
     DIE_COST,
@@ -36,8 +37,8 @@ def area_actions(*numbers: int) -> set[int]:
 def test_board_facts_match_the_data():
     for k, name in NAMES.items():
         assert area(name) == k - 1
-        assert {x + 1 for x in board.tables().neighbours[k - 1]} == NEIGHBOURS[k]
-        assert board.tables().cost[k - 1] == COST[k]
+        assert {x + 1 for x in tables().neighbours[k - 1]} == NEIGHBOURS[k]
+        assert tables().cost[k - 1] == COST[k]
 
 
 # ------------------------------------------------------------------ place an agent
