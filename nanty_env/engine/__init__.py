@@ -39,10 +39,20 @@ from nanty_env.engine.scoring import (
 from nanty_env.engine.setup import personality_deck
 from nanty_env.engine.tables import Tables, tables
 from nanty_env.engine.validation import check_game
-from nanty_env.engine.view import HIDDEN_CARD
+from nanty_env.engine.view import (
+    FIELD_NAMES,
+    HIDDEN_CARD,
+    KEPT_FIELDS,
+    KIND_FIELD_NAMES,
+    frame_fields,
+    frame_from_fields,
+)
 
 __all__ = [
+    "FIELD_NAMES",
     "HIDDEN_CARD",
+    "KEPT_FIELDS",
+    "KIND_FIELD_NAMES",
     "NUM_ACTIONS",
     "NUM_ACTIONS_CTHULHU",
     "NUM_AREAS",
@@ -70,6 +80,8 @@ __all__ = [
     "decode",
     "determinize",
     "encode",
+    "frame_fields",
+    "frame_from_fields",
     "frame_kinds",
     "net_worth",
     "personality_deck",
