@@ -62,8 +62,8 @@ def obvious_action(view: View, legal: Sequence[int]) -> int | None:
     """An answer that needs no search: take the money of a money symbol."""
     if view["decision"] == "card" and list(legal) == [A.PASS, A.CONFIRM]:
         ctx = view["context"]
-        syms = tables().symbols[ctx["c"]]
-        if ctx["i"] < len(syms) and syms[ctx["i"]] == "money":
+        syms = tables().symbols[ctx["card"]]
+        if ctx["symbol_index"] < len(syms) and syms[ctx["symbol_index"]] == "money":
             return A.CONFIRM
     return None
 

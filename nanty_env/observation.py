@@ -19,6 +19,7 @@ import numpy as np
 from nanty_env.engine import actions as A
 from nanty_env.engine.frames import frame_kinds
 from nanty_env.engine.tables import tables
+from nanty_env.engine.view import frame_from_fields
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
@@ -514,13 +515,12 @@ def encode_view(view: dict, *, reveal: list[int] | None = None) -> np.ndarray:
         view["turn"] / 100,
         view["trouble_count"] / NA,
     )
-    for f in reversed(view["stack"]):
-        if f["k"] == "card":
-            x[OFF["resolving_card"] + f["c"]] = 1.0
-            x[OFF["symbol_index"] + min(f["i"], MAX_SYMBOLS - 1)] = 1.0
-            break
+    if view["resolving"]:  # the card being resolved last: [seat, card, next symbol]
+        _, card, i = view["resolving"][-1]
+        x[OFF["resolving_card"] + card] = 1.0
+        x[OFF["symbol_index"] + min(i, MAX_SYMBOLS - 1)] = 1.0
     if view["decision"]:
-        _context(x, {"k": view["decision"], **view["context"]}, seat, n)
+        _context(x, frame_from_fields({"kind": view["decision"], **view["context"]}), seat, n)
     return x
 
 
