@@ -198,9 +198,9 @@ def cards(*names: str) -> set[int]:
 
 
 def refresh(g: Game) -> Game:
-    """Recompute the pending decision after a test edited the state of ``g`` by hand."""
-    g._legal = None
-    g._advance()
+    """Recompute the pending decision after a test edited the state of ``g`` by hand
+    (``Game.resume``)."""
+    g.resume()
     return g
 
 
