@@ -22,7 +22,13 @@ from typing import Any
 import numpy as np
 
 from agents.base import BaseBot, View
-from agents.checkpoint import TRUST_HINT, CheckpointError, PolicyCheckpoint, load_policy
+from agents.checkpoint import (
+    TRUST_HINT,
+    CheckpointError,
+    PolicyCheckpoint,
+    is_policy_checkpoint,
+    load_policy,
+)
 from nanty_env.engine.actions import NUM_ACTIONS
 
 MASKED_LOGIT = np.float32(-1e8)  # what sb3-contrib gives illegal actions
@@ -58,6 +64,10 @@ def load_for_env(path: str | Path, *, trust: bool = False) -> PolicyCheckpoint:
     from agents.sb3_export import ENCODER, observation_layout_digest
     from nanty_env.observation import OBS_SIZE
 
+    if not Path(path).exists() and not is_policy_checkpoint(path):
+        raise CheckpointError(
+            f"checkpoint {path} not found (give a run folder, NAME.json or NAME.safetensors)"
+        )
     if Path(path).suffix == ".zip":
         if not trust:
             raise CheckpointError(f"{path}: refusing to open an SB3 .zip. {TRUST_HINT}")

@@ -243,8 +243,11 @@ def run_tournament(
     t0 = time.perf_counter()
     writer = None if journal is None else _JournalWriter(Path(journal), spec)
     bar = progress_bar(len(tasks), progress, f"{spec.num_players}p {','.join(spec.bots)}")
+    session = round(time.time(), 3)  # tells this run's games from a resumed run's in the journal
 
     def finished(record: dict[str, Any]) -> None:
+        record["session_start_seconds"] = session
+        record["session_elapsed_seconds"] = round(time.perf_counter() - t0, 3)
         if writer is not None:
             writer.add(record)
         records.append(record)
@@ -327,8 +330,20 @@ def load_journal(path: str | Path, log: Callable[[str], None] | None = None) -> 
     records = sorted(_read_journal(path, spec, log or _stderr), key=lambda r: r["game"])
     if not records:
         raise JournalError(f"{path} holds no finished game yet")
-    seconds = sum(r.get("wall_seconds", 0.0) for r in records)
-    return TournamentResult(spec, records, summarize(spec.bots, records), seconds)
+    return TournamentResult(spec, records, summarize(spec.bots, records), run_seconds(records))
+
+
+def run_seconds(records: Sequence[dict[str, Any]]) -> float:
+    """Wall time the run took: for each session (a run and each resume of it) the time from
+    its start to its last finished game. Journals written before games carried these times
+    give the sum of the games' own wall times instead (too long with several workers)."""
+    if not all("session_elapsed_seconds" in r for r in records):
+        return sum(r.get("wall_seconds", 0.0) for r in records)
+    last: dict[Any, float] = {}
+    for r in records:
+        start, elapsed = r["session_start_seconds"], r["session_elapsed_seconds"]
+        last[start] = max(last.get(start, 0.0), elapsed)
+    return sum(last.values())
 
 
 def _spec_header(spec: TournamentSpec) -> dict[str, Any]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from nanty_app.arguments import positive_int
+
 
 def cmd_coverage(args: argparse.Namespace) -> int:
     from nanty_env.engine.coverage import Coverage, count_coverage
@@ -57,11 +59,11 @@ def add_coverage_parser(sub: Any) -> None:
         "coverage",
         help="how often every card, symbol, event, ability, interrupt and ending occurs",
     )
-    co.add_argument("--games", type=int, default=300)
+    co.add_argument("--games", type=positive_int, default=300, help="games to play")
     co.add_argument("--expansion", choices=["cthulhu"], help="the expansion instead of the base")
     co.add_argument("--content", help="the expansion's content pack (a TOML file or directory)")
     co.add_argument("--players", default="2,3,4", help="player counts, in turn (random play)")
     co.add_argument("--bots", help="comma-separated bot specs, one per seat (instead of random)")
-    co.add_argument("--seed", type=int, default=0)
+    co.add_argument("--seed", type=int, default=0, help="seed of the first game")
     co.add_argument("--plot", metavar="PNG", help="also draw the counts as bar charts")
     co.set_defaults(func=cmd_coverage)

@@ -361,8 +361,8 @@ def create_app(records: str | Path = "records") -> Any:
 
 def add_serve_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="the browser UI: play against bots, watch records")
-    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--host", default="127.0.0.1", help="address to bind")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on")
     p.add_argument("--records", default="records", help="folder of game records")
     p.set_defaults(func=cmd_serve)
     return p

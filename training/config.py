@@ -136,11 +136,9 @@ class SelfPlaySection:
     whole_table: float = 0.0
 
     def validate(self) -> None:
-        from agents.registry import BOTS
-
         for key in self.weights:
             if key != "snapshots":
-                _bot_spec("weights", key, allow=tuple(sorted(BOTS)))
+                _bot_spec("weights", key, allow=None)  # any bot: built-in, plug-in, import path
         if any(w < 0 for w in self.weights.values()) or not any(self.weights.values()):
             raise ValueError("weights must be non-negative and not all zero")
         _positive("snapshot_every", self.snapshot_every)
@@ -371,15 +369,15 @@ def _choice(name: str, value: Any, allowed: tuple) -> None:
         raise ValueError(f"{name} must be one of {list(allowed)}, got {value!r}")
 
 
-def _bot_spec(name: str, spec: str, allow: tuple[str, ...]) -> None:
-    """``spec`` must parse as a bot spec whose bot is one of ``allow``."""
+def _bot_spec(name: str, spec: str, allow: tuple[str, ...] | None) -> None:
+    """``spec`` must parse as a bot spec whose bot is one of ``allow`` (``None``: any)."""
     from agents.registry import parse_spec
 
     try:
         bot = parse_spec(spec)[0]
     except ValueError as e:
         raise ValueError(f"{name}: {e}") from e
-    if bot not in allow:
+    if allow is not None and bot not in allow:
         raise ValueError(f"{name} must be one of {list(allow)} (with options), got {spec!r}")
 
 

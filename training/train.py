@@ -100,7 +100,8 @@ def build_model(cfg: TrainConfig, venv, tb_dir: Path | None):
 
 
 class ProgressBar(BaseCallback):
-    """A tqdm bar over timesteps with the recent training win rate."""
+    """A tqdm bar over timesteps. PPO collects whole rollouts, so the last one may take the
+    step count past ``total``; the bar stops at its total."""
 
     def __init__(self, total: int, start: int) -> None:
         super().__init__()
@@ -109,15 +110,17 @@ class ProgressBar(BaseCallback):
     def _on_training_start(self) -> None:
         from tqdm.auto import tqdm
 
-        self.bar = tqdm(total=self.total, initial=self.start, unit="step", desc="training")
+        self.bar = tqdm(
+            total=self.total, initial=min(self.start, self.total), unit="step", desc="training"
+        )
 
     def _on_step(self) -> bool:
-        self.bar.n = self.num_timesteps
+        self.bar.n = min(self.num_timesteps, self.total)
         self.bar.refresh() if self.n_calls % 50 == 0 else None
         return True
 
     def _on_training_end(self) -> None:
-        self.bar.n = self.num_timesteps
+        self.bar.n = min(self.num_timesteps, self.total)
         self.bar.close()
 
 

@@ -87,8 +87,20 @@ class Game(GameState):
         """Apply ``action`` for :attr:`current_player`.
 
         Raises:
+            TypeError: ``action`` is not an integer: a Python int, a numpy integer or a 0-d
+                integer array (what numpy policies return); bools, floats, strings, ``None``
+                and lists are refused, never coerced. The state is unchanged.
             IllegalActionError: the action is not legal now; the state is unchanged.
         """
+        if type(action) is not int:
+            if isinstance(action, np.ndarray) and action.shape == ():
+                action = action[()]
+            if isinstance(action, bool) or not isinstance(action, int | np.integer):
+                raise TypeError(
+                    f"an action is a Python or numpy integer, got {type(action).__name__} "
+                    f"{action!r}"
+                )
+            action = int(action)
         legal = self._legal
         if legal is None:
             raise IllegalActionError("the game is over")
@@ -98,7 +110,7 @@ class Game(GameState):
                 f"player {self.current_player} in decision {self.decision!r}"
             )
         f = self.stack[-1]
-        self._act[f["k"]](self, f, int(action))
+        self._act[f["k"]](self, f, action)
         self._advance()
 
     def returns(self) -> list[float]:

@@ -275,3 +275,47 @@ def test_env_fingerprint(n: int, reveal: bool) -> None:
     digest = _fingerprint(n, reveal, wrapped=False)
     assert digest == FINGERPRINT[n, reveal]
     assert _fingerprint(n, reveal, wrapped=True) == digest
+
+
+# ---------------------------------------------------------------------- encoder fingerprint
+# SHA-256 of every observation (``encode`` and a kept ``Encoder``, personalities revealed at
+# random), mask and some ``state()`` vectors over all states of four seeded random games per
+# player count, then an ``Encoder`` fed kept states in shuffled order; recorded on the encoder
+# before its speed work (commit 86a1ae5), so any changed value, anywhere, fails.
+ENCODER_FINGERPRINT = {
+    2: ("e042266c792c7ab5cb14040553c8b91cd92f721a9a0bbfefe2a7e95c3f5eb38c", 62),
+    3: ("27277e58231835941df95b048cd2d6a662db7b8526da95e97bfe7968ede77e08", 59),
+    4: ("cd7ff1f2840bbafccf047f038126f9276e9b9ae9b2a60df6edfd7788fcf1fa23", 55),
+}
+
+
+def _encoder_digest(n: int, games: int = 4, seed: int = 0) -> tuple[str, int]:
+    h = hashlib.sha256()
+    incremental = Encoder()
+    order = random.Random(seed * 7 + n)
+    kept = []
+    for k in range(games):
+        g = Game.new(GameConfig(num_players=n, log=False), seed=seed + 1000 * n + k)
+        rng = random.Random(seed + k)
+        while True:
+            for s in range(n):
+                reveal = order.random() < 0.25
+                h.update(encode(g, s, reveal_personalities=reveal).tobytes())
+                h.update(incremental(g, s, reveal_personalities=reveal).tobytes())
+                h.update(action_mask(g, s).tobytes())
+            if order.random() < 0.1:
+                h.update(encode_state(g).tobytes())
+            if order.random() < 0.05:
+                kept.append(g.clone())
+            if g.is_terminal:
+                break
+            g.apply(rng.choice(g.legal_actions()))
+    order.shuffle(kept)
+    for g in kept:
+        h.update(incremental(g, order.randrange(n)).tobytes())
+    return h.hexdigest(), len(kept)
+
+
+@pytest.mark.parametrize("n", sorted(ENCODER_FINGERPRINT))
+def test_encoder_fingerprint(n: int) -> None:
+    assert _encoder_digest(n) == ENCODER_FINGERPRINT[n]
