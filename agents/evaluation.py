@@ -20,8 +20,17 @@ from typing import NamedTuple
 
 import numpy as np
 
-from nanty_env.engine import Game, GameConfig, area_control, personality_deck, tables
-from nanty_env.engine.scoring import AGENT_POINTS, BASE_LOAN, net_worth_of, settle_loans
+from nanty_env.engine import (
+    AGENT_POINTS,
+    BASE_LOAN,
+    Game,
+    GameConfig,
+    area_control,
+    net_worth_of,
+    personality_deck,
+    settle_loans,
+    tables,
+)
 
 NUM_PERSONALITIES = len(tables().data.personalities)
 COST = tables().cost

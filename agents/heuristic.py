@@ -33,10 +33,8 @@ from agents.learned_eval import LearnedEvaluator, check_mixture
 from agents.roles import RoleAwareBot, RoleModel
 from agents.sampling import determinize_view
 from agents.value_model import value_model_for
+from nanty_env.engine import Game, GameConfig, tables
 from nanty_env.engine import actions as A
-from nanty_env.engine.config import GameConfig
-from nanty_env.engine.game import Game
-from nanty_env.engine.tables import tables
 
 ACT_BONUS = 1e-4  # prefer doing something over passing when the values are level
 MAX_STEPS = 80  # safety bound on a look-ahead
