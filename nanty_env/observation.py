@@ -18,12 +18,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from nanty_env.engine import actions as A
-from nanty_env.engine.frames import frame_kinds
-from nanty_env.engine.tables import tables
-from nanty_env.engine.view import frame_from_fields
+from nanty_env.engine import frame_from_fields, frame_kinds, tables
 
 if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+    from nanty_env.engine import Game
 
 NA = A.NUM_AREAS
 NS = A.MAX_PLAYERS  # seat slots

@@ -16,11 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from nanty_env.engine import scoring
-from nanty_env.engine.tables import tables
+from nanty_env.engine import scoring, tables
 
 if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+    from nanty_env.engine import Game
 
 REWARD_MODES = ("win_loss", "zero_sum")
 Potential = Callable[["Game", int], float]

@@ -12,8 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from nanty_env.engine import actions as A
-from nanty_env.engine import frame_fields
-from nanty_env.engine.tables import tables
+from nanty_env.engine import frame_fields, tables
 
 Frame = Mapping[str, Any]  # a frame with readable names (``nanty_env.engine.frame_fields``)
 HIDDEN_CARD = -1  # a card shown face down in a view (``view.HIDDEN_CARD``)

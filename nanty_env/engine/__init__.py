@@ -23,6 +23,8 @@ from nanty_env.engine.game import Game
 from nanty_env.engine.outcome import Outcome, Termination
 from nanty_env.engine.position import build_position
 from nanty_env.engine.scoring import (
+    AGENT_POINTS,
+    BASE_LOAN,
     Control,
     PublicBoard,
     area_control,
@@ -32,6 +34,7 @@ from nanty_env.engine.scoring import (
     controlled_areas,
     controls,
     net_worth,
+    net_worth_of,
     pieces_to_control,
     points,
     settle_loans,
@@ -49,6 +52,8 @@ from nanty_env.engine.view import (
 )
 
 __all__ = [
+    "AGENT_POINTS",
+    "BASE_LOAN",
     "FIELD_NAMES",
     "HIDDEN_CARD",
     "KEPT_FIELDS",
@@ -84,6 +89,7 @@ __all__ = [
     "frame_from_fields",
     "frame_kinds",
     "net_worth",
+    "net_worth_of",
     "personality_deck",
     "pieces_to_control",
     "points",
