@@ -21,10 +21,9 @@ import time
 from collections import Counter
 from collections.abc import Callable
 
+from nanty_env.engine import Game, GameConfig
 from nanty_env.engine import actions as A
-from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu.invariants import violations
-from nanty_env.engine.game import Game
 
 STEP_CAP = 20_000
 Policy = Callable[[Game, list[int], random.Random], int]

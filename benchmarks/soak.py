@@ -33,8 +33,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from nanty_env.engine import NUM_ACTIONS, Game, GameConfig, IllegalActionError
-from nanty_env.engine.validation import check_game
+from nanty_env.engine import NUM_ACTIONS, Game, GameConfig, IllegalActionError, check_game
 
 CONFIGS: tuple[dict[str, Any], ...] = (
     {},

@@ -27,7 +27,7 @@ from agents.registry import make_bot
 from agents.robustness import break_cost
 from agents.value_model import goal_class
 from arena.tournament import Task, TournamentSpec, schedule, seats_for
-from nanty_env.engine.game import Game
+from nanty_env.engine import Game
 from nanty_env.engine.victory import goal_met
 
 HEURISTIC = "heuristic"
