@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from nanty_env.engine import Outcome, Termination, frame_fields, tables
 from nanty_env.engine import actions as A
-from nanty_env.engine import frame_fields, tables
 
 Frame = Mapping[str, Any]  # a frame with readable names (``nanty_env.engine.frame_fields``)
 HIDDEN_CARD = -1  # a card shown face down in a view (``view.HIDDEN_CARD``)
@@ -424,20 +424,25 @@ def goal_words(personality: int, num_players: int, threshold_set: str, theme: st
 
 
 def outcome_words(winners: Sequence[int], reason: str, theme: str) -> str:
-    """How the game ended, in a sentence (``Outcome.reason`` is an internal code)."""
+    """How the game ended, in a sentence, from an outcome's saved ``reason`` (records keep it
+    so); read through :class:`~nanty_env.engine.Outcome`'s termination and detail."""
     d = tables().data
     who = " and ".join(f"player {s}" for s in winners) or "nobody"
     verb = "wins" if len(winners) == 1 else "win"
-    kind, _, detail = reason.partition(":")
-    if kind == "personality":
+    try:
+        o = Outcome(tuple(winners), reason)
+        kind, detail = o.termination, o.detail
+    except KeyError:  # a reason this version does not know: shown as it is
+        kind, detail = None, ""
+    if kind is Termination.GOAL:
         idx = d.personality_index.get(detail)
         name = d.personalities[idx].name(theme) if idx is not None else detail
         return f"{who} {verb}: the secret goal of {name} is met"
-    if kind == "deck_exhausted" and detail == "personality":
+    if kind is Termination.DECK and detail == "personality":
         return f"The draw pile ran out: {who} {verb} by their personality"
-    if kind == "deck_exhausted":
+    if kind is Termination.DECK:
         return f"The draw pile ran out: {who} {verb} on points"
-    if kind == "riots":
+    if kind is Termination.RIOTS:
         return f"Riots with eight trouble markers: {who} {verb} on points"
     return f"{who} {verb} ({reason})"
 

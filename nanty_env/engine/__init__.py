@@ -42,6 +42,7 @@ from nanty_env.engine.scoring import (
 from nanty_env.engine.setup import personality_deck
 from nanty_env.engine.tables import Tables, tables
 from nanty_env.engine.validation import check_game
+from nanty_env.engine.victory import goal_met
 from nanty_env.engine.view import (
     FIELD_NAMES,
     HIDDEN_CARD,
@@ -88,6 +89,7 @@ __all__ = [
     "frame_fields",
     "frame_from_fields",
     "frame_kinds",
+    "goal_met",
     "net_worth",
     "net_worth_of",
     "personality_deck",

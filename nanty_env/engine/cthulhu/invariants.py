@@ -21,6 +21,7 @@ from nanty_env.engine.cthulhu.cards import FACE_UP
 from nanty_env.engine.cthulhu.pieces import MAX_OWN_ELDERS
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.cthulhu.track import grenadiers_on_track
+from nanty_env.engine.outcome import Termination
 from nanty_env.engine.tables import AGENTS_PER_PLAYER, CITIZENS, TROUBLE_MARKERS
 
 
@@ -71,7 +72,10 @@ def state_violations(g: CthulhuState, previous_insanity: int | None = None) -> l
     check(set(g.trouble) <= {0, 1} and sum(g.trouble) <= TROUBLE_MARKERS, "trouble: markers")
     check(1 <= g.insanity <= DOOMSDAY_LEVEL, f"insanity: {g.insanity} is not a level 1-13")
     if g.insanity == DOOMSDAY_LEVEL:
-        check(g.outcome is not None and g.outcome.reason == "doomsday", "insanity: 13 but no end")
+        check(
+            g.outcome is not None and g.outcome.termination is Termination.DOOMSDAY,
+            "insanity: 13 but no end",
+        )
     if previous_insanity is not None:
         check(g.insanity >= previous_insanity, f"insanity: fell from {previous_insanity}")
 
