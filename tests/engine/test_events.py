@@ -25,6 +25,7 @@ from nanty_env.engine.game import Game
 from nanty_env.engine.position import area, build_position, card
 from nanty_env.engine.scoring import points
 from nanty_env.engine.tables import tables
+from tests.engine.conftest import pw
 
 EVENT_CARD = "professor_of_recent_runes"  # event, scroll (draw), play another
 HOLBORN = area("Holborn")
@@ -87,10 +88,6 @@ def agents_in(g: Game, a: int) -> list[int]:
 
 def holborn() -> int:
     return A.ABILITY + HOLBORN
-
-
-def pawn(a: int, slot: int) -> int:
-    return A.pawn_action(a, slot)
 
 
 def card_id(c: int) -> str:
@@ -512,20 +509,20 @@ def test_mysterious_murders_each_player_in_turn_rolls_and_picks_a_pawn():
     )
     # Player 0 rolled Westminster: player 1's agent or the grenadier, not their own agent.
     assert (g.decision, g.current_player) == ("murders", 0)
-    assert g.legal_actions() == [pawn(WESTMINSTER, 1), pawn(WESTMINSTER, A.SLOT_GRENADIER)]
+    assert g.legal_actions() == [pw(WESTMINSTER, 1), pw(WESTMINSTER, A.SLOT_GRENADIER)]
     g.fix_rolls([*g.fixed_rolls, STRAND])
-    g.apply(pawn(WESTMINSTER, A.SLOT_GRENADIER))
+    g.apply(pw(WESTMINSTER, A.SLOT_GRENADIER))
     assert g.gren[WESTMINSTER] == 0 and g.agents[1][WESTMINSTER] == 1
     # Player 1 rolled Strand, where only they have agents: they must remove one of them.
     assert (g.decision, g.current_player) == ("murders", 1)
-    assert g.legal_actions() == [pawn(STRAND, 0)]
+    assert g.legal_actions() == [pw(STRAND, 0)]
     g.fix_rolls([*g.fixed_rolls, HIGHBURY, CHELSEA])
-    g.apply(pawn(STRAND, 0))
+    g.apply(pw(STRAND, 0))
     assert g.agents[1][STRAND] == 1
     # Player 2 rolled empty Highbury: nothing. Player 3 rolled Chelsea.
     assert (g.decision, g.current_player) == ("murders", 3)
-    assert g.legal_actions() == [pawn(CHELSEA, 1), pawn(CHELSEA, A.SLOT_CITIZEN)]
-    g.apply(pawn(CHELSEA, 1))  # player 0's agent (seat 3 + 1)
+    assert g.legal_actions() == [pw(CHELSEA, 1), pw(CHELSEA, A.SLOT_CITIZEN)]
+    g.apply(pw(CHELSEA, 1))  # player 0's agent (seat 3 + 1)
     assert event_over(g)
     assert g.agents[0][CHELSEA] == 0 and g.cit[CHELSEA] == 1
     assert g.on_board == [1, 2, 0, 0]
@@ -558,7 +555,7 @@ def test_mysterious_murders_holborn_saves_the_chosen_agent_and_nobody_else_dies(
         buildings={"Holborn": 1},
         citizens={"Westminster": 1},
     )
-    g.apply(pawn(WESTMINSTER, 1))
+    g.apply(pw(WESTMINSTER, 1))
     assert (g.decision, g.current_player) == ("react", 1)
     g.apply(holborn())
     assert event_over(g)
@@ -573,7 +570,7 @@ def test_mysterious_murders_little_dorrit_protects_against_the_event():
         agents={0: {"Chelsea": 1}, 1: {"Westminster": 1}},
         hands=[[], ["gaspode", "susan"]],
     )
-    g.apply(pawn(WESTMINSTER, 1))
+    g.apply(pw(WESTMINSTER, 1))
     assert g.legal_actions() == [A.PASS, A.PLAY_CARD + DORRIT]  # Toby: not against events
     g.apply(A.PLAY_CARD + DORRIT)
     assert event_over(g)
@@ -591,8 +588,8 @@ def test_mysterious_murders_own_agents_are_safe_while_any_other_pawn_is_there():
         grenadiers={"Westminster": 1},
     )
     assert (g.decision, g.current_player) == ("murders", 0)
-    assert g.legal_actions() == [pawn(WESTMINSTER, A.SLOT_GRENADIER)]
-    g.apply(pawn(WESTMINSTER, A.SLOT_GRENADIER))
+    assert g.legal_actions() == [pw(WESTMINSTER, A.SLOT_GRENADIER)]
+    g.apply(pw(WESTMINSTER, A.SLOT_GRENADIER))
     assert event_over(g)
     assert g.agents[0][WESTMINSTER] == 2 and g.gren[WESTMINSTER] == 0
 
