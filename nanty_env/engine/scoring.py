@@ -131,14 +131,25 @@ def controls(b: Any, seat: int, area: int) -> bool:
 
 def control_margins(b: Any, seat: int) -> list[int]:
     """``seat``'s lead in each area it controls, in area order (the hits each control takes
-    to break)."""
-    row, building = b.agents[seat], b.building
+    to break): :func:`area_control`'s rule for one seat, written out without building each
+    area's pieces (the engine checks the Lords' goals with it every turn;
+    ``tests/engine/test_fast_paths.py`` holds it to :func:`controls`)."""
+    agents, building, gren, cit = b.agents, b.building, b.gren, b.cit
+    row = agents[seat]
     out = []
-    for a in AREAS:  # only where ``seat`` has a piece: nobody controls an area with none
-        if row[a] or building[a] == seat:
-            c = control(b, a)
-            if c.controller == seat:
-                out.append(c.lead)
+    for a in AREAS:
+        owner = building[a]
+        mine = row[a] + (owner == seat)
+        if not mine or gren[a]:  # nobody controls an area with none of your pieces
+            continue
+        rival = cit[a]  # the new citizens together are one rival
+        for q, other in enumerate(agents):
+            if q != seat:
+                theirs = other[a] + (owner == q)
+                if theirs > rival:
+                    rival = theirs
+        if mine > rival:
+            out.append(mine - rival)
     return out
 
 

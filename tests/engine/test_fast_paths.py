@@ -38,3 +38,12 @@ def test_goal_met_reads_the_personality_goal(n: int) -> None:
             goal = people[g.persona[s]].goal(n, g.cfg.threshold_set)
             expected = any(scoring.metric(g, name, s) >= need for name, need in goal.items())
             assert goal_met(g, s) == expected
+
+
+@pytest.mark.parametrize("n", (2, 3, 4))
+def test_control_margins_are_the_leads_of_area_control(n: int) -> None:
+    """The written-out loop of ``control_margins`` is ``area_control``'s rule, area by area."""
+    for g in _states(n):
+        for s in range(n):
+            leads = [c.lead for c in map(scoring.control, [g] * 12, range(12)) if c.controller == s]
+            assert scoring.control_margins(g, s) == leads
