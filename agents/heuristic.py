@@ -33,10 +33,8 @@ from agents.learned_eval import LearnedEvaluator, check_mixture
 from agents.roles import RoleAwareBot, RoleModel
 from agents.sampling import determinize_view
 from agents.value_model import value_model_for
+from nanty_env.engine import Game, GameConfig, tables
 from nanty_env.engine import actions as A
-from nanty_env.engine.config import GameConfig
-from nanty_env.engine.game import Game
-from nanty_env.engine.tables import tables
 
 ACT_BONUS = 1e-4  # prefer doing something over passing when the values are level
 MAX_STEPS = 80  # safety bound on a look-ahead
@@ -62,8 +60,8 @@ def obvious_action(view: View, legal: Sequence[int]) -> int | None:
     """An answer that needs no search: take the money of a money symbol."""
     if view["decision"] == "card" and list(legal) == [A.PASS, A.CONFIRM]:
         ctx = view["context"]
-        syms = tables().symbols[ctx["c"]]
-        if ctx["i"] < len(syms) and syms[ctx["i"]] == "money":
+        syms = tables().symbols[ctx["card"]]
+        if ctx["symbol_index"] < len(syms) and syms[ctx["symbol_index"]] == "money":
             return A.CONFIRM
     return None
 

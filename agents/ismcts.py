@@ -58,10 +58,8 @@ from agents.learned_eval import TERMINAL, LearnedEvaluator
 from agents.roles import RoleAwareBot, RoleModel, sample_deal
 from agents.sampling import determinize_view
 from agents.value_model import ValueModel, default_value_model
+from nanty_env.engine import Game, GameConfig, personality_deck
 from nanty_env.engine import actions as A
-from nanty_env.engine.config import GameConfig
-from nanty_env.engine.game import Game
-from nanty_env.engine.setup import personality_deck
 
 MAX_ROLLOUT = 400
 DEFAULT_ITERS = 200

@@ -29,8 +29,7 @@ import numpy as np
 from agents.base import BaseBot, View
 from agents.evaluation import NUM_PERSONALITIES, Metrics, game_config, view_metrics
 from agents.files import atomic_write_text
-from nanty_env.engine.config import GameConfig
-from nanty_env.engine.setup import personality_deck
+from nanty_env.engine import GameConfig, personality_deck
 
 FEATURES: tuple[str, ...] = (
     "bias",

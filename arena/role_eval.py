@@ -25,10 +25,7 @@ from agents.base import bot_rngs, play_game
 from agents.registry import make_bot
 from agents.roles import RoleModel, RoleTracker, default_model, fit_logistic, posterior
 from arena.seeded_games import seeded_games
-from nanty_env.engine.config import GameConfig
-from nanty_env.engine.game import Game
-from nanty_env.engine.setup import personality_deck
-from nanty_env.engine.tables import tables
+from nanty_env.engine import Game, GameConfig, personality_deck, tables
 
 REPORT_TURNS = (1, 3, 5, 10, 15, 20, 30, 40, 50, 60)
 

@@ -39,8 +39,7 @@ from agents.interrupts import Interrupted, StopRequest
 from agents.registry import make_bot
 from arena.stats import summarize
 from arena.workers import WorkerError, WorkerPool
-from nanty_env.engine.config import GameConfig
-from nanty_env.engine.tables import tables
+from nanty_env.engine import GameConfig, tables
 from nanty_env.records import GameRecorder, record_name, write_record
 
 DEAL_STRIDE = 100_000  # deal seed = seed * DEAL_STRIDE + deal number

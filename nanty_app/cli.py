@@ -391,7 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from agents.registry import BotSpecError
-    from nanty_env.engine.errors import IllegalActionError
+    from nanty_env.engine import IllegalActionError
 
     parser = build_parser()
     args = parser.parse_args(argv)

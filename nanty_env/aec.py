@@ -232,7 +232,7 @@ class raw_env(AECEnv):
         action = as_action(action)
         seat = self.agent_name_mapping[agent]
         if seat == g.current_player:
-            if action not in g._legal:
+            if action not in g.legal:
                 g.apply(action)  # raises IllegalActionError with the engine's description
             self._pending = action
         elif action != NO_OP:

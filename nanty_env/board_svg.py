@@ -24,8 +24,7 @@ from nanty_env.board_layout import (
     outline_points,
     river_y,
 )
-from nanty_env.engine import Game, GameConfig
-from nanty_env.engine.tables import tables
+from nanty_env.engine import Game, GameConfig, tables
 from nanty_env.words import Words, card_words, decision_words, goal_words, outcome_words
 
 View = Mapping[str, Any]

@@ -18,11 +18,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from nanty_env.engine import actions as A
-from nanty_env.engine.frames import frame_kinds
-from nanty_env.engine.tables import tables
+from nanty_env.engine import frame_from_fields, frame_kinds, tables
 
 if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+    from nanty_env.engine import Game
 
 NA = A.NUM_AREAS
 NS = A.MAX_PLAYERS  # seat slots
@@ -508,13 +507,13 @@ def action_mask(g: Game, seat: int) -> np.ndarray:
     """int8 mask over the action space: the legal actions if ``seat`` decides now, else zeros."""
     if g.outcome is not None or g.stack[-1]["p"] != seat:
         return np.zeros(A.NUM_ACTIONS, dtype=np.int8)
-    legal = tuple(g._legal)
+    legal = g.legal
     m = _MASKS.get(legal)
     if m is None:
         if len(_MASKS) >= _MASK_CACHE_SIZE:
             _MASKS.clear()
         m = _MASKS[legal] = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
-        m[g._legal] = 1
+        m[list(legal)] = 1
     return m.copy()
 
 
@@ -614,13 +613,12 @@ def encode_view(view: dict, *, reveal: list[int] | None = None) -> np.ndarray:
         view["turn"] / 100,
         view["trouble_count"] / NA,
     )
-    for f in reversed(view["stack"]):
-        if f["k"] == "card":
-            x[OFF["resolving_card"] + f["c"]] = 1.0
-            x[OFF["symbol_index"] + min(f["i"], MAX_SYMBOLS - 1)] = 1.0
-            break
+    if view["resolving"]:  # the card being resolved last: [seat, card, next symbol]
+        _, card, i = view["resolving"][-1]
+        x[OFF["resolving_card"] + card] = 1.0
+        x[OFF["symbol_index"] + min(i, MAX_SYMBOLS - 1)] = 1.0
     if view["decision"]:
-        _context(x, {"k": view["decision"], **view["context"]}, seat, n)
+        _context(x, frame_from_fields({"kind": view["decision"], **view["context"]}), seat, n)
     return x
 
 

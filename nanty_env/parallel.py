@@ -124,7 +124,7 @@ class parallel_env(ParallelEnv):
                     f"got {action!r}"
                 )
         decision = as_action(actions[acting])
-        if decision not in self.game._legal:
+        if decision not in self.game.legal:
             self.game.apply(decision)  # raises IllegalActionError with the engine's description
         return decision
 

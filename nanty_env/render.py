@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from nanty_env.engine import GameConfig
-from nanty_env.engine.tables import tables
+from nanty_env.engine import GameConfig, tables
 from nanty_env.words import Words, card_words, decision_words, goal_words, outcome_words
 
 if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+    from nanty_env.engine import Game
 
 ANSI_SEAT = ("\x1b[31m", "\x1b[34m", "\x1b[32m", "\x1b[33m")  # red, blue, green, yellow
 ANSI_BOLD, ANSI_RESET = "\x1b[1m", "\x1b[0m"

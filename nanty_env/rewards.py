@@ -16,11 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from nanty_env.engine import board
-from nanty_env.engine.tables import tables
+from nanty_env.engine import scoring, tables
 
 if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+    from nanty_env.engine import Game
 
 REWARD_MODES = ("win_loss", "zero_sum")
 Potential = Callable[["Game", int], float]
@@ -44,4 +43,4 @@ def goal_progress(g: Game, seat: int) -> float:
     goal = p.goal(g.n, g.cfg.threshold_set)
     if not goal:
         return 0.0
-    return max(min(1.0, max(0, board.metric(g, m, seat)) / need) for m, need in goal.items())
+    return max(min(1.0, max(0, scoring.metric(g, m, seat)) / need) for m, need in goal.items())

@@ -195,7 +195,7 @@ class NantySingleAgentEnv(gym.Env):
         if g is None:
             raise RuntimeError("call reset() before step()")
         action = as_action(action)  # a TypeError for anything but an integer
-        if g.is_terminal or action not in g._legal:
+        if g.is_terminal or action not in g.legal:
             if self.illegal_action == "raise" or g.is_terminal:
                 g.apply(action)  # raises IllegalActionError
             info = self._info() | {"illegal_action": action}
@@ -260,7 +260,7 @@ class NantySingleAgentEnv(gym.Env):
                 for s, o in self._observers:
                     o.observe(g.view(s))
             p = g.stack[-1]["p"]  # the current player
-            legal = g._legal
+            legal = g.legal
             if p == seat:
                 if not (self.auto_forced and len(legal) == 1):
                     return
@@ -282,7 +282,7 @@ class NantySingleAgentEnv(gym.Env):
         g = self.game
         if g.outcome is not None or g.current_player != self.seat:
             return None
-        return int(_policy(self.hint)(g.view(self.seat), list(g._legal), self._rng))
+        return int(_policy(self.hint)(g.view(self.seat), list(g.legal), self._rng))
 
     def _info(self) -> dict[str, Any]:
         g = self.game

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from nanty_env.engine.config import PERSONALITY_SETS, THRESHOLD_SETS
 from training.potentials import SHAPINGS
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs"
@@ -71,8 +72,8 @@ class EnvSection:
 
     def validate(self) -> None:
         _choice("num_players", self.num_players, (2, 3, 4))
-        _choice("personalities", self.personalities, ("standard", "variant", "classic"))
-        _choice("thresholds", self.thresholds, ("rulebook", "player_aid"))
+        _choice("personalities", self.personalities, PERSONALITY_SETS)
+        _choice("thresholds", self.thresholds, THRESHOLD_SETS)
         _choice("reward_mode", self.reward_mode, ("win_loss", "zero_sum"))
         _choice("shaping", self.shaping, SHAPINGS)
         if self.learner_seat is not None and not 0 <= self.learner_seat < self.num_players:
