@@ -40,6 +40,12 @@ def _ismcts(**kw: Any) -> Bot:
     return ISMCTSBot(**kw)
 
 
+def _learned(**kw: Any) -> Bot:
+    from agents.learned_bot import LearnedBot
+
+    return LearnedBot(**kw)
+
+
 def _policy(**kw: Any) -> Bot:
     from agents.policy import PolicyBot
 
@@ -50,6 +56,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "random": _random,
     "heuristic": _heuristic,
     "ismcts": _ismcts,
+    "learned": _learned,
     "policy": _policy,
 }
 

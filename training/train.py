@@ -291,6 +291,10 @@ def train(
     out = Path(out or cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(cfg.to_dict(), indent=2))
+    if cfg.value.enabled:  # value-network rounds instead of PPO (resumable by rerunning)
+        from training.value_iteration import run
+
+        return run(cfg, out, progress=progress)
     import torch
 
     torch.set_num_threads(cfg.torch_threads)
