@@ -104,6 +104,10 @@ class ValueNet:
         ``(..., S)``: an array ``(..., n)`` whose last axis adds up to 1."""
         return softmax(self.scores(pooled_inputs(f, shared)))
 
+    def probabilities_from_inputs(self, x: np.ndarray) -> np.ndarray:
+        """The probabilities of :func:`pooled_inputs` rows ``(..., n, 3F + S)``."""
+        return softmax(self.scores(x))
+
     def to_files(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """The tensors and the JSON header of the checkpoint."""
         tensors: dict[str, np.ndarray] = {}

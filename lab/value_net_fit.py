@@ -19,7 +19,7 @@ import numpy as np
 from agents.value_model import game_features, pooled_inputs, value_model_for
 from agents.value_net import save
 from nanty_env.engine.config import GameConfig
-from training.value_fit import cross_entropy, dataset, fit
+from training.value_fit import cross_entropy, dataset, fit, lambda_targets
 from training.value_records import Board, load
 
 
@@ -53,6 +53,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--holdout", type=float, default=0.2)
     ap.add_argument("--games", type=int, help="at most this many games per folder")
+    ap.add_argument("--lam", type=float, help="also refit on TD(lambda) targets of the first fit")
+    ap.add_argument("--td-iters", type=int, default=2)
     ap.add_argument("--out")
     args = ap.parse_args(argv)
     xs, ts, gs, probs = [], [], [], []
@@ -94,6 +96,25 @@ def main(argv: Sequence[str] | None = None) -> None:
             "best_epoch": rep["best_epoch"],
             "train_last": rep["curve"][-1][1],
         }
+        if args.lam is not None:
+            for it in range(args.td_iters):
+                p = net.probabilities_from_inputs(x)
+                t_lam = lambda_targets(p, t, game, args.lam)
+                net, rep = fit(
+                    x,
+                    t_lam,
+                    game,
+                    hidden=hidden,
+                    epochs=args.epochs,
+                    learning_rate=args.lr,
+                    weight_decay=args.weight_decay,
+                    valid=va,
+                    valid_targets=t,
+                )
+                report[f"net_{spec}_td{args.lam}_{it}"] = {
+                    "holdout": rep["holdout_cross_entropy"],
+                    "best_epoch": rep["best_epoch"],
+                }
         if k == 0 and args.out:
             net.meta.update(
                 {"data": args.data, "hidden": list(hidden), "report": rep["curve"][-3:]}

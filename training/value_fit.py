@@ -49,6 +49,17 @@ def cross_entropy(p: np.ndarray, t: np.ndarray) -> float:
     return float(-np.mean(np.sum(t * np.log(np.clip(p, 1e-9, 1.0)), axis=-1)))
 
 
+def lambda_targets(p: np.ndarray, outcome: np.ndarray, game: np.ndarray, lam: float) -> np.ndarray:
+    """TD(lambda) targets over each game's rows (in turn order): the last row's target is the
+    outcome, an earlier row's ``(1 - lam) * p[next row] + lam * target[next row]``, where ``p``
+    is a network's prediction; ``lam = 1`` gives the outcomes back."""
+    out = outcome.astype(np.float64).copy()
+    for i in range(len(out) - 2, -1, -1):
+        if game[i] == game[i + 1]:
+            out[i] = (1.0 - lam) * p[i + 1] + lam * out[i + 1]
+    return out.astype(np.float32)
+
+
 def fit(
     x: np.ndarray,
     t: np.ndarray,
@@ -63,9 +74,12 @@ def fit(
     seed: int = 0,
     threads: int = 1,
     valid: np.ndarray | None = None,
+    valid_targets: np.ndarray | None = None,
 ) -> tuple[ValueNet, dict[str, Any]]:
     """Fit the network; returns it (the best epoch on the held-out games) and a report.
-    ``valid`` (a mask of rows) replaces the held-out last ``holdout`` share of the games."""
+    ``valid`` (a mask of rows) replaces the held-out last ``holdout`` share of the games;
+    ``valid_targets`` (default ``t``) are what the held-out rows are scored against (the
+    outcomes, when ``t`` are bootstrapped targets)."""
     import torch
 
     torch.set_num_threads(threads)
@@ -86,7 +100,8 @@ def fit(
     opt = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=weight_decay)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=epochs)
     xt, tt = torch.from_numpy(x[tr]), torch.from_numpy(t[tr])
-    xv, tv = torch.from_numpy(x[va]), torch.from_numpy(t[va])
+    tv_all = t if valid_targets is None else valid_targets
+    xv, tv = torch.from_numpy(x[va]), torch.from_numpy(np.asarray(tv_all[va], dtype=np.float32))
     rng = np.random.default_rng(seed)
 
     def loss_of(xb: torch.Tensor, tb: torch.Tensor) -> torch.Tensor:
@@ -129,7 +144,9 @@ def fit(
         "rows_train": int(tr.sum()),
         "rows_holdout": int(va.sum()),
         "holdout_cross_entropy": round(best[0], 4),
-        "constant_cross_entropy": round(cross_entropy(np.full_like(t[va], 1.0 / n), t[va]), 4)
+        "constant_cross_entropy": round(
+            cross_entropy(np.full_like(tv_all[va], 1.0 / n), tv_all[va]), 4
+        )
         if va.any()
         else None,
         "best_epoch": best[1],
