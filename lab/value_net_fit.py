@@ -19,7 +19,13 @@ import numpy as np
 from agents.value_model import game_features, pooled_inputs, value_model_for
 from agents.value_net import save
 from nanty_env.engine.config import GameConfig
-from training.value_fit import cross_entropy, dataset, fit, lambda_targets
+from training.value_fit import (
+    cross_entropy,
+    dataset,
+    fit,
+    lambda_targets,
+    shipped_model_as_net,
+)
 from training.value_records import Board, load
 
 
@@ -55,6 +61,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--games", type=int, help="at most this many games per folder")
     ap.add_argument("--lam", type=float, help="also refit on TD(lambda) targets of the first fit")
     ap.add_argument("--td-iters", type=int, default=2)
+    ap.add_argument("--warm", action="store_true", help="start from the shipped tiny model")
     ap.add_argument("--out")
     args = ap.parse_args(argv)
     xs, ts, gs, probs = [], [], [], []
@@ -90,6 +97,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             learning_rate=args.lr,
             weight_decay=args.weight_decay,
             valid=va,
+            warm=shipped_model_as_net(int(t.shape[1])) if args.warm else None,
         )
         report[f"net_{spec}"] = {
             "holdout": rep["holdout_cross_entropy"],
@@ -110,6 +118,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                     weight_decay=args.weight_decay,
                     valid=va,
                     valid_targets=t,
+                    warm=shipped_model_as_net(int(t.shape[1])) if args.warm else None,
                 )
                 report[f"net_{spec}_td{args.lam}_{it}"] = {
                     "holdout": rep["holdout_cross_entropy"],

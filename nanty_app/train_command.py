@@ -6,7 +6,9 @@ import argparse
 
 
 def add_train_parser(sub: argparse._SubParsersAction) -> None:
-    tr = sub.add_parser("train", help="self-play MaskablePPO training from a YAML config")
+    tr = sub.add_parser(
+        "train", help="self-play MaskablePPO (or value-network rounds) from a YAML config"
+    )
     tr.add_argument("--config", default="configs/quick.yaml", help="YAML config (or its name)")
     tr.add_argument("--total-timesteps", type=int, help="override ppo.total_timesteps")
     tr.add_argument("--out", help="output folder (default: the config's 'out')")
@@ -29,5 +31,9 @@ def cmd_train(args: argparse.Namespace) -> int:
         resume=args.resume,
         progress=not args.no_progress,
     )
-    print(f"wrote {out} (model.zip, checkpoints/, eval.csv, learning_curve.png, tb/)")
+    if cfg.value.enabled:
+        n = cfg.env.num_players
+        print(f"wrote {out} (value_net_{n}p.json/.safetensors, nets/, records/, train.json)")
+    else:
+        print(f"wrote {out} (model.zip, checkpoints/, eval.csv, learning_curve.png, tb/)")
     return 0

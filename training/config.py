@@ -226,9 +226,12 @@ class ValueSection:
     plays its games (recorded at every turn start), then the network is fitted on the games of
     every round so far; the next round's ``learned`` seats play with that network. The fit:
     an MLP with ``hidden`` tanh layers, AdamW, the epoch with the least cross-entropy on the
-    last ``holdout`` share of each round's games kept."""
+    last ``holdout`` share of each round's games kept. ``warm_start``: begin from the shipped
+    tiny value model (agents/value_model.py; one hidden layer only), its units kept beside the
+    ``hidden`` new ones."""
 
     enabled: bool = False
+    warm_start: bool = False
     rounds: list[ValueRound] = field(default_factory=list)
     hidden: list[int] = field(default_factory=lambda: [64, 32])
     epochs: int = 40
@@ -247,6 +250,8 @@ class ValueSection:
             raise ValueError("the first round has no network yet: its bots cannot be 'learned'")
         if not self.hidden or any(h <= 0 for h in self.hidden):
             raise ValueError("hidden must be a non-empty list of positive layer widths")
+        if self.warm_start and len(self.hidden) != 1:
+            raise ValueError("warm_start needs one hidden layer (hidden: [width])")
         for name in ("epochs", "batch_size", "workers"):
             _positive(name, getattr(self, name))
         if not 0 < self.learning_rate < 1:

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.value_features import Position
-from agents.value_net import ValueNet, pooled_inputs
+from agents.value_features import NUM_SEAT, Position
+from agents.value_net import NUM_INPUT, ValueNet, pooled_inputs
 from nanty_env.engine.config import GameConfig
 from training.value_records import Board
 
@@ -49,6 +49,33 @@ def cross_entropy(p: np.ndarray, t: np.ndarray) -> float:
     return float(-np.mean(np.sum(t * np.log(np.clip(p, 1e-9, 1.0)), axis=-1)))
 
 
+def _new_seat_index(i: int) -> int:
+    """Where feature ``i`` of :mod:`agents.value_model`'s seat features sits in
+    :data:`agents.value_features.SEAT_FEATURES` (two goal features were inserted at 11)."""
+    return i if i < 11 else i + 2
+
+
+def shipped_model_as_net(players: int) -> ValueNet:
+    """The shipped tiny model (:func:`agents.value_model.value_model_for`) as a
+    :class:`ValueNet` over the new inputs with the same probabilities (the new features get
+    zero weights): the starting point of a warm-started fit."""
+    from agents.value_model import value_model_for
+
+    old = value_model_for(players)
+    hidden = old.w1.shape[1]
+    w1 = np.zeros((NUM_INPUT, hidden))
+    f = old.w1.shape[0] - 3  # the seat blocks' total width (shared features last)
+    blocks = 2 if players == 2 else 3  # 2 players: [f(s), f(o)]; more: [f(s), mean, max]
+    width = f // blocks
+    for b in range(blocks):
+        for i in range(width):
+            w1[b * NUM_SEAT + _new_seat_index(i)] = old.w1[b * width + i]
+    w1[3 * NUM_SEAT :] = old.w1[f:]
+    # 2 players: the pooled mean of the other seat is the other seat itself
+    layers = [(w1.T, old.b1, "tanh"), (old.w2[None, :], np.zeros(1), "none")]
+    return ValueNet(layers, players, {"warm_start": f"value_model_{players}p"})
+
+
 def lambda_targets(p: np.ndarray, outcome: np.ndarray, game: np.ndarray, lam: float) -> np.ndarray:
     """TD(lambda) targets over each game's rows (in turn order): the last row's target is the
     outcome, an earlier row's ``(1 - lam) * p[next row] + lam * target[next row]``, where ``p``
@@ -75,11 +102,14 @@ def fit(
     threads: int = 1,
     valid: np.ndarray | None = None,
     valid_targets: np.ndarray | None = None,
+    warm: ValueNet | None = None,
 ) -> tuple[ValueNet, dict[str, Any]]:
     """Fit the network; returns it (the best epoch on the held-out games) and a report.
     ``valid`` (a mask of rows) replaces the held-out last ``holdout`` share of the games;
     ``valid_targets`` (default ``t``) are what the held-out rows are scored against (the
-    outcomes, when ``t`` are bootstrapped targets)."""
+    outcomes, when ``t`` are bootstrapped targets). ``warm`` (a network with one hidden layer,
+    e.g. :func:`shipped_model_as_net`) starts the fit from its function: its hidden units come
+    first in the one hidden layer, the ``hidden[0]`` new units start with zero output weights."""
     import torch
 
     torch.set_num_threads(threads)
@@ -97,6 +127,22 @@ def fit(
         if i < len(dims) - 2:
             mods.append(torch.nn.Tanh())
     model = torch.nn.Sequential(*mods)
+    if warm is not None:
+        if len(hidden) != 1 or len(warm.layers) != 2:
+            raise ValueError("a warm start needs one hidden layer in both networks")
+        (w1, b1, _), (w2, b2, _) = warm.layers  # stored (in, out)
+        k = w1.shape[1]
+        model = torch.nn.Sequential(
+            torch.nn.Linear(dims[0], k + hidden[0]),
+            torch.nn.Tanh(),
+            torch.nn.Linear(k + hidden[0], 1),
+        )
+        with torch.no_grad():
+            model[0].weight[:k] = torch.from_numpy(w1.T.astype(np.float32))
+            model[0].bias[:k] = torch.from_numpy(b1.astype(np.float32))
+            model[2].weight.zero_()
+            model[2].weight[0, :k] = torch.from_numpy(w2[:, 0].astype(np.float32))
+            model[2].bias[:] = torch.from_numpy(b2.astype(np.float32))
     opt = torch.optim.AdamW(model.parameters(), lr=learning_rate, weight_decay=weight_decay)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=epochs)
     xt, tt = torch.from_numpy(x[tr]), torch.from_numpy(t[tr])

@@ -28,7 +28,7 @@ import numpy as np
 
 from agents.value_net import load, save, shipped_stem
 from training.config import TrainConfig
-from training.value_fit import dataset, fit
+from training.value_fit import dataset, fit, shipped_model_as_net
 from training.value_records import cpu_seconds, generate
 from training.value_records import load as load_records
 
@@ -77,6 +77,7 @@ def fit_round(cfg: TrainConfig, folders: list[Path], stem: Path, report: Path) -
         seed=cfg.seed,
         threads=cfg.torch_threads,
         valid=va,
+        warm=shipped_model_as_net(cfg.env.num_players) if v.warm_start else None,
     )
     net.meta.update(
         {
