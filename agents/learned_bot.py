@@ -11,6 +11,8 @@ below :data:`~agents.learned_eval.MIN_PROB` dropped.
 
 Spec: ``learned`` (the checkpoint shipped for the game's player count), ``learned:players=2``
 (insist on the 2-player one), ``learned:path=DIR/NAME`` (a checkpoint of your own).
+``robust`` and ``durable`` (default 0) add the hint bot's bonuses for a sturdy goal
+(:class:`~agents.learned_eval.LearnedEvaluator`) to the network's value.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from agents.base import View
 from agents.evaluation import DEFAULT_WEIGHTS, MAX_CACHED_VALUES, board_key, goals
 from agents.heuristic import HeuristicBot
 from agents.learned_eval import MIN_PROB, TERMINAL
-from agents.value_features import Position
+from agents.value_features import MAX_HITS, Position
 from agents.value_model import goal_class
 from agents.value_net import ValueNet, load, shipped
 from nanty_env.engine.config import GameConfig
@@ -57,6 +59,8 @@ class NetEvaluator:
         own: int,
         belief: Sequence[np.ndarray],
         net: ValueNet,
+        robust: float = 0.0,
+        durable: float = 0.0,
     ) -> None:
         if net.players != config.num_players:
             raise ValueError(
@@ -68,12 +72,14 @@ class NetEvaluator:
         self.net = net
         self.w = DEFAULT_WEIGHTS  # TurnPlanner reads w.hand (a card kept in hand)
         self.n = config.num_players
+        self.robust = float(robust)
+        self.durable = float(durable)
         self.options = {q: merged_options(config, belief[q]) for q in range(self.n) if q != seat}
         self._values: dict[tuple, float] = {}
 
-    def win_probability(self, g: Game) -> float:
+    def win_probability(self, g: Game, pos: Position | None = None) -> float:
         """The seat's win probability under the network, the others' personalities averaged."""
-        pos = Position(g, self.config)
+        pos = Position(g, self.config) if pos is None else pos
         rows = []
         for q in range(self.n):
             if q == self.seat:
@@ -94,7 +100,12 @@ class NetEvaluator:
             if g.is_terminal:
                 v = TERMINAL if self.seat in g.outcome.winners else -TERMINAL
             else:
-                v = TERMINAL * (2.0 * self.win_probability(g) - 1.0)
+                pos = Position(g, self.config)
+                v = TERMINAL * (2.0 * self.win_probability(g, pos) - 1.0)
+                if self.robust or self.durable:
+                    goal = pos.goal_features(self.seat, self.own)  # break cost / 3, durable
+                    hits = round(goal[-2] * MAX_HITS)
+                    v += self.robust * max(0, hits - 1) + self.durable * goal[-1]
             values[key] = v
         return v
 
@@ -112,8 +123,16 @@ class LearnedBot(HeuristicBot):
 
     name = "learned"
 
-    def __init__(self, path: str | None = None, players: int | None = None, depth: int = 1) -> None:
+    def __init__(
+        self,
+        path: str | None = None,
+        players: int | None = None,
+        depth: int = 1,
+        robust: float = 0.0,
+        durable: float = 0.0,
+    ) -> None:
         super().__init__(depth=depth)
+        self.net_robust, self.net_durable = float(robust), float(durable)
         self.path = path
         self.players = None if players is None else int(players)
         self._net: ValueNet | None = None if path is None else load(path)
@@ -143,6 +162,14 @@ class LearnedBot(HeuristicBot):
         )
         if self._last is None or self._last[0] != key:
             net = self.network(belief.config.num_players)
-            ev = NetEvaluator(belief.config, view["seat"], view["personality"], marginals, net)
+            ev = NetEvaluator(
+                belief.config,
+                view["seat"],
+                view["personality"],
+                marginals,
+                net,
+                self.net_robust,
+                self.net_durable,
+            )
             self._last = (key, ev)
         return self._last[1]

@@ -171,3 +171,22 @@ def test_the_shipped_networks_play_whole_games(n):
     bots = [make_bot("learned"), *[make_bot("random") for _ in range(n - 1)]]
     g, rec = play_game(bots, cfg, 4, bot_rngs(4, n))
     assert g.is_terminal and rec.decisions > 0
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_the_shipped_tiny_model_as_a_network_plays_exactly_like_the_hint_bot(tmp_path, states, n):
+    """The whole chain (features, belief mixture, network, look-ahead) reproduces the hint bot
+    when the network is its model converted and the sturdiness bonuses are added back."""
+    from training.value_fit import shipped_model_as_net
+
+    save(shipped_model_as_net(n), tmp_path / "warm")
+    hint = make_bot("heuristic:learned=1:robust=1:durable=1")
+    learned = make_bot(f"learned:path={tmp_path / 'warm'}:robust=1:durable=1")
+    for i, g in enumerate(states[n]):
+        seat = g.current_player
+        actions = []
+        for bot in (hint, learned):
+            bot.reset(seat, g.cfg)
+            v = g.view(seat)
+            actions.append(bot.act(v, v["legal_actions"], np.random.default_rng(i)))
+        assert actions[0] == actions[1], (n, i)
