@@ -54,6 +54,7 @@ NUM_GOAL = len(GOAL_FEATURES)
 NUM_SEAT = len(SEAT_FEATURES)
 NUM_SHARED = len(SHARED_FEATURES)
 
+_NUM_PROGRESS_CLASSES = len(CLASSES) - 1  # Holmes has no progress of his own
 _CONTROLLED = METRIC_INDEX["controlled_areas"]
 _OCCUPIED = METRIC_INDEX["occupied_areas"]
 _TROUBLE = METRIC_INDEX["trouble_markers"]
@@ -64,7 +65,7 @@ class Position:
     :func:`agents.evaluation.metrics` and :mod:`agents.robustness` read; a recorded snapshot
     passes its :class:`~agents.evaluation.Metrics` as ``m``."""
 
-    __slots__ = ("_units", "active", "config", "g", "m", "n")
+    __slots__ = ("_parts", "_units", "active", "config", "g", "m", "n")
 
     def __init__(self, g, config: GameConfig, m: Metrics | None = None) -> None:
         self.g = g
@@ -73,6 +74,7 @@ class Position:
         self.m = metrics(g) if m is None else m
         self.active = g.active
         self._units: dict[tuple[int, int], list[int] | None] = {}
+        self._parts: dict[tuple, tuple[float, float, float, float]] = {}
 
     @classmethod
     def from_board(cls, b, config: GameConfig) -> Position:
@@ -112,38 +114,50 @@ class Position:
             self._units[key] = costs
         return self._units[key]
 
+    def goal_parts(self, seat: int, needs: tuple) -> tuple[float, float, float, float]:
+        """(progress, met, break cost / :data:`MAX_HITS`, durable share) of compiled ``needs``
+        for ``seat`` (cached: personalities with the same goal share them)."""
+        key = (seat, needs)
+        parts = self._parts.get(key)
+        if parts is None:
+            m = self.m
+            best, met, hits, firm = 0.0, 0.0, 0, 0.0
+            for metric, need, soft in needs:
+                v = m.by_metric[metric][seat]
+                if v >= need:
+                    met = 1.0
+                x = v + 0.4 * min(m.contested[seat], max(0, need - v)) if soft else v
+                best = max(best, min(1.0, x / need))
+                costs = self.unit_costs(seat, metric)
+                if costs is not None and len(costs) >= need:
+                    hits = max(hits, sum(costs[: len(costs) - need + 1]))
+                if metric == _CONTROLLED and costs:
+                    firm = max(firm, min(need, sum(1 for c in costs if c >= 2)) / need)
+            parts = self._parts[key] = (best, met, min(hits, MAX_HITS) / MAX_HITS, firm)
+        return parts
+
     def goal_features(self, seat: int, persona: int) -> list[float]:
         """The personality-dependent part of ``f(seat)`` (:data:`GOAL_FEATURES`)."""
-        needs, cls = goal_table(self.config)[persona]
-        m = self.m
-        best, met, hits, firm = 0.0, False, 0, 0.0
-        for metric, need, soft in needs:
-            v = m.by_metric[metric][seat]
-            if v >= need:
-                met = True
-            x = v + 0.4 * min(m.contested[seat], max(0, need - v)) if soft else v
-            best = max(best, min(1.0, x / need))
-            costs = self.unit_costs(seat, metric)
-            if costs is not None and len(costs) >= need:
-                hits = max(hits, sum(costs[: len(costs) - need + 1]))
-            if metric == _CONTROLLED and costs:
-                firm = max(firm, min(need, sum(1 for c in costs if c >= 2)) / need)
-        onehot = [0.0] * len(CLASSES)
-        by_class = [0.0] * (len(CLASSES) - 1)
-        if cls >= 0:
-            onehot[cls] = 1.0
-            if cls < len(by_class):
-                by_class[cls] = best
-        return [best, float(met), *onehot, *by_class, min(hits, MAX_HITS) / MAX_HITS, firm]
+        return self.expected_goal_features(seat, ((persona, 1.0),))
 
     def expected_goal_features(
         self, seat: int, options: Sequence[tuple[int, float]]
     ) -> list[float]:
         """:meth:`goal_features` averaged over personalities ``(index, probability)``."""
-        out = np.zeros(NUM_GOAL)
+        out = [0.0] * NUM_GOAL
+        table = goal_table(self.config)
         for k, p in options:
-            out += p * np.array(self.goal_features(seat, k))
-        return out.tolist()
+            needs, cls = table[k]
+            best, met, hits, firm = self.goal_parts(seat, needs)
+            out[0] += p * best
+            out[1] += p * met
+            if cls >= 0:
+                out[2 + cls] += p
+                if cls < _NUM_PROGRESS_CLASSES:
+                    out[2 + len(CLASSES) + cls] += p * best
+            out[-2] += p * hits
+            out[-1] += p * firm
+        return out
 
     def board_features(self, seat: int) -> list[float]:
         """The personality-free part of ``f(seat)`` (:data:`BOARD_FEATURES`)."""

@@ -55,15 +55,12 @@ def pooled_inputs(f: np.ndarray, shared: np.ndarray) -> np.ndarray:
     ``(..., n, F)`` and shared ``(..., S)``; the result has shape ``(..., n, 3F + S)``."""
     n = f.shape[-2]
     mean = (f.sum(axis=-2, keepdims=True) - f) / (n - 1)
-    most = f[..., _others(n), :].max(axis=-2)  # (..., n, n - 1, F) -> (..., n, F)
+    # the largest value among the other seats: the largest overall, or the second largest
+    # for the seat that holds the largest (equal to it on a tie)
+    top = np.sort(f, axis=-2)
+    most = np.where(f == top[..., -1:, :], top[..., -2:-1, :], top[..., -1:, :])
     sh = np.broadcast_to(shared[..., None, :], (*f.shape[:-1], shared.shape[-1]))
     return np.concatenate([f, mean, most, sh], axis=-1)
-
-
-@cache
-def _others(n: int) -> np.ndarray:
-    """Row ``s``: the seats other than ``s``."""
-    return np.array([[o for o in range(n) if o != s] for s in range(n)])
 
 
 def softmax(z: np.ndarray) -> np.ndarray:

@@ -60,9 +60,9 @@ class _NetClock:
     def __enter__(self) -> _NetClock:
         orig, clock = self._orig, self
 
-        def timed(ev, g):
+        def timed(ev, g, *args):
             t = time.process_time()
-            p = orig(ev, g)
+            p = orig(ev, g, *args)
             clock.cpu += time.process_time() - t
             return p
 
