@@ -52,14 +52,14 @@ def _write_json(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
-def fit_round(cfg: TrainConfig, folders: list[Path], stem: Path, report: Path) -> float:
+def fit_round(cfg: TrainConfig, folders: list[tuple[Path, int]], stem: Path, report: Path) -> float:
     """Fit on every folder's games (the last ``holdout`` share of each held out); returns the
     CPU seconds of the fit."""
     t0 = time.process_time()
     v = cfg.value
     xs, ts, valid = [], [], []
-    for folder in folders:
-        x, t, game = dataset(load_records(folder))
+    for folder, games in folders:
+        x, t, game = dataset(load_records(folder, games))
         cut = np.unique(game)[int(len(np.unique(game)) * (1.0 - v.holdout))]
         xs.append(x)
         ts.append(t)
@@ -85,7 +85,7 @@ def fit_round(cfg: TrainConfig, folders: list[Path], stem: Path, report: Path) -
                 k: getattr(v, k) for k in ("hidden", "epochs", "learning_rate", "weight_decay")
             },
             "rounds": len(folders),
-            "games": [str(f) for f in folders],
+            "games": {str(f): games for f, games in folders},
             "holdout_cross_entropy": rep["holdout_cross_entropy"],
             "constant_cross_entropy": rep["constant_cross_entropy"],
             "seed": cfg.seed,
@@ -101,19 +101,20 @@ def run(cfg: TrainConfig, out: Path, progress: bool = True) -> Path:
     """Play and fit every round (resuming what exists); returns ``out``."""
     v, n = cfg.value, cfg.env.num_players
     (out / "nets").mkdir(parents=True, exist_ok=True)
-    folders: list[Path] = []
+    folders: list[tuple[Path, int]] = []
     previous: Path | None = None
     fit_cpu = 0.0
     limit = None if cfg.cpu_limit_minutes is None else 60.0 * cfg.cpu_limit_minutes
     for k, rnd in enumerate(v.rounds):
         folder = out / "records" / f"round_{k}"
         bots = round_bots(rnd.bots, previous)
-        spent = sum(cpu_seconds(f) for f in [*folders, folder] if f.is_dir()) + fit_cpu
+        done = [*folders, (folder, rnd.games)]
+        spent = sum(cpu_seconds(f, games) for f, games in done if f.is_dir()) + fit_cpu
         if limit is not None and spent >= limit:
             print(f"CPU limit reached ({spent / 60:.0f} min) before round {k}")
             break
         generate(folder, bots, n, rnd.games, rnd.seed, workers=v.workers, progress=progress)
-        folders.append(folder)
+        folders.append((folder, rnd.games))
         stem = out / "nets" / f"round_{k}"
         report = out / f"fit_round_{k}.json"
         if not (stem.with_suffix(".json").is_file() and report.is_file()):
@@ -124,7 +125,7 @@ def run(cfg: TrainConfig, out: Path, progress: bool = True) -> Path:
         raise RuntimeError("no round was played")
     final = out / shipped_stem(n)
     save(load(previous), final)
-    games_cpu = sum(cpu_seconds(f) for f in folders)
+    games_cpu = sum(cpu_seconds(f, games) for f, games in folders)
     _write_json(
         out / "train.json",
         {

@@ -175,23 +175,31 @@ def generate(
     return folder
 
 
-def cpu_seconds(folder: str | Path) -> float:
-    """The CPU seconds spent playing the parts in ``folder`` (each part's worker's own)."""
+def cpu_seconds(folder: str | Path, games: int | None = None) -> float:
+    """The CPU seconds spent playing the parts in ``folder`` (each part's worker's own; only
+    the parts of the first ``games`` games, if given, that exist)."""
     total = 0.0
-    for p in sorted(Path(folder).glob("part_*[0-9].npz")):
+    paths = sorted(Path(folder).glob("part_*[0-9].npz"))
+    if games is not None:
+        paths = [p for p in paths if int(p.stem[5:]) < -(-games // GAMES_PER_PART)]
+    for p in paths:
         with np.load(p, allow_pickle=False) as d:
             total += float(d["cpu_seconds"]) if "cpu_seconds" in d else 0.0
     return total
 
 
 def load(folder: str | Path, games: int | None = None) -> dict[str, np.ndarray]:
-    """Every part in ``folder`` (or the first ``games`` games' parts), concatenated: ``rows``,
-    ``game`` (a game number per row), ``won`` (per game: 1 for each winning seat) and
-    ``seeds``."""
+    """The parts in ``folder`` concatenated: every part, or exactly the parts of the first
+    ``games`` games (a missing one is an error). ``rows``; ``game``, each row's index into
+    ``won``; ``won`` (per game: 1 for each winning seat) and ``seeds``."""
     folder = Path(folder)
-    paths = sorted(folder.glob("part_*[0-9].npz"))
-    if games is not None:
-        paths = paths[: -(-games // GAMES_PER_PART)]
+    if games is None:
+        paths = sorted(folder.glob("part_*[0-9].npz"))
+    else:
+        paths = [part_path(folder, k) for k in range(-(-games // GAMES_PER_PART))]
+        missing = [p.name for p in paths if not p.is_file()]
+        if missing:
+            raise FileNotFoundError(f"{folder}: {len(missing)} parts missing ({missing[0]} ...)")
     if not paths:
         raise FileNotFoundError(f"no value records in {folder}")
     parts = [np.load(p, allow_pickle=False) for p in paths]
