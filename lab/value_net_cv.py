@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from agents.value_features import NUM_SEAT, SEAT_FEATURES
 from lab.value_net_fit import shipped_model_probabilities
 from training.value_fit import cross_entropy, dataset, fit, lambda_targets, shipped_model_as_net
 from training.value_records import load
@@ -29,9 +30,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--warm", action="store_true")
     ap.add_argument("--lam", type=float)
     ap.add_argument("--games", type=int)
+    ap.add_argument("--drop", action="append", default=[], help="a seat feature to zero")
     args = ap.parse_args(argv)
     rec = load(args.data, args.games)
     x, t, game = dataset(rec)
+    for name in args.drop:  # in the own, mean and max blocks
+        i = SEAT_FEATURES.index(name)
+        x[..., [i, NUM_SEAT + i, 2 * NUM_SEAT + i]] = 0.0
     shipped = shipped_model_probabilities(rec)
     hidden = tuple(int(h) for h in args.hidden.split(","))
     n = t.shape[1]
