@@ -82,10 +82,12 @@ def fit_round(cfg: TrainConfig, folders: list[tuple[Path, int]], stem: Path, rep
     net.meta.update(
         {
             "config": {
-                k: getattr(v, k) for k in ("hidden", "epochs", "learning_rate", "weight_decay")
+                k: getattr(v, k)
+                for k in ("hidden", "epochs", "learning_rate", "weight_decay", "warm_start")
             },
-            "rounds": len(folders),
-            "games": {str(f): games for f, games in folders},
+            "rounds": [
+                {"bots": r.bots, "games": r.games, "seed": r.seed} for r in v.rounds[: len(folders)]
+            ],
             "holdout_cross_entropy": rep["holdout_cross_entropy"],
             "constant_cross_entropy": rep["constant_cross_entropy"],
             "seed": cfg.seed,
