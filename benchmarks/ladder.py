@@ -43,9 +43,9 @@ class Cell:
 CELLS = (
     # 4 players: the row's bot against three copies of the column's
     Cell("random_vs_3hint", "random", HINT, 4, 200),
-    Cell("heuristic_vs_3hint", "heuristic", HINT, 4, 400),
+    Cell("heuristic_vs_3hint", "heuristic", HINT, 4, 200),
     Cell("hint_vs_3random", HINT, "random", 4, 200),
-    Cell("hint_vs_3heuristic", HINT, "heuristic", 4, 400),
+    Cell("hint_vs_3heuristic", HINT, "heuristic", 4, 200),
     Cell("hint_vs_3hint", HINT, HINT, 4, 400, EVAL_SEEDS),
     Cell("learned_vs_3random", "learned", "random", 4, 200),
     Cell("learned_vs_3heuristic", "learned", "heuristic", 4, 400),
@@ -107,8 +107,9 @@ def table(out: Path) -> None:
         line = row(cell, out)
         if line:
             print(line)
-    a = [journal(out, CELLS[7], s) for s in EVAL_SEEDS]
-    b = [journal(out, CELLS[4], s) for s in EVAL_SEEDS]
+    cells = {c.name: c for c in CELLS}
+    a = [journal(out, cells["learned_vs_3hint"], s) for s in EVAL_SEEDS]
+    b = [journal(out, cells["hint_vs_3hint"], s) for s in EVAL_SEEDS]
     pairs = [(x, y) for x, y in zip(a, b, strict=True) if x.is_file() and y.is_file()]
     if pairs:
         result = pooled(
