@@ -102,13 +102,15 @@ def play_game(
     *,
     max_decisions: int = 100_000,
     on_turn: Callable[[Game], None] | None = None,
+    on_action: Callable[[Game, int], None] | None = None,
 ) -> tuple[Game, GameRecord]:
     """Play one game: seat ``s`` is played by ``bots[s]``.
 
     Decisions with a single legal action are applied without asking the bot (it could not
     choose anything else). Bots with ``observes`` get their own view at the start of each
     turn and at the end of the game. ``on_turn`` (for loggers, not bots: it sees the whole
-    game) is called at the start of each turn.
+    game) is called at the start of each turn, ``on_action(game, action)`` (for game records)
+    just before each action is applied, forced ones included.
 
     Raises:
         IllegalActionError: a bot returned an action that is not legal (a bug in the bot).
@@ -136,6 +138,8 @@ def play_game(
         if decisions > max_decisions:
             raise RuntimeError(f"game {seed} did not end within {max_decisions} decisions")
         if len(legal) == 1:
+            if on_action is not None:
+                on_action(g, legal[0])
             g.apply(legal[0])
             continue
         p = g.current_player
@@ -148,6 +152,8 @@ def play_game(
                 f"bot {bots[p].name!r} in seat {p} chose illegal action {a!r} "
                 f"({g.action_to_string(int(a))}) at decision {g.decision!r}; legal: {legal}"
             )
+        if on_action is not None:
+            on_action(g, int(a))
         g.apply(int(a))
     for s in observers:
         bots[s].observe(g.view(s))

@@ -1,11 +1,16 @@
-"""Play a trained policy: a MaskablePPO (sb3-contrib) checkpoint behind the Bot protocol.
+"""Play a trained policy: a nanty-policy checkpoint (``agents/checkpoint.py``) behind the Bot
+protocol, with numpy only.
 
 The observation is the environment's own encoding of the seat's view
 (``nanty_env.observation.encode_view``) and the action mask is the view's legal actions over
 the flat action space, so the bot sees exactly what the policy saw in training. A residual
-policy (``HintedMaskablePolicy``) also gets its scripted bot's suggestion, from a copy of that
-bot seated in the same seat and seeing the same view, as in training. Both torch and the
-observation module are imported lazily: the rest of ``agents`` works without them.
+policy (``hint`` in the checkpoint) also gets its scripted bot's suggestion, from a copy of
+that bot seated in the same seat and seeing the same view, as in training.
+
+Masking follows sb3-contrib (illegal logits set to -1e8, then a float32 softmax), so greedy
+choices and sampling probabilities are those of the torch policy the checkpoint came from.
+An SB3 ``.zip`` is opened only with ``trust=True`` (``--trust-checkpoint``): SB3 unpickles it,
+and a crafted file runs code.
 """
 
 from __future__ import annotations
@@ -17,7 +22,16 @@ from typing import Any
 import numpy as np
 
 from agents.base import BaseBot, View
+from agents.checkpoint import (
+    TRUST_HINT,
+    CheckpointError,
+    PolicyCheckpoint,
+    is_policy_checkpoint,
+    load_policy,
+)
 from nanty_env.engine.actions import NUM_ACTIONS
+
+MASKED_LOGIT = np.float32(-1e8)  # what sb3-contrib gives illegal actions
 
 
 def _encoder() -> Callable[[View], np.ndarray]:
@@ -36,15 +50,60 @@ def action_mask(legal_actions: Sequence[int]) -> np.ndarray:
     return mask
 
 
+def masked_probabilities(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """sb3-contrib's masked categorical in float32: illegal logits -1e8, then softmax."""
+    z = np.where(mask, logits.astype(np.float32, copy=False), MASKED_LOGIT)
+    z = z - z.max(axis=-1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def load_for_env(path: str | Path, *, trust: bool = False) -> PolicyCheckpoint:
+    """A policy checkpoint checked against this environment's observation (size, layout,
+    hint) and action space; an SB3 ``.zip`` only with ``trust``."""
+    from agents.sb3_export import ENCODER, observation_layout_digest
+    from nanty_env.observation import OBS_SIZE
+
+    if not Path(path).exists() and not is_policy_checkpoint(path):
+        raise CheckpointError(
+            f"checkpoint {path} not found (give a run folder, NAME.json or NAME.safetensors)"
+        )
+    if Path(path).suffix == ".zip":
+        if not trust:
+            raise CheckpointError(f"{path}: refusing to open an SB3 .zip. {TRUST_HINT}")
+        from agents.sb3_export import load_trusted_zip
+
+        policy = load_trusted_zip(path)
+    else:
+        policy = load_policy(path, num_actions=NUM_ACTIONS)
+    obs = policy.meta["observation"]
+    want = OBS_SIZE + (NUM_ACTIONS if policy.hint_bot is not None else 0)
+    if policy.observation_size != want:
+        raise CheckpointError(
+            f"{path}: the policy takes observations of size {policy.observation_size}, this "
+            f"environment's encoder makes {want} (another observation layout or hint setting)"
+        )
+    if obs.get("encoder", ENCODER) != ENCODER:
+        raise CheckpointError(f"{path}: observations from {obs['encoder']!r}, not {ENCODER!r}")
+    layout = obs.get("layout")
+    if layout is not None and layout != observation_layout_digest():
+        raise CheckpointError(
+            f"{path}: trained on another observation layout (digest {layout}, this "
+            f"environment's is {observation_layout_digest()})"
+        )
+    return policy
+
+
 class PolicyBot(BaseBot):
-    """Chooses with a trained MaskablePPO policy.
+    """Chooses with a trained policy.
 
     Args:
-        path: the checkpoint (``.zip`` written by ``model.save``).
+        path: the checkpoint (``NAME``, ``NAME.json`` or a training run's folder; an SB3
+            ``.zip`` only with ``trust``).
         deterministic: take the most likely action (default); otherwise sample from the
             masked policy distribution with the bot's ``rng`` (reproducible).
-        model: an already loaded model (then ``path`` is ignored).
-        device: torch device for loading.
+        policy: an already loaded :class:`PolicyCheckpoint` (then ``path`` is ignored).
+        trust: allow opening an SB3 ``.zip`` (it can run code: only for files you trust).
     """
 
     name = "policy"
@@ -53,25 +112,22 @@ class PolicyBot(BaseBot):
         self,
         path: str | Path | None = None,
         deterministic: bool | int = True,
-        model: Any = None,
-        device: str = "cpu",
+        policy: PolicyCheckpoint | None = None,
+        trust: bool | int = False,
     ) -> None:
         super().__init__()
-        if model is None:
+        if policy is None:
             if path is None:
                 raise ValueError("PolicyBot needs a checkpoint path (policy:path=...)")
-            from sb3_contrib import MaskablePPO
-
-            model = MaskablePPO.load(str(path), device=device)
-        self.model = model
+            policy = load_for_env(path, trust=bool(trust))
+        self.policy = policy
         self.deterministic = bool(deterministic)
         self.encode = _encoder()
-        hint_bot = getattr(model.policy, "hint_bot", None)
         self.hinter = None
-        if hint_bot is not None:
+        if policy.hint_bot is not None:
             from agents.registry import make_bot
 
-            self.hinter = make_bot(hint_bot)
+            self.hinter = make_bot(policy.hint_bot)
         self.observes = bool(getattr(self.hinter, "observes", False))
 
     def reset(self, seat: int, config: Any) -> None:
@@ -103,27 +159,24 @@ class PolicyBot(BaseBot):
         return self._probabilities(self.observation(view, legal_actions, rng), legal_actions)
 
     def _probabilities(self, obs: np.ndarray, legal_actions: Sequence[int]) -> np.ndarray:
-        import torch
-
         mask = action_mask(legal_actions)
-        policy = self.model.policy
-        obs_t, _ = policy.obs_to_tensor(obs)
-        with torch.no_grad():
-            dist = policy.get_distribution(obs_t, action_masks=mask[None, :])
-            probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
+        probs = masked_probabilities(self.policy.logits(obs), mask).astype(np.float64)
         probs = np.where(mask, probs, 0.0)
         total = probs.sum()
         return probs / total if total > 0 else mask / mask.sum()
+
+    def greedy(self, obs: np.ndarray, legal_actions: Sequence[int]) -> int:
+        """The most likely legal action (ties: the lowest index, as torch's argmax)."""
+        return int(
+            np.argmax(masked_probabilities(self.policy.logits(obs), action_mask(legal_actions)))
+        )
 
     def act(self, view: View, legal_actions: Sequence[int], rng: np.random.Generator) -> int:
         if len(legal_actions) == 1:
             return int(legal_actions[0])
         obs = self.observation(view, legal_actions, rng)
         if self.deterministic:
-            action, _ = self.model.predict(
-                obs, action_masks=action_mask(legal_actions), deterministic=True
-            )
-            a = int(np.asarray(action).reshape(-1)[0])
+            a = self.greedy(obs, legal_actions)
             if a in legal_actions:
                 return a
         p = self._probabilities(obs, legal_actions)

@@ -1,17 +1,42 @@
 """Build bots from short text specs, as used by the CLI and tournaments.
 
-A spec is a bot name, optionally followed by ``:key=value`` options, e.g. ``random``,
-``heuristic``, ``heuristic:depth=0``, ``ismcts:iters=300``, ``ismcts:time=0.2``,
-``policy:path=checkpoints/best.zip``. Tournaments pass specs (not bot objects) to their worker
-processes, which build the bots themselves.
+A spec is ``BOT[:key=value...]``. ``BOT`` is either
+
+* a registered name: a built-in (``random``, ``heuristic``, ``ismcts``, ``learned``,
+  ``policy``) or a bot that an installed package declares in the ``nanty.bots`` entry-point
+  group, or
+* an import path ``package.module:Name``: any importable class or factory (called with the
+  options as keyword arguments) that returns a bot.
+
+The two cannot be confused: an option always has ``=``, an attribute name never does, so
+``mypkg.bots:Greedy:depth=2`` is the class ``Greedy`` with ``depth=2`` and ``heuristic:depth=0``
+is the built-in with ``depth=0``. Values are read as int, else float, else text.
+
+Examples: ``random``, ``heuristic:depth=0``, ``ismcts:iters=300``, ``policy:path=model.zip``,
+``mypkg.bots:Greedy``. Tournaments pass specs (not bot objects) to their worker processes,
+which build the bots themselves; :func:`check_spec` builds one in the parent first so that a
+mistake is reported once, in one line, before any worker starts.
 """
 
 from __future__ import annotations
 
+import contextlib
+import difflib
+import importlib
+import inspect
+import re
 from collections.abc import Callable
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from agents.base import Bot
+
+ENTRY_POINT_GROUP = "nanty.bots"
+_IMPORT_PATH = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
+
+
+class BotSpecError(ValueError):
+    """A bot spec that names no bot or that the bot refuses; the message says what to fix."""
 
 
 def _random(**kw: Any) -> Bot:
@@ -59,19 +84,63 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "learned": _learned,
     "policy": _policy,
 }
+"""The built-in bots (installed plug-ins: :func:`plugin_bots`)."""
+
+# The classes behind the built-in factories, and the options the factories add, for listing
+# and checking a built-in's options without building it.
+_BUILTIN_CLASSES = {
+    "random": "agents.random_bot:RandomBot",
+    "heuristic": "agents.heuristic:HeuristicBot",
+    "ismcts": "agents.ismcts:ISMCTSBot",
+    "learned": "agents.learned_bot:LearnedBot",
+    "policy": "agents.policy:PolicyBot",
+}
+_EXTRA_OPTIONS = {"heuristic": ("roles",), "ismcts": ("w_<weight>",)}
+
+
+def plugin_bots() -> dict[str, EntryPoint]:
+    """Bots declared by installed packages (entry points of group ``nanty.bots``; not yet
+    imported). A plug-in may not take a built-in's name: such entries are left out."""
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in BOTS}
+
+
+def known_bots() -> list[str]:
+    """The names a spec may start with: built-ins and installed plug-ins."""
+    return sorted({*BOTS, *plugin_bots()})
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """``"ismcts:iters=300:c=0.7"`` -> ``("ismcts", {"iters": 300, "c": 0.7})``."""
-    name, *opts = spec.strip().split(":")
+    """``"ismcts:iters=300:c=0.7"`` -> ``("ismcts", {"iters": 300, "c": 0.7})``;
+    ``"pkg.mod:Bot:k=1"`` -> ``("pkg.mod:Bot", {"k": 1})``. Checks the syntax and that a
+    name is registered (an import path is only imported by :func:`resolve`)."""
+    text = spec.strip()
+    if not text:
+        raise BotSpecError("empty bot spec; give a name from `nanty bots` or package.module:Class")
+    fields = text.split(":")
+    registered = fields[0] in BOTS or fields[0] in plugin_bots()
+    if len(fields) > 1 and "=" not in fields[1] and not registered:  # module:attribute
+        name, opts = f"{fields[0]}:{fields[1]}", fields[2:]
+        if not _IMPORT_PATH.match(name):
+            raise BotSpecError(
+                f"bad bot spec {spec!r}: {fields[1]!r} is neither an option (key=value) nor "
+                "an attribute of an import path package.module:Class"
+            )
+    else:
+        name, opts = fields[0], fields[1:]
+        if not registered:
+            known = known_bots()
+            close = difflib.get_close_matches(name, known, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise BotSpecError(
+                f"unknown bot {name!r} in spec {spec!r}; {hint}known: {', '.join(known)} "
+                "(or an importable package.module:Class)"
+            )
     kwargs: dict[str, Any] = {}
     for opt in opts:
         if "=" not in opt:
-            raise ValueError(f"bad option {opt!r} in bot spec {spec!r} (want key=value)")
+            raise BotSpecError(f"bad option {opt!r} in bot spec {spec!r} (want key=value)")
         k, v = opt.split("=", 1)
         kwargs[k.strip()] = _value(v.strip())
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}")
     return name, kwargs
 
 
@@ -84,9 +153,94 @@ def _value(v: str) -> Any:
     return v
 
 
+def _import(path: str, spec: str) -> Any:
+    module, _, attr = path.partition(":")
+    try:
+        obj = importlib.import_module(module)
+    except ImportError as e:
+        raise BotSpecError(
+            f"bot spec {spec!r}: cannot import {module!r} ({e}); is it installed or on PYTHONPATH?"
+        ) from e
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise BotSpecError(f"bot spec {spec!r}: {module!r} has no attribute {attr!r}")
+        obj = getattr(obj, part)
+    return obj
+
+
+def resolve(name: str, spec: str | None = None) -> Callable[..., Bot]:
+    """The factory (class or function) that ``name`` (from :func:`parse_spec`) stands for."""
+    spec = name if spec is None else spec
+    if name in BOTS:
+        return BOTS[name]
+    if ":" in name:
+        factory = _import(name, spec)
+    else:
+        plugins = plugin_bots()
+        if name not in plugins:
+            raise BotSpecError(f"unknown bot {name!r}; known: {', '.join(known_bots())}")
+        try:
+            factory = plugins[name].load()
+        except Exception as e:
+            raise BotSpecError(
+                f"bot {name!r} (plug-in {plugins[name].value}) failed to load: {e}"
+            ) from e
+    if not callable(factory):
+        raise BotSpecError(f"bot spec {spec!r}: {name} is not a class or function")
+    return factory
+
+
+def bot_options(name: str) -> list[str] | None:
+    """The options (keyword arguments) a bot takes, or ``None`` if it takes any."""
+    target = _import(_BUILTIN_CLASSES[name], name) if name in BOTS else resolve(name)
+    try:
+        params = inspect.signature(target).parameters.values()
+    except (TypeError, ValueError):  # a builtin or C callable: nothing to check
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return None
+    names = [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    return [*names, *_EXTRA_OPTIONS.get(name, ())]
+
+
+def _check_options(name: str, kwargs: dict[str, Any], spec: str) -> None:
+    allowed = bot_options(name)
+    if allowed is None:
+        return
+    for key in kwargs:
+        if key in allowed or ("w_<weight>" in allowed and key.startswith("w_")):
+            continue
+        takes = ", ".join(allowed) if allowed else "no options"
+        raise BotSpecError(f"unknown option {key!r} in bot spec {spec!r}; {name} takes: {takes}")
+
+
 def make_bot(spec: str) -> Bot:
-    """A fresh bot from its spec; its ``name`` becomes the spec."""
+    """A fresh bot from its spec; its ``name`` becomes the spec.
+
+    Raises:
+        BotSpecError: the spec names no bot, or an option the bot does not take.
+    """
     name, kwargs = parse_spec(spec)
-    bot = BOTS[name](**kwargs)
-    bot.name = spec.strip()
+    factory = resolve(name, spec)
+    _check_options(name, kwargs, spec)
+    bot = factory(**kwargs)
+    if not callable(getattr(bot, "act", None)):
+        raise BotSpecError(
+            f"bot spec {spec!r}: {name} returned {type(bot).__name__}, which has no "
+            "act(view, legal_actions, rng) method"
+        )
+    with contextlib.suppress(AttributeError):  # a bot whose name is read-only keeps its own
+        bot.name = spec.strip()
     return bot
+
+
+def check_spec(spec: str) -> None:
+    """Build the bot once, turning any failure into a one-line :class:`BotSpecError` (for a
+    command line, before worker processes start)."""
+    try:
+        make_bot(spec)
+    except BotSpecError:
+        raise
+    except Exception as e:
+        detail = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise BotSpecError(f"bot spec {spec!r} failed: {detail}") from e

@@ -1,11 +1,11 @@
 """How many hits a goal that holds can take before it no longer does.
 
 A goal only wins at the start of its owner's next turn, so it must outlast every other seat's
-turn first, and the other seats spend those turns breaking it. Among HeuristicBots
-(``python -m lab.goal_survival``), a met goal that one hit undoes (the weakest controlled
-area held by one piece, one agent too few, one trouble marker too few) survives the round
-only a few times in a hundred for the Lords and about one time in ten for Fagin, while one
-that takes two hits survives about four times in ten. :func:`break_cost` counts those hits.
+turn first, and the other seats spend those turns breaking it: a met goal that one hit
+undoes (the weakest controlled area held by one piece, one agent too few, one trouble marker
+too few) rarely survives the round, one that takes two hits far more often
+(``python -m lab.goal_survival``; the measurements are in ``docs/experiments.md``).
+:func:`break_cost` counts those hits.
 
 A *hit* is one piece: an agent or building removed from an area the goal counts, a rival's
 piece added there, or a trouble marker removed. The goals counted are the controlled areas
@@ -77,8 +77,8 @@ def break_cost(g: Game, seat: int, needs: Sequence[Need]) -> int:
 
 def durable_share(g: Game, seat: int, needs: Sequence[Need]) -> float:
     """The share of the units a goal needs that ``seat`` holds with two or more pieces (0 to 1);
-    counted for controlled areas only (the Lords), where a lead of one piece was lost in 40-57 %
-    of the rounds among HeuristicBots and a lead of two in 6-15 %."""
+    counted for controlled areas only (the Lords), where a lead of one piece changes hands
+    far more often than a lead of two (``docs/experiments.md``)."""
     best = 0.0
     for metric, need, _ in needs:
         if metric == _CONTROLLED:

@@ -28,6 +28,7 @@ import numpy as np
 
 from agents.base import BaseBot, View
 from agents.evaluation import NUM_PERSONALITIES, Metrics, game_config, view_metrics
+from agents.files import atomic_write_text
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.setup import personality_deck
 
@@ -192,7 +193,7 @@ class RoleModel:
         return cls({int(k): np.array(v) for k, v in d["weights"].items()}, d.get("meta"))
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+        atomic_write_text(path, json.dumps(self.to_json(), indent=1) + "\n")
 
     @classmethod
     def load(cls, path: str | Path) -> RoleModel:

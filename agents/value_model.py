@@ -35,6 +35,7 @@ from typing import Any, Self
 import numpy as np
 
 from agents.evaluation import Metrics, goals, needs_progress
+from agents.files import atomic_write_text
 from nanty_env.engine.config import GameConfig
 
 CLASSES = ("moriarty", "lord", "fagin", "de_sidonia", "holmes")
@@ -199,7 +200,7 @@ class _TinyMlp:
         return cls(w1, np.array(d["b1"]), np.array(d["w2"]), d.get("meta"))
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_json()) + "\n")
+        atomic_write_text(path, json.dumps(self.to_json()) + "\n")
 
     @classmethod
     def load(cls, path: str | Path) -> Self:

@@ -29,7 +29,6 @@ shapes against each other, and fails with one message naming the problem.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
@@ -38,16 +37,16 @@ from typing import Any
 
 import numpy as np
 
+from agents.checkpoint import MAX_JSON_BYTES, CheckpointError, checkpoint_files
+from agents.files import atomic_write_bytes, atomic_write_text
 from agents.value_features import NUM_SEAT, NUM_SHARED, SEAT_FEATURES, SHARED_FEATURES
+
+__all__ = ["CheckpointError", "ValueNet", "load", "save", "shipped"]
 
 FORMAT = "nanty-value"
 VERSION = 1
 ACTIVATIONS = ("tanh", "relu", "none")
 NUM_INPUT = 3 * NUM_SEAT + NUM_SHARED
-
-
-class CheckpointError(ValueError):
-    """A value checkpoint that cannot be used (the message names the problem)."""
 
 
 def pooled_inputs(f: np.ndarray, shared: np.ndarray) -> np.ndarray:
@@ -141,19 +140,13 @@ def _check_shapes(layers: Sequence[tuple[np.ndarray, np.ndarray, str]]) -> None:
 
 
 def save(net: ValueNet, stem: str | Path) -> tuple[Path, Path]:
-    """Write ``stem.safetensors`` and ``stem.json`` (each atomically)."""
-    from safetensors.numpy import save_file
+    """Write ``stem.safetensors`` and then ``stem.json`` (each atomically)."""
+    from safetensors.numpy import save as to_bytes
 
-    stem = Path(stem)
-    stem.parent.mkdir(parents=True, exist_ok=True)
     tensors, header = net.to_files()
-    st, js = stem.with_suffix(".safetensors"), stem.with_suffix(".json")
-    tmp = st.with_suffix(".safetensors.tmp")
-    save_file(tensors, str(tmp))
-    os.replace(tmp, st)
-    tmp = js.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(header, indent=1) + "\n")
-    os.replace(tmp, js)
+    js, st = checkpoint_files(stem)
+    atomic_write_bytes(st, to_bytes(tensors))
+    atomic_write_text(js, json.dumps(header, indent=1, allow_nan=False) + "\n")
     return st, js
 
 
@@ -174,15 +167,20 @@ def from_files(
             raise CheckpointError("it was trained on other features than agents.value_features")
         layers = []
         for i, spec in enumerate(header["layers"]):
+            pair = []
             for key in ("weight", "bias"):
-                if spec[key] not in tensors:
+                t = tensors.get(spec[key]) if isinstance(spec[key], str) else None
+                if t is None:
                     raise CheckpointError(f"layer {i}: tensor {spec[key]!r} is missing")
-            layers.append((tensors[spec["weight"]], tensors[spec["bias"]], spec["activation"]))
+                if t.dtype.kind != "f" or not np.all(np.isfinite(t)):
+                    raise CheckpointError(f"layer {i}: tensor {spec[key]!r} is not finite floats")
+                pair.append(t)
+            layers.append((*pair, spec["activation"]))
         players = int(header["players"])
         if not 2 <= players <= 4:
             raise CheckpointError(f"players is {players}, not 2-4")
         return ValueNet(layers, players, header.get("trained_with"))
-    except (KeyError, TypeError) as e:
+    except (KeyError, TypeError, AttributeError) as e:
         raise CheckpointError(f"{where}: malformed value checkpoint ({e!r})") from e
     except CheckpointError as e:
         raise CheckpointError(f"{where}: {e}") from e
@@ -190,24 +188,28 @@ def from_files(
 
 def load(stem: str | Path) -> ValueNet:
     """Read ``stem.json`` and ``stem.safetensors`` (``stem`` may name either file)."""
-    from safetensors.numpy import load_file
+    from safetensors import SafetensorError
+    from safetensors.numpy import load as from_bytes
 
-    stem = Path(stem)
-    if stem.suffix in (".json", ".safetensors"):
-        stem = stem.with_suffix("")
-    js, st = Path(f"{stem}.json"), Path(f"{stem}.safetensors")
+    js, st = checkpoint_files(stem)
     for p in (js, st):
         if not p.is_file():
             raise CheckpointError(f"{p} is missing")
+    if js.stat().st_size > MAX_JSON_BYTES:
+        raise CheckpointError(f"{js}: too large for a checkpoint description")
     try:
-        header = json.loads(js.read_text())
-    except json.JSONDecodeError as e:
+        header = json.loads(js.read_text(), parse_constant=_no_constant)
+    except (ValueError, UnicodeDecodeError) as e:
         raise CheckpointError(f"{js}: not valid JSON ({e})") from e
     try:
-        tensors = load_file(str(st))
-    except Exception as e:  # safetensors raises its own error types for a corrupt file
-        raise CheckpointError(f"{st}: not a safetensors file ({e})") from e
-    return from_files(header, tensors, str(stem))
+        tensors = from_bytes(st.read_bytes())
+    except (SafetensorError, ValueError, OSError) as e:
+        raise CheckpointError(f"{st}: not a readable safetensors file ({e})") from e
+    return from_files(header, tensors, str(js.with_suffix("")))
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed")
 
 
 def shipped_stem(players: int) -> str:

@@ -118,7 +118,10 @@ def compare_runs(
 ) -> PairedResult:
     """:func:`compare` on two :class:`~arena.tournament.TournamentResult` (e.g. journals read
     by :func:`~arena.tournament.load_journal`), after checking that they play the same game
-    (a ``ValueError`` names the first setting that differs) and that the entries exist."""
+    (a ``ValueError`` names the first setting that differs), that the entries exist and that
+    the other seats are played by the same bots in the same places (the compared entries may
+    differ, nothing else: otherwise the "same game" has other opponents, or the compared bots
+    sit in different seats)."""
     for key in GAME_OPTIONS:
         va, vb = getattr(run_a.spec, key), getattr(run_b.spec, key)
         if va != vb:
@@ -128,7 +131,19 @@ def compare_runs(
             raise ValueError(
                 f"no entry {entry}: the run has {len(run.spec.bots)} ({run.spec.bots})"
             )
+    lineup_a, lineup_b = lineup(run_a.spec.bots, entry_a), lineup(run_b.spec.bots, entry_b)
+    if lineup_a != lineup_b:
+        raise ValueError(
+            f"the runs' line-ups differ: {', '.join(lineup_a)} and {', '.join(lineup_b)} "
+            "(* = the compared bot); compare runs whose other --bots entries are the same, "
+            "in the same order"
+        )
     return compare(run_a.records, run_b.records, entry_a, entry_b)
+
+
+def lineup(bots: Sequence[str], entry: int) -> list[str]:
+    """The bot list with the compared entry shown as ``*``."""
+    return ["*" if i == entry else b for i, b in enumerate(bots)]
 
 
 def format_paired(result: PairedResult, name_a: str, name_b: str) -> str:

@@ -13,8 +13,7 @@ one rating cannot sit in two seats of the same game.
 Besides per personality and per seat, wins are split by who held an *end-rule* personality at
 the end (one whose win is judged when the game ends, e.g. Sherlock Holmes, who wins when the
 deck runs out): the bot itself, an opponent, or nobody. At a four-player table of HeuristicBots
-such a seat wins about three quarters of the games it is in, so this split shows where a bot
-gains or loses.
+such a seat wins most of the games it is in, so this split shows where a bot gains or loses.
 """
 
 from __future__ import annotations

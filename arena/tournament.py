@@ -8,29 +8,60 @@ seat, so every bot gets exactly the same personalities, hands and seats over the
 
 Outputs (see :func:`write_outputs`): a JSON summary (per bot ``name``, ``games``, ``wins``,
 ``win_rate``, ``ci95``, ratings, per-personality and per-seat tables, and every game), a CSV
-summary, a per-seat CSV of every game and two plots.
+summary, a per-seat CSV of every game and two plots, each written atomically.
+
+No finished game is lost: every game goes to the journal (JSON lines, a header with the spec
+first) the moment it is finished; a journal is never truncated (another tournament's journal,
+or this one's without ``resume``, is refused with a message naming the difference); Ctrl-C
+and SIGTERM stop within a couple of seconds with every finished game kept and every worker
+gone (:class:`TournamentInterrupted` carries the partial result); a worker that dies or stops
+answering ends the run with one :class:`~arena.workers.WorkerError`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import io
 import json
 import os
+import sys
 import time
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field, fields
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from agents.base import Bot, bot_rngs, play_game
+from agents.files import atomic_path, atomic_write_text
+from agents.interrupts import Interrupted, StopRequest
 from agents.registry import make_bot
 from arena.stats import summarize
+from arena.workers import WorkerError, WorkerPool
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.tables import tables
+from nanty_env.records import GameRecorder, record_name, write_record
 
 DEAL_STRIDE = 100_000  # deal seed = seed * DEAL_STRIDE + deal number
+RECORD_KEYS = ("game", "deal_seed", "rotation", "seats", "bots", "winners", "reason")
+
+
+class TournamentError(ValueError):
+    """A tournament that cannot be played as asked (one line saying why)."""
+
+
+class JournalError(TournamentError):
+    """A journal that is damaged or belongs to another tournament."""
+
+
+class TournamentInterrupted(Interrupted):
+    """Ctrl-C / SIGTERM stopped the tournament; ``result`` holds every finished game (all of
+    them also in the journal, if there is one)."""
+
+    def __init__(self, signum: int, message: str, result: TournamentResult) -> None:
+        super().__init__(signum, message)
+        self.result = result
 
 
 @dataclass(frozen=True)
@@ -48,9 +79,21 @@ class TournamentSpec:
 
     def __post_init__(self) -> None:
         if len(self.bots) != self.num_players:
-            raise ValueError(
+            raise TournamentError(
                 f"{self.num_players} players need {self.num_players} bots, got {len(self.bots)}"
             )
+        for name in ("num_players", "games", "seed"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise TournamentError(f"{name} must be an integer, got {value!r}")
+        if self.games < 1:
+            raise TournamentError(f"games must be at least 1, got {self.games}")
+        if self.seed < 0:
+            raise TournamentError(f"seed must be non-negative, got {self.seed}")
+        try:
+            self.game_config()
+        except ValueError as e:
+            raise TournamentError(str(e)) from e
 
     def game_config(self) -> GameConfig:
         return GameConfig(
@@ -85,16 +128,32 @@ def _bots(specs: tuple[str, ...]) -> tuple[Bot, ...]:
     return tuple(make_bot(s) for s in specs)
 
 
-def play_task(spec: TournamentSpec, task: Task) -> dict[str, Any]:
-    """Play one scheduled game and return its record (runs in a worker process)."""
+def play_task(
+    spec: TournamentSpec, task: Task, record_dir: str | Path | None = None
+) -> dict[str, Any]:
+    """Play one scheduled game and return its result (runs in a worker process); with
+    ``record_dir``, also write the game's record there (``game_000042.json``)."""
     n = spec.num_players
     entries = _bots(spec.bots)
     seats = seats_for(task.rotation, n)
     bots = [entries[e] for e in seats]
     rngs = bot_rngs(task.deal_seed, n, salt=task.rotation + 1)
     t0, c0 = time.perf_counter(), time.process_time()
-    _, rec = play_game(bots, spec.game_config(), task.deal_seed, rngs)
+    recorder = None
+    if record_dir is not None:
+        recorder = GameRecorder(
+            spec.game_config(),
+            task.deal_seed,
+            players=[spec.bots[e] for e in seats],
+            source="nanty eval",
+            meta={"game": task.game, "rotation": task.rotation, "tournament_seed": spec.seed},
+        )
+    on_action = recorder.note if recorder is not None else None
+    game, rec = play_game(bots, spec.game_config(), task.deal_seed, rngs, on_action=on_action)
     cpu = time.process_time() - c0
+    record_path = None
+    if recorder is not None:
+        record_path = write_record(Path(record_dir) / record_name(task.game), recorder.record(game))
     names = tables().data.personalities
     return {
         "game": task.game,
@@ -112,11 +171,8 @@ def play_task(spec: TournamentSpec, task: Task) -> dict[str, Any]:
         "seconds": [round(x, 4) for x in rec.seconds],
         "wall_seconds": round(time.perf_counter() - t0, 4),
         "cpu_seconds": round(cpu, 4),  # the whole game on one core (both bots and engine)
+        **({"record": str(record_path)} if record_path is not None else {}),
     }
-
-
-def _play_chunk(spec: TournamentSpec, tasks: Sequence[Task]) -> list[dict[str, Any]]:
-    return [play_task(spec, t) for t in tasks]
 
 
 @dataclass
@@ -144,106 +200,298 @@ def run_tournament(
     chunk: int | None = None,
     journal: str | Path | None = None,
     resume: bool = False,
+    stall_timeout: float = 300.0,
+    log: Callable[[str], None] | None = None,
+    record_dir: str | Path | None = None,
 ) -> TournamentResult:
     """Play the tournament (in ``workers`` processes; 1 = in this process).
 
     Args:
-        chunk: games per task sent to a worker (default: small batches of fast games; use 1
-            for slow bots so that progress and the journal follow every game).
+        chunk: games per task sent to a worker (default: small batches of fast games); every
+            game is reported (and journaled) as soon as it is finished whatever the chunk.
         journal: a JSON-lines file that receives every finished game at once (a header line
-            with the spec first), so that a long run can be watched and resumed.
-        resume: keep the games already in ``journal`` (when its spec matches) and play only
-            the missing ones.
+            with the spec first), so that a long run can be watched and resumed. An existing
+            journal is never overwritten: see ``resume``.
+        resume: keep the games already in ``journal`` (its spec must be this one) and play
+            only the missing ones. Without it an existing, non-empty journal is refused.
+        stall_timeout: seconds without a sign of life from a busy worker before it is
+            declared stuck (a :class:`~arena.workers.WorkerError`).
+        log: where notes go (skipped journal lines); default standard error.
+        record_dir: write one game record per game there (``nanty replay`` reads them); each
+            game's journal entry names its record.
+
+    Raises:
+        TournamentError / JournalError: before any game, for bad arguments or journals.
+        TournamentInterrupted: on Ctrl-C / SIGTERM, with every finished game kept.
+        WorkerError: a worker died, stopped answering or failed.
     """
+    log = log or _stderr
+    if workers is not None and workers < 1:
+        raise TournamentError(f"workers must be at least 1, got {workers}")
+    if chunk is not None and chunk < 1:
+        raise TournamentError(f"chunk must be at least 1, got {chunk}")
+    _bots(spec.bots)  # every bot is built (and every checkpoint checked) before any game
     tasks = schedule(spec)
     records: list[dict[str, Any]] = []
-    log = None
     if journal is not None:
-        records = _read_journal(journal, spec) if resume else []
+        records = _prepare_journal(Path(journal), spec, resume, log)
         done = {r["game"] for r in records}
         tasks = [t for t in tasks if t.game not in done]
-        log = _open_journal(journal, spec, keep=bool(records))
     workers = workers or min(2, os.cpu_count() or 1)
     chunk = chunk or max(1, min(16, len(tasks) // (workers * 8) or 1))
     chunks = [tasks[i : i + chunk] for i in range(0, len(tasks), chunk)]
-    bar = progress_bar(len(tasks), progress, f"{spec.num_players}p {','.join(spec.bots)}")
     t0 = time.perf_counter()
+    writer = None if journal is None else _JournalWriter(Path(journal), spec)
+    bar = progress_bar(len(tasks), progress, f"{spec.num_players}p {','.join(spec.bots)}")
+    session = round(time.time(), 3)  # tells this run's games from a resumed run's in the journal
 
-    def finished(out: list[dict[str, Any]]) -> None:
-        records.extend(out)
-        if log is not None:
-            for r in out:
-                log.write(json.dumps(r) + "\n")
-            log.flush()
-        bar.update(len(out))
+    def finished(record: dict[str, Any]) -> None:
+        record["session_start_seconds"] = session
+        record["session_elapsed_seconds"] = round(time.perf_counter() - t0, 3)
+        if writer is not None:
+            writer.add(record)
+        records.append(record)
+        bar.update(1)
 
+    stop = StopRequest(soft=workers > 1)
     try:
-        if workers <= 1:
-            for c in chunks:
-                finished(_play_chunk(spec, c))
-        elif chunks:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = [pool.submit(_play_chunk, spec, c) for c in chunks]
-                for fut in as_completed(futures):
-                    finished(fut.result())
+        with stop:
+            if workers <= 1:
+                for t in tasks:
+                    finished(play_task(spec, t, record_dir))
+            elif chunks:
+                context = (spec, record_dir)
+                _play_in_workers(context, chunks, workers, stall_timeout, stop, finished)
+    except Interrupted as e:
+        stop.signum = e.signum
+    except WorkerError as e:
+        kept = "" if journal is None else f" in {journal} (--resume plays the rest)"
+        raise WorkerError(f"{e}; the {len(records)} finished games are kept{kept}") from e
     finally:
         bar.close()
-        if log is not None:
-            log.close()
+        if writer is not None:
+            writer.close()
     records.sort(key=lambda r: r["game"])
     result = TournamentResult(spec, records, seconds=time.perf_counter() - t0)
     result.summary = summarize(spec.bots, records)
+    if stop.requested:
+        where = "" if journal is None else f" (kept in {journal}; --resume plays the rest)"
+        raise TournamentInterrupted(
+            stop.signum,
+            f"stopped by {stop.name}: {len(records)} of {spec.games} games finished{where}",
+            result,
+        )
     return result
 
 
-def load_journal(path: str | Path) -> TournamentResult:
+def _play_in_worker(context: tuple[TournamentSpec, str | Path | None], task: Task) -> dict:
+    """One game in a worker process (``context``: the spec and the record folder)."""
+    spec, record_dir = context
+    return play_task(spec, task, record_dir)
+
+
+def _play_in_workers(
+    context: tuple[TournamentSpec, str | Path | None],
+    chunks: list[list[Task]],
+    workers: int,
+    stall_timeout: float,
+    stop: StopRequest,
+    finished: Callable[[dict[str, Any]], None],
+) -> None:
+    def describe(tasks: Sequence[Task]) -> str:
+        return f"games {tasks[0].game}-{tasks[-1].game}" if tasks else "no games"
+
+    pool = WorkerPool(
+        _play_in_worker,
+        context,
+        min(workers, len(chunks)),
+        stall_timeout=stall_timeout,
+        describe=describe,
+    )
+    try:
+        for record in pool.run(chunks, lambda: stop.requested):
+            finished(record)
+    finally:
+        pool.close()  # also on errors and signals: no worker outlives the tournament
+        for record in pool.leftovers:  # finished while the workers were being stopped
+            finished(record)
+
+
+def _stderr(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def load_journal(path: str | Path, log: Callable[[str], None] | None = None) -> TournamentResult:
     """The (possibly partial) result recorded in a journal written by :func:`run_tournament`."""
-    lines = [x for x in Path(path).read_text().splitlines() if x.strip()]
-    if not lines:
-        raise ValueError(f"{path} is empty")
-    head = json.loads(lines[0])["spec"]
-    spec = TournamentSpec(**{**head, "bots": tuple(head["bots"])})
-    records = sorted(_read_journal(path, spec), key=lambda r: r["game"])
+    path = Path(path)
+    spec = _journal_spec(path)
+    if spec is None:
+        raise JournalError(f"{path} is empty")
+    records = sorted(_read_journal(path, spec, log or _stderr), key=lambda r: r["game"])
     if not records:
-        raise ValueError(f"{path} holds no finished game yet")
-    seconds = sum(r.get("wall_seconds", 0.0) for r in records)
-    return TournamentResult(spec, records, summarize(spec.bots, records), seconds)
+        raise JournalError(f"{path} holds no finished game yet")
+    return TournamentResult(spec, records, summarize(spec.bots, records), run_seconds(records))
+
+
+def run_seconds(records: Sequence[dict[str, Any]]) -> float:
+    """Wall time the run took: for each session (a run and each resume of it) the time from
+    its start to its last finished game. Journals written before games carried these times
+    give the sum of the games' own wall times instead (too long with several workers)."""
+    if not all("session_elapsed_seconds" in r for r in records):
+        return sum(r.get("wall_seconds", 0.0) for r in records)
+    last: dict[Any, float] = {}
+    for r in records:
+        start, elapsed = r["session_start_seconds"], r["session_elapsed_seconds"]
+        last[start] = max(last.get(start, 0.0), elapsed)
+    return sum(last.values())
 
 
 def _spec_header(spec: TournamentSpec) -> dict[str, Any]:
     return {"spec": {**asdict(spec), "bots": list(spec.bots)}}
 
 
-def _read_journal(path: str | Path, spec: TournamentSpec) -> list[dict[str, Any]]:
-    """Games of a matching earlier run (none if the file is missing or for another spec)."""
-    path = Path(path)
+def _journal_lines(path: Path) -> list[str]:
+    try:
+        return path.read_text().splitlines()
+    except UnicodeDecodeError as e:
+        raise JournalError(f"{path}: not a text file ({e.reason})") from e
+    except OSError as e:
+        raise JournalError(f"{path}: cannot read the journal ({e.strerror or e})") from e
+
+
+def _journal_spec(path: Path) -> TournamentSpec | None:
+    """The spec in a journal's header (None for a missing or empty file)."""
     if not path.exists():
+        return None
+    if path.is_dir():
+        raise JournalError(f"{path} is a folder, not a games journal")
+    lines = _journal_lines(path)
+    if not any(x.strip() for x in lines):
+        return None
+    try:
+        head = json.loads(lines[0])["spec"]
+        known = {f.name for f in fields(TournamentSpec)}
+        unknown = sorted(set(head) - known)
+        if unknown:
+            raise ValueError(f"unknown spec fields {unknown}")
+        return TournamentSpec(**{**head, "bots": tuple(head["bots"])})
+    except (ValueError, KeyError, TypeError) as e:
+        raise JournalError(
+            f"{path} line 1: not a tournament journal header ({type(e).__name__}: {e}); the "
+            "file is left as it is"
+        ) from e
+
+
+def spec_differences(a: TournamentSpec, b: TournamentSpec) -> list[str]:
+    """``name: x there, y here`` for every field in which two specs differ."""
+    return [
+        f"{f.name} {getattr(a, f.name)!r} there, {getattr(b, f.name)!r} here"
+        for f in fields(TournamentSpec)
+        if getattr(a, f.name) != getattr(b, f.name)
+    ]
+
+
+def _prepare_journal(
+    path: Path, spec: TournamentSpec, resume: bool, log: Callable[[str], None]
+) -> list[dict[str, Any]]:
+    """The finished games to keep (refusing any journal that would otherwise be lost)."""
+    old = _journal_spec(path)
+    if old is None:
         return []
-    lines = [x for x in path.read_text().splitlines() if x.strip()]
-    if not lines or json.loads(lines[0]) != _spec_header(spec):
-        return []
-    out = {}
-    for line in lines[1:]:
+    if old != spec:
+        raise JournalError(
+            f"{path} holds another tournament ({'; '.join(spec_differences(old, spec))}); it is "
+            "never overwritten: choose another --out"
+        )
+    records = _read_journal(path, spec, log)
+    if not resume:
+        raise JournalError(
+            f"{path} already holds {len(records)} finished games of this tournament; pass "
+            "--resume to keep them and play the rest, or choose another --out"
+        )
+    return records
+
+
+def _read_journal(
+    path: str | Path, spec: TournamentSpec, log: Callable[[str], None]
+) -> list[dict[str, Any]]:
+    """The games of the journal that belong to ``spec`` (one per game index). A line cut
+    short at the end (an interrupted write) is dropped quietly; damaged lines elsewhere and
+    records that do not fit the spec's schedule are skipped with one note each."""
+    path = Path(path)
+    lines = _journal_lines(path)
+    expected = {t.game: t for t in schedule(spec)}
+    out: dict[int, dict[str, Any]] = {}
+    damaged, foreign, repeated = [], [], []
+    last = max((i for i, x in enumerate(lines) if x.strip()), default=0)
+    for i, line in enumerate(lines[1:], start=1):
+        if not line.strip():
+            continue
         try:
             r = json.loads(line)
-        except json.JSONDecodeError:  # a line cut short by an interrupted run
+            if not isinstance(r, dict) or any(k not in r for k in RECORD_KEYS):
+                raise ValueError("missing fields")
+        except ValueError:
+            if i != last:
+                damaged.append(i + 1)
             continue
+        t = expected.get(r["game"]) if isinstance(r["game"], int) else None
+        if t is None or (r["deal_seed"], r["rotation"]) != (t.deal_seed, t.rotation):
+            foreign.append(i + 1)
+            continue
+        if r["game"] in out:
+            repeated.append(i + 1)
         out[r["game"]] = r
+    for what, rows in (
+        ("damaged lines", damaged),
+        ("records of games outside this tournament's schedule", foreign),
+        ("repeated games (the last copy kept)", repeated),
+    ):
+        if rows:
+            log(f"{path}: skipped {what}: {len(rows)} (line {', '.join(map(str, rows[:5]))})")
     return list(out.values())
 
 
-def _open_journal(path: str | Path, spec: TournamentSpec, *, keep: bool):
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if keep:
-        ends_cleanly = path.read_bytes().endswith(b"\n")
-        f = path.open("a")
-        if not ends_cleanly:  # an interrupted run left half a line
-            f.write("\n")
-        return f
-    f = path.open("w")
-    f.write(json.dumps(_spec_header(spec)) + "\n")
-    return f
+def _mend_tail(path: Path) -> None:
+    """End the journal with a newline before appending: a last line cut short by a killed run
+    (never a finished game: each is written whole) is dropped, by an atomic rewrite."""
+    data = path.read_bytes()
+    if data.endswith(b"\n"):
+        return
+    head, _, tail = data.rpartition(b"\n")
+    try:
+        json.loads(tail)
+        keep = data + b"\n"  # whole, only the newline missing
+    except ValueError:
+        keep = head + b"\n"
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(keep)
+
+
+class _JournalWriter:
+    """Appends finished games to a journal, one flushed line each (a header first for a new
+    file, written atomically); synced to disk at most every couple of seconds and at close."""
+
+    def __init__(self, path: Path, spec: TournamentSpec) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if _journal_spec(path) is None:  # a new (or empty) journal: the header alone, atomically
+            atomic_write_text(path, json.dumps(_spec_header(spec)) + "\n")
+        else:
+            _mend_tail(path)
+        self.file = path.open("a")
+        self.synced = time.monotonic()
+
+    def add(self, record: dict[str, Any]) -> None:
+        self.file.write(json.dumps(record) + "\n")
+        self.file.flush()
+        if time.monotonic() - self.synced > 2.0:
+            os.fsync(self.file.fileno())
+            self.synced = time.monotonic()
+
+    def close(self) -> None:
+        self.file.flush()
+        os.fsync(self.file.fileno())
+        self.file.close()
 
 
 class _NoBar:
@@ -307,13 +555,15 @@ def write_outputs(result: TournamentResult, out: str | Path, *, plots: bool = Tr
     """Write ``out`` (JSON), ``<stem>.csv`` (per bot), ``<stem>_games.csv`` (per game and
     seat) and, with ``plots``, ``<stem>_winrate.png`` and ``<stem>_personality.png``."""
     out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result.to_json(), indent=1) + "\n")
+    if out.is_dir():
+        raise TournamentError(
+            f"{out} is a folder; write_outputs needs a file name (see output_paths)"
+        )
+    atomic_write_text(out, json.dumps(result.to_json(), indent=1) + "\n")
     written = [out]
     stem = out.with_suffix("")
     summary_csv = stem.with_name(stem.name + ".csv")
-    with summary_csv.open("w", newline="") as f:
-        w = csv.writer(f)
+    with _atomic_csv(summary_csv) as w:
         w.writerow(
             [
                 "name",
@@ -343,8 +593,7 @@ def write_outputs(result: TournamentResult, out: str | Path, *, plots: bool = Tr
             )
     written.append(summary_csv)
     games_csv = stem.with_name(stem.name + "_games.csv")
-    with games_csv.open("w", newline="") as f:
-        w = csv.writer(f)
+    with _atomic_csv(games_csv) as w:
         w.writerow(
             [
                 "game",
@@ -381,8 +630,32 @@ def write_outputs(result: TournamentResult, out: str | Path, *, plots: bool = Tr
     if plots:
         from arena.plots import plot_personality_heatmap, plot_win_rates
 
-        written.append(plot_win_rates(result, stem.with_name(stem.name + "_winrate.png")))
-        written.append(
-            plot_personality_heatmap(result, stem.with_name(stem.name + "_personality.png"))
-        )
+        for plot, suffix in (
+            (plot_win_rates, "_winrate"),
+            (plot_personality_heatmap, "_personality"),
+        ):
+            path = stem.with_name(stem.name + suffix + ".png")
+            with atomic_path(path, suffix=".png") as tmp:
+                plot(result, tmp)
+            written.append(path)
     return written
+
+
+@contextlib.contextmanager
+def _atomic_csv(path: Path) -> Iterator[Any]:
+    """A csv writer whose rows replace ``path`` atomically when the block ends."""
+    buf = io.StringIO(newline="")
+    yield csv.writer(buf)
+    atomic_write_text(path, buf.getvalue())
+
+
+def output_paths(out: str | Path) -> tuple[Path, Path]:
+    """The JSON summary and the games journal of ``nanty eval --out``, both inside the folder
+    ``out`` names: ``--out DIR`` (an existing folder, a trailing slash or a name without a
+    suffix) writes ``DIR/results.json`` and ``DIR/results_games.jsonl``; ``--out FILE.json``
+    writes ``FILE.json`` and ``FILE_games.jsonl`` beside it."""
+    text = str(out)
+    path = Path(out)
+    if path.is_dir() or text.endswith(("/", os.sep)) or not path.suffix:
+        path = path / "results.json"
+    return path, path.with_name(path.stem + "_games.jsonl")

@@ -1,128 +1,261 @@
-"""Speed of the rules engine under random play: decisions per second and games per second.
+"""Speed of the rules engine (the base game and the Rise of Cthulhu expansion) beside OpenSpiel's
+C++ card games, in the same run.
 
-Each player count gets a short warm-up, then plays whole random games (uniform over the legal
-actions, from a seeded ``random.Random``) until its time budget is spent. One process, one
-core; rates are per second of the process's CPU time (the wall-clock rate is printed too, and
-is lower on a busy machine). The game log is off unless ``--log`` is given, as in training.
+Random play: whole games, every decision a uniform choice among the legal actions by the same
+code for every game (``random.Random.choice`` on the list of legal actions); decisions per
+second of wall time and of CPU time, one process, game log off (as in training). The expansion
+is timed beside the base game (its ratio to the base game is a target). The peers are OpenSpiel's
+4-player card games through ``pyspiel`` (hearts, spades, euchre, and bridge played to the last
+trick instead of scored by double dummy); their chance nodes (the deals, all uniform) are
+sampled with the same choice and not counted as decisions, as our shuffles are not. Then the
+cost of copying a game state (``Game.clone()``; the same after the copy draws one random
+number, which builds its generator; OpenSpiel's ``State.clone()``) on states taken from random
+games. Every case runs once per round, rounds interleaved (``benchmarks/harness.py``).
 
-    .venv/bin/python benchmarks/engine.py                 # 2, 3 and 4 players, 5 s each
-    .venv/bin/python benchmarks/engine.py --seconds 20 --players 4
-    .venv/bin/python benchmarks/engine.py --log           # with the human-readable log
-    .venv/bin/python benchmarks/engine.py --strict        # exit 1 below the 4-player target
+OpenSpiel is only needed here: ``pip install -e ".[bench]"`` (without it the peers are skipped).
+
+    python benchmarks/engine.py                      # 5 rounds of 3 s per case
+    python benchmarks/engine.py --rounds 7 --seconds 5 --players 4 --rulesets base
+    python benchmarks/engine.py --strict             # exit 1 below a target
 """
 
 from __future__ import annotations
 
 import argparse
-import platform
 import random
 import sys
-import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from typing import Any
+
+from harness import (
+    Measured,
+    Rounds,
+    add_arguments,
+    footer,
+    header,
+    interleave,
+    per_call_seconds,
+    rate,
+    rate_columns,
+    write_json,
+)
+from harness import table as text_table
 
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
 
 TARGET_PLAYERS = 4
 TARGET_DECISIONS_PER_SECOND = 50_000
+TARGET_EXPANSION_RATIO = 0.7  # expansion decisions/s over the base game's, 4 players
+RULESETS = {"base": None, "cthulhu": "cthulhu"}  # name: GameConfig.expansion
+PEERS = {  # label: OpenSpiel game string
+    "OpenSpiel hearts": "hearts",
+    "OpenSpiel spades": "spades",
+    "OpenSpiel euchre": "euchre",
+    "OpenSpiel bridge": "bridge(use_double_dummy_result=false)",
+}
+CLONE_STATES = 200  # states per game copied in the clone timing
 
 
-@dataclass
-class Result:
-    """Counts over the measured period; rates are per second of this process's CPU time
-    (one core, so a busy machine does not distort them), with wall-clock time alongside."""
+def nanty_player(n: int, log: bool, seed: int, expansion: str | None = None) -> Callable[[], int]:
+    """One random game per call (the next seed each time); returns its decisions."""
+    seeds = iter(range(seed, 1 << 62))
+    config = GameConfig(num_players=n, log=log, expansion=expansion)
 
-    players: int
-    games: int
-    decisions: int
-    cpu_seconds: float
-    wall_seconds: float
+    def play() -> int:
+        s = next(seeds)
+        g = Game.new(config, s)
+        choose = random.Random(s).choice
+        decisions = 0
+        while not g.is_terminal:
+            g.apply(choose(g.legal_actions()))
+            decisions += 1
+        return decisions
 
-    @property
-    def decisions_per_second(self) -> float:
-        return self.decisions / self.cpu_seconds
-
-    @property
-    def games_per_second(self) -> float:
-        return self.games / self.cpu_seconds
-
-    @property
-    def wall_decisions_per_second(self) -> float:
-        return self.decisions / self.wall_seconds
+    return play
 
 
-def play(n: int, seed: int, log: bool) -> int:
-    """One random game; returns the number of decisions taken."""
-    g = Game.new(GameConfig(num_players=n, log=log), seed)
+def spiel_player(game: Any, seed: int) -> Callable[[], int]:
+    """The same loop on an OpenSpiel game; chance outcomes drawn by the same choice."""
     choose = random.Random(seed).choice
-    decisions = 0
-    while not g.is_terminal:
-        g.apply(choose(g.legal_actions()))
-        decisions += 1
-    return decisions
+
+    def play() -> int:
+        state = game.new_initial_state()
+        decisions = 0
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                decisions += 1
+            state.apply_action(choose(state.legal_actions()))
+        return decisions
+
+    return play
 
 
-def run(n: int, seconds: float, warmup: float, log: bool, seed: int) -> Result:
-    """Warm up for ``warmup`` seconds, then play whole games for about ``seconds``."""
-    stop = time.perf_counter() + warmup
-    s = seed + 1_000_000
-    while time.perf_counter() < stop:
-        play(n, s, log)
-        s += 1
-    games = decisions = 0
-    start, cpu_start = time.perf_counter(), time.process_time()
-    stop = start + seconds
+def nanty_states(n: int, count: int, seed: int) -> list[Game]:
+    """``count`` states from random games, every 7th decision."""
+    states: list[Game] = []
     s = seed
-    while True:
-        decisions += play(n, s, log)
-        games += 1
+    while len(states) < count:
+        g = Game.new(GameConfig(num_players=n), s)
+        choose = random.Random(s).choice
+        k = 0
+        while not g.is_terminal and len(states) < count:
+            if k % 7 == 3:
+                states.append(g.clone())
+            g.apply(choose(g.legal_actions()))
+            k += 1
         s += 1
-        now = time.perf_counter()
-        if now >= stop:
-            cpu = time.process_time() - cpu_start
-            return Result(n, games, decisions, cpu, now - start)
+    return states
+
+
+def spiel_states(game: Any, count: int, seed: int) -> list[Any]:
+    """``count`` decision states (the deal done) from random games, every 7th decision."""
+    choose = random.Random(seed).choice
+    states: list[Any] = []
+    while len(states) < count:
+        state = game.new_initial_state()
+        k = 0
+        while not state.is_terminal() and len(states) < count:
+            if not state.is_chance_node():
+                if k % 7 == 3:
+                    states.append(state.clone())
+                k += 1
+            state.apply_action(choose(state.legal_actions()))
+    return states
+
+
+def micros_per_clone(
+    states: list[Any], draw: bool = False, repeat: int = 20
+) -> Callable[[], float]:
+    """Microseconds per copy over ``states`` (``draw``: the copy then draws a number)."""
+
+    def one_pass() -> None:
+        for s in states:
+            s.clone()
+
+    def one_pass_drawing() -> None:
+        for s in states:
+            s.clone().rng.random()
+
+    call = one_pass_drawing if draw else one_pass
+
+    def measure() -> Measured:
+        wall, cpu = per_call_seconds(call, repeat)
+        return Measured(1e6 * wall / len(states), 1e6 * cpu / len(states))
+
+    return measure
+
+
+def load_peers() -> dict[str, Any]:
+    try:
+        import pyspiel
+    except ImportError:
+        print('(OpenSpiel is not installed: pip install -e ".[bench]" to time the peers)')
+        return {}
+    return {label: pyspiel.load_game(name) for label, name in PEERS.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="budget per player count")
-    parser.add_argument("--warmup", type=float, default=1.0, help="warm-up seconds per count")
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per case and round")
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4], choices=[2, 3, 4])
     parser.add_argument("--log", action="store_true", help="keep the game log (off by default)")
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
     parser.add_argument(
+        "--rulesets",
+        nargs="+",
+        default=list(RULESETS),
+        choices=list(RULESETS),
+        help="base game and/or expansion",
+    )
+    parser.add_argument("--no-clone", action="store_true", help="skip the clone timing")
+    parser.add_argument(
         "--strict", action="store_true", help="exit with status 1 when below the target"
     )
+    add_arguments(parser)
     args = parser.parse_args(argv)
-
-    print(
-        f"engine benchmark: random play, one core, log {'on' if args.log else 'off'}, "
-        f"{args.seconds:g} s per player count after a {args.warmup:g} s warm-up "
-        f"(Python {platform.python_version()}, {platform.machine()})"
+    info = header(
+        f"engine: random play, decisions/s (wall clock, one process, log "
+        f"{'on' if args.log else 'off'}), {args.seconds:g} s per case and round",
+        args.rounds,
     )
-    print(
-        f"{'players':>7} {'games':>7} {'decisions':>10} {'decisions/s':>12} {'games/s':>9}"
-        f" {'(wall decisions/s)':>19}"
-    )
-    results = {}
+    peers = load_peers()
+    s = args.seconds
+    play: dict[str, Callable[[], Measured]] = {}
     for n in args.players:
-        r = run(n, args.seconds, args.warmup, args.log, args.seed)
-        results[n] = r
-        print(
-            f"{n:>7} {r.games:>7} {r.decisions:>10} {r.decisions_per_second:>12,.0f} "
-            f"{r.games_per_second:>9.1f} {r.wall_decisions_per_second:>19,.0f}"
-        )
-        sys.stdout.flush()
+        for ruleset in args.rulesets:
+            player = nanty_player(n, args.log, args.seed, RULESETS[ruleset])
+            name = f"nanty {n}p" if ruleset == "base" else f"{ruleset} {n}p"
+            play[name] = lambda p=player: rate(p, s)
+    for label, game in peers.items():
+        player = spiel_player(game, args.seed)
+        play[label] = lambda p=player: rate(p, s)
+    rounds = interleave(play, args.rounds)
+    big = f"nanty {args.players[-1]}p"  # the base game's largest count, against each peer
+    rows = []
+    for name in play:
+        if name in peers and big in play:
+            peer = rate_columns(rounds, big, name)
+        elif name.startswith("nanty") or "base" not in args.rulesets:
+            peer = ["", "", "", ""]
+        else:  # the expansion against the base game at the same player count
+            peer = rate_columns(rounds, name, "nanty " + name.split(" ", 1)[1])
+        own = rate_columns(rounds, name, None)
+        rows.append([name, own[0], peer[1], own[2], peer[3]])
+    headers = ["game", "decisions/s", f"{big} / peer", "by CPU time", f"{big} / peer (CPU)"]
+    print(text_table(headers, rows))
+    print("(an expansion row's ratio: the expansion over the base game, same player count)")
+    footer(rounds)
 
-    ok = True
-    if TARGET_PLAYERS in results:
-        rate = results[TARGET_PLAYERS].decisions_per_second
-        ok = rate >= TARGET_DECISIONS_PER_SECOND
+    sections = {"play": rounds}
+    if not args.no_clone and "base" in args.rulesets:
+        print("\ncopying a state: microseconds per clone over states of random games")
+        clone: dict[str, Callable[[], float]] = {}
+        for n in args.players:
+            states = nanty_states(n, CLONE_STATES, args.seed)
+            clone[f"nanty {n}p clone()"] = micros_per_clone(states)
+            clone[f"nanty {n}p clone(), then a draw"] = micros_per_clone(states, draw=True)
+        for label, game in peers.items():
+            clone[f"{label} clone()"] = micros_per_clone(
+                spiel_states(game, CLONE_STATES, args.seed)
+            )
+        crounds = interleave(clone, args.rounds)
+        peer_names = [name for name in clone if not name.startswith("nanty")]
+        ours4 = f"nanty {args.players[-1]}p clone()"
+        rows = []
+        for name in clone:
+            cells = rate_columns(crounds, ours4, name if name in peer_names else None, 2)
+            own = rate_columns(crounds, name, None, 2)
+            rows.append([name, own[0], cells[1], own[2], cells[3]])
         print(
-            f"target: {TARGET_PLAYERS} players >= {TARGET_DECISIONS_PER_SECOND:,} decisions/s: "
-            f"{'met' if ok else 'NOT met'} ({rate:,.0f})"
+            text_table(["state", "us per clone", f"{ours4} / peer", "by CPU time", "(CPU)"], rows)
         )
-    return 0 if ok or not args.strict else 1
+        footer(crounds)
+        sections["clone"] = crounds
+    write_json(args.json, info, **sections)
+    return _target(rounds, args.strict)
+
+
+def _target(rounds: Rounds, strict: bool) -> int:
+    """The targets, on CPU-time rates (load barely moves them)."""
+    name, expansion = f"nanty {TARGET_PLAYERS}p", f"cthulhu {TARGET_PLAYERS}p"
+    ok = True
+    if name in rounds.values:
+        rate_ = rounds.summary(name, cpu=True).median
+        ok = rate_ >= TARGET_DECISIONS_PER_SECOND
+        print(
+            f"target: {TARGET_PLAYERS} players >= {TARGET_DECISIONS_PER_SECOND:,} decisions per "
+            f"CPU-second: {'met' if ok else 'NOT met'} ({rate_:,.0f})"
+        )
+    if name in rounds.values and expansion in rounds.values:
+        ratio = rounds.ratio(expansion, name, cpu=True)
+        met = ratio.median >= TARGET_EXPANSION_RATIO
+        ok = ok and met
+        print(
+            f"target: expansion / base at {TARGET_PLAYERS} players >= {TARGET_EXPANSION_RATIO}: "
+            f"{'met' if met else 'NOT met'} ({ratio.format(2)})"
+        )
+    return 0 if ok or not strict else 1
 
 
 if __name__ == "__main__":

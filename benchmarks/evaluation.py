@@ -3,18 +3,27 @@
     python benchmarks/evaluation.py                  # per-call timings and 4 four-player games
     python benchmarks/evaluation.py --games 0        # per-call timings only
 
-Per-call timings are the best of ``--repeat`` timeit runs (CPU time) over the turn starts of a
-seeded game (each position valued for every seat); game times are the best of ``--repeat`` runs
-of the same seeded all-HeuristicBot games, so a busy machine inflates them less.
+Per-call timings are taken over the turn starts of a seeded game (each position valued for
+every seat); game times over the same seeded all-HeuristicBot games. Every case runs once per
+round, rounds interleaved (``benchmarks/harness.py``); wall clock and CPU time.
 """
 
 from __future__ import annotations
 
 import argparse
-import time
-import timeit
+from collections.abc import Callable
 
 import numpy as np
+from harness import (
+    Measured,
+    add_arguments,
+    footer,
+    header,
+    interleave,
+    per_call_seconds,
+    table,
+    write_json,
+)
 
 from agents import HeuristicBot
 from agents.base import play_game
@@ -31,7 +40,8 @@ def positions(config: GameConfig, seed: int) -> list[Game]:
     return out
 
 
-def per_call(config: GameConfig, repeat: int, number: int = 10) -> None:
+def per_call(config: GameConfig, number: int = 10) -> dict[str, Callable[[], Measured]]:
+    """Microseconds per call of each evaluation piece."""
     games = positions(config, seed=0)
     n = config.num_players
     uniform = np.zeros(NUM_PERSONALITIES)
@@ -45,45 +55,60 @@ def per_call(config: GameConfig, repeat: int, number: int = 10) -> None:
         for s in range(n)
     ]
     mets = [(ev, metrics(g)) for ev, g in pairs]
-    calls = {"positions": len(games), "seat values": len(pairs)}
-    table = {
-        "metrics(g)": ("positions", lambda: [metrics(g) for g in games]),
-        "value_from_metrics(m)": (
-            "seat values",
-            lambda: [ev.value_from_metrics(m) for ev, m in mets],
-        ),
-        "Evaluator.value": ("seat values", lambda: [ev.value(g) for ev, g in pairs]),
-        # a board the evaluator has valued before (all but the first of timeit's runs)
-        "value, cached board": ("seat values", lambda: [ev.value(g) for ev, g in cached]),
-        "sampled_values(g)": ("positions", lambda: [sampled_values(g) for g in games]),
+    pieces = {
+        "metrics(g)": (len(games), lambda: [metrics(g) for g in games]),
+        "value_from_metrics(m)": (len(pairs), lambda: [ev.value_from_metrics(m) for ev, m in mets]),
+        "Evaluator.value": (len(pairs), lambda: [ev.value(g) for ev, g in pairs]),
+        # a board the evaluator has valued before (all but the first call)
+        "value, cached board": (len(pairs), lambda: [ev.value(g) for ev, g in cached]),
+        "sampled_values(g)": (len(games), lambda: [sampled_values(g) for g in games]),
     }
-    for name, (unit, fn) in table.items():
-        best = (
-            min(timeit.repeat(fn, number=number, repeat=repeat, timer=time.process_time)) / number
-        )
-        print(f"{name:<22} {1e6 * best / calls[unit]:8.2f} us/call  ({calls[unit]} {unit})")
+
+    def micros(calls: int, fn: Callable[[], object]) -> Callable[[], Measured]:
+        def measure() -> Measured:
+            wall, cpu = per_call_seconds(fn, number)
+            return Measured(1e6 * wall / calls, 1e6 * cpu / calls)
+
+        return measure
+
+    return {f"{name}, us/call": micros(calls, fn) for name, (calls, fn) in pieces.items()}
 
 
-def whole_games(n: int, games: int, repeat: int) -> None:
+def whole_games(n: int, games: int) -> Callable[[], Measured]:
+    """Seconds per game of ``games`` seeded all-HeuristicBot games."""
     config = GameConfig(num_players=n, log=False)
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
+
+    def play() -> None:
         for seed in range(games):
             play_game([HeuristicBot() for _ in range(n)], config, seed)
-        best = min(best, time.perf_counter() - t0)
-    print(f"{games} {n}-player HeuristicBot games: best {best:.2f} s ({best / games:.2f} s/game)")
+
+    def measure() -> Measured:
+        wall, cpu = per_call_seconds(play, 1)
+        return Measured(wall / games, cpu / games)
+
+    return measure
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=4)
-    ap.add_argument("--repeat", type=int, default=3)
+    add_arguments(ap)
     args = ap.parse_args(argv)
-    per_call(GameConfig(num_players=args.players, log=False), args.repeat)
+    info = header(f"evaluation: {args.players} players", args.rounds)
+    cases = per_call(GameConfig(num_players=args.players, log=False))
     if args.games:
-        whole_games(args.players, args.games, args.repeat)
+        cases[f"{args.players}-player HeuristicBot game, s/game"] = whole_games(
+            args.players, args.games
+        )
+    result = interleave(cases, args.rounds)
+    rows = [
+        [name, result.summary(name).format(2), result.summary(name, cpu=True).format(2)]
+        for name in cases
+    ]
+    print(table(["piece", "wall clock", "CPU time"], rows))
+    footer(result)
+    write_json(args.json, info, evaluation=result)
 
 
 if __name__ == "__main__":

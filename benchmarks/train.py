@@ -1,40 +1,70 @@
-"""Training throughput: our MaskablePPO self-play setup (4 players, random opponents) against
-sb3-contrib's MaskablePPO on PettingZoo's connect_four_v3 (learner vs a random player) with
-the same network, PPO settings and number of environments, in the same run; each stock and
-as ``nanty train`` runs it (lean masked policy, two torch threads during updates).
+"""Training throughput beside sb3-contrib's MaskablePPO on PettingZoo's connect_four_v3, in the
+same run, like for like.
 
-    python benchmarks/train.py [--timesteps 16384] [--num-envs 8] [--repeats 3]
+Every setup trains MaskablePPO with the same network ([256, 256]), PPO settings and 8 games in
+one process against uniformly random opponents chosen by the same code
+(``nanty_env.single.RandomOpponent``); connect four is its unwrapped ``raw_env`` (ours does not
+go through PettingZoo's wrappers either). A pair differs only in the game: the same policy class
+(``stock``: sb3-contrib's ``MlpPolicy``; ``lean``: ``training.masked_policy.LeanMaskablePolicy``,
+the same networks and losses) and the same torch threads during the update (1, or 2 as
+``nanty train`` runs by default; rollouts always use 1). Two rows are not paired with connect
+four: our games split over 2 processes (against the same setup in one) and an environment whose
+steps cost nothing (what PPO itself costs on a game of our size). Steps/s after a warm-up
+rollout and update; every setup runs once per round, rounds interleaved
+(``benchmarks/harness.py``).
+
+    python benchmarks/train.py [--timesteps 16384] [--rounds 5]
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import gymnasium as gym
 import numpy as np
+
+import training  # noqa: F401  before torch loads: the OpenMP wait policy `nanty train` uses
+
+# isort: split
+from harness import (
+    Measured,
+    add_arguments,
+    footer,
+    header,
+    interleave,
+    rate_columns,
+    table,
+    write_json,
+)
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
+from nanty_env.single import RandomOpponent
 from nanty_env.vector import make_vec_env
 
 PPO_KW = {"n_steps": 256, "batch_size": 512, "n_epochs": 4, "learning_rate": 3e-4}
 NET = {"net_arch": [256, 256]}
+NUM_ENVS = 8
 
 
 class ConnectFourVsRandom(gym.Env):
-    """connect_four_v3 as a single-learner env: the learner is player_0, a uniformly random
-    player answers; masks through ``action_masks()``."""
+    """connect_four_v3 (``raw_env``) as a single-learner env: the learner is player_0, a
+    random opponent answers with the same code as our random opponents; masks through
+    ``action_masks()``."""
 
     def __init__(self) -> None:
         from pettingzoo.classic import connect_four_v3
 
-        self.env = connect_four_v3.env()
+        self.env = connect_four_v3.raw_env()
         self.observation_space = gym.spaces.Box(0, 1, (6 * 7 * 2,), dtype=np.float32)
         self.action_space = gym.spaces.Discrete(7)
         self.rng = np.random.default_rng(0)
+        self.opponent = RandomOpponent()
 
-    def _obs(self):
+    def _obs(self) -> np.ndarray:
         o = self.env.observe("player_0")
         self.mask = o["action_mask"].astype(bool)
         return o["observation"].astype(np.float32).ravel()
@@ -44,7 +74,7 @@ class ConnectFourVsRandom(gym.Env):
         self.env.reset(seed=seed)
         return self._obs(), {}
 
-    def action_masks(self):
+    def action_masks(self) -> np.ndarray:
         return self.mask
 
     def step(self, action):
@@ -53,14 +83,15 @@ class ConnectFourVsRandom(gym.Env):
             obs, _, term, trunc, _ = self.env.last()
             if term or trunc:
                 break
-            self.env.step(int(self.rng.choice(np.flatnonzero(obs["action_mask"]))))
+            legal = np.flatnonzero(obs["action_mask"])
+            self.env.step(self.opponent.act({}, legal, self.rng))
         done = any(self.env.terminations.values()) or any(self.env.truncations.values())
         reward = float(self.env.rewards.get("player_0", 0.0))
         return self._obs(), reward, done, False, {}
 
 
 class InstantEnv(gym.Env):
-    """An environment with our spaces (1,162 inputs, 405 actions, ~40 steps an episode) whose
+    """An environment with our spaces (1,162 inputs, 405 actions, 40 steps an episode) whose
     steps cost nothing: what MaskablePPO itself costs on a game of this size."""
 
     def __init__(self) -> None:
@@ -69,9 +100,9 @@ class InstantEnv(gym.Env):
         probe = NantySingleAgentEnv(num_players=4)
         self.observation_space, self.action_space = probe.observation_space, probe.action_space
         self.obs = np.zeros(self.observation_space.shape, dtype=np.float32)
-        self.obs[::7] = 1.0
+        self.obs[::13] = 1.0  # about as many nonzero inputs as our observations have
         self.mask = np.zeros(self.action_space.n, dtype=bool)
-        self.mask[::20] = True
+        self.mask[::80] = True  # about as many legal actions
         self.t = 0
 
     def reset(self, *, seed=None, options=None):
@@ -79,7 +110,7 @@ class InstantEnv(gym.Env):
         self.t = 0
         return self.obs, {}
 
-    def action_masks(self):
+    def action_masks(self) -> np.ndarray:
         return self.mask
 
     def step(self, action):
@@ -88,65 +119,97 @@ class InstantEnv(gym.Env):
         return self.obs, float(done), done, False, {}
 
 
-def rate(venv, timesteps: int, lean: bool = False) -> float:
-    """Training steps/s of MaskablePPO on ``venv`` (after a warm-up rollout and update):
-    stock (``MlpPolicy``, one torch thread throughout), or ``lean`` as ``nanty train`` runs it
-    (the lean masked policy, two threads during updates; the same networks and PPO)."""
+@dataclass(frozen=True)
+class Setup:
+    make_env: Callable[[], object]
+    policy: str  # "stock" or "lean"
+    update_threads: int
+    processes: int = 1
+
+
+def connect_four() -> DummyVecEnv:
+    return DummyVecEnv([ConnectFourVsRandom] * NUM_ENVS)
+
+
+def nanty(workers: int = 1) -> Callable[[], object]:
+    return lambda: make_vec_env(NUM_ENVS, num_workers=workers, seed=0, num_players=4)
+
+
+SETUPS = {
+    "connect four, stock, 1 thread": Setup(connect_four, "stock", 1),
+    "nanty, stock, 1 thread": Setup(nanty(), "stock", 1),
+    "connect four, lean, 1 thread": Setup(connect_four, "lean", 1),
+    "nanty, lean, 1 thread": Setup(nanty(), "lean", 1),
+    "connect four, lean, 2 update threads": Setup(connect_four, "lean", 2),
+    "nanty, lean, 2 update threads": Setup(nanty(), "lean", 2),
+    "nanty on 2 processes, lean, 2 update threads": Setup(nanty(2), "lean", 2, processes=2),
+    "instant env, lean, 2 update threads": Setup(
+        lambda: DummyVecEnv([InstantEnv] * NUM_ENVS), "lean", 2
+    ),
+}
+PAIRS = {  # ours: the setup it is compared with, like for like
+    "nanty, stock, 1 thread": "connect four, stock, 1 thread",
+    "nanty, lean, 1 thread": "connect four, lean, 1 thread",
+    "nanty, lean, 2 update threads": "connect four, lean, 2 update threads",
+    "nanty on 2 processes, lean, 2 update threads": "nanty, lean, 2 update threads",
+}
+TARGET = ("nanty, lean, 2 update threads", 0.9)  # ours as `nanty train` runs it, like for like
+
+
+def steps_per_second(setup: Setup, timesteps: int) -> Measured | float:
+    """Training steps/s of MaskablePPO on ``setup`` after a warm-up rollout and update (and
+    per CPU-second of this process when it does all the work itself)."""
     import torch
 
     from training.masked_policy import LeanMaskablePolicy, UpdateThreads
 
-    torch.set_num_threads(1)  # rollouts: one thread (the env's workers use the other core)
-    policy = LeanMaskablePolicy if lean else "MlpPolicy"
+    torch.set_num_threads(1)
+    venv = setup.make_env()
+    policy = LeanMaskablePolicy if setup.policy == "lean" else "MlpPolicy"
     model = MaskablePPO(policy, venv, policy_kwargs=NET, seed=0, verbose=0, **PPO_KW)
-    callback = UpdateThreads(2, 1) if lean else None
-    model.learn(256 * venv.num_envs, callback=callback)  # warm-up (first rollout and update)
-    t0 = time.perf_counter()
+    callback = UpdateThreads(setup.update_threads, 1)
+    model.learn(PPO_KW["n_steps"] * NUM_ENVS, callback=callback)  # warm-up
+    t0, c0 = time.perf_counter(), time.process_time()
     model.learn(timesteps, reset_num_timesteps=False, callback=callback)
-    steps_per_second = timesteps / (time.perf_counter() - t0)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     venv.close()
-    return steps_per_second
-
-
-SETUPS = {  # name: (make the vec env, lean policy and update threads)
-    "connect_four_v3, stock": (lambda n: DummyVecEnv([ConnectFourVsRandom] * n), False),
-    "connect_four_v3, lean": (lambda n: DummyVecEnv([ConnectFourVsRandom] * n), True),
-    "nanty 1 proc, stock": (lambda n: make_vec_env(n, seed=0, num_players=4), False),
-    "nanty 1 proc, lean": (lambda n: make_vec_env(n, seed=0, num_players=4), True),
-    "nanty 2 procs, lean": (
-        lambda n: make_vec_env(n, num_workers=2, seed=0, num_players=4),
-        True,
-    ),
-    "instant env, lean": (lambda n: DummyVecEnv([InstantEnv] * n), True),
-}
+    torch.set_num_threads(1)
+    if setup.processes > 1:  # the workers' CPU time is not this process's
+        return timesteps / wall
+    return Measured(timesteps / wall, timesteps / cpu)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--timesteps", type=int, default=16384)
-    ap.add_argument("--num-envs", type=int, default=8)
-    ap.add_argument("--repeats", type=int, default=3)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--timesteps", type=int, default=16384, help="timed steps per setup and round")
+    ap.add_argument("--only", nargs="+", choices=list(SETUPS), help="a subset of the setups")
+    add_arguments(ap)
     args = ap.parse_args()
-    runs: dict[str, list[float]] = {name: [] for name in SETUPS}
-    for _ in range(args.repeats):  # alternate, so drifts of the machine hit every setup alike
-        for name, (make, lean) in SETUPS.items():
-            runs[name].append(rate(make(args.num_envs), args.timesteps, lean))
-    med = {name: float(np.median(r)) for name, r in runs.items()}
-    c4, c4_lean = med["connect_four_v3, stock"], med["connect_four_v3, lean"]
-    print(
-        f"MaskablePPO, net {NET['net_arch']}, {args.num_envs} envs, {PPO_KW}; medians of "
-        f"{args.repeats} alternating runs of {args.timesteps} steps"
+    info = header(
+        f"training: MaskablePPO steps/s, net {NET['net_arch']}, {NUM_ENVS} games, {PPO_KW}, "
+        f"{args.timesteps} timed steps per setup and round",
+        args.rounds,
     )
-    print(f"{'setup':<26} {'steps/s':>8} {'vs c4 stock':>12} {'vs c4 lean':>11}  runs")
-    for name, m in med.items():
-        each = " ".join(f"{x:,.0f}" for x in runs[name])
-        print(f"{name:<26} {m:>8,.0f} {m / c4:>12.2f} {m / c4_lean:>11.2f}  {each}")
-    print(
-        "stock: MlpPolicy, 1 torch thread; lean: training.masked_policy.LeanMaskablePolicy and "
-        "2 torch threads in updates, as `nanty train` runs (same networks, same PPO).\n"
-        "target: nanty 2 procs, lean (how configs/full.yaml trains) >= 0.9 x connect four; "
-        "instant env: PPO alone on 1,162 inputs and 405 actions."
-    )
+    names = args.only or list(SETUPS)
+    cases = {name: lambda s=SETUPS[name]: steps_per_second(s, args.timesteps) for name in names}
+    result = interleave(cases, args.rounds, warmup=False)  # each run warms itself up
+    rows = []
+    for name in names:
+        peer = PAIRS.get(name)
+        peer = peer if peer in result.values else None
+        rows.append([name, *rate_columns(result, name, peer), peer or ""])
+    headers = ["setup", "steps/s", "ratio", "per CPU-s", "ratio (CPU)", "against"]
+    print(table(headers, rows))
+    footer(result)
+    ours, target = TARGET
+    if ours in result.values and PAIRS[ours] in result.values:
+        r, c = result.ratio(ours, PAIRS[ours]), result.ratio(ours, PAIRS[ours], cpu=True)
+        verdict = "met" if r.median >= target else "NOT met"
+        print(
+            f"target: {ours} >= {target} x {PAIRS[ours]}: {verdict} ({r.format(2)}; "
+            f"by CPU time {c.format(2)})"
+        )
+    write_json(args.json, info, train=result)
 
 
 if __name__ == "__main__":

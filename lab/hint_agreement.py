@@ -3,10 +3,10 @@
 Plays a saved model greedily in one seat (rotated) against scripted opponents and counts, over
 its non-forced decisions, how often it plays the hint bot's suggestion and how often its greedy
 choice equals that of a reference model (e.g. its behaviour-cloned start,
-``runs/full/pretrained.zip``) given the same input; also the mean probability of its chosen
-action.
+``runs/full/pretrained``) given the same input; also the mean probability of its chosen
+action. Both are nanty-policy checkpoints (``agents/checkpoint.py``), read with numpy only.
 
-    python -m lab.hint_agreement runs/full/model.zip --reference runs/full/pretrained.zip
+    python -m lab.hint_agreement runs/full/model --reference runs/full/pretrained
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import argparse
 from collections.abc import Sequence
 
 import numpy as np
-from sb3_contrib import MaskablePPO
 
 from agents.base import play_game
-from agents.policy import PolicyBot, action_mask
+from agents.checkpoint import PolicyCheckpoint
+from agents.policy import PolicyBot, load_for_env
 from agents.registry import make_bot
 from nanty_env.engine import GameConfig
 from nanty_env.engine.actions import NUM_ACTIONS
@@ -27,11 +27,11 @@ from nanty_env.engine.actions import NUM_ACTIONS
 class CountingPolicyBot(PolicyBot):
     """A greedy PolicyBot that records how its choices compare (see the module docstring)."""
 
-    def __init__(self, model, reference=None) -> None:
-        super().__init__(model=model)
+    def __init__(self, policy: PolicyCheckpoint, reference: PolicyCheckpoint | None = None) -> None:
+        super().__init__(policy=policy)
         if self.hinter is None:
             raise SystemExit("the model has no hint bot (train it with env.hint)")
-        self.reference = reference
+        self.reference = None if reference is None else PolicyBot(policy=reference)
         self.decisions = self.follows_hint = self.same_as_reference = 0
         self.top_probability = 0.0
 
@@ -39,13 +39,12 @@ class CountingPolicyBot(PolicyBot):
         if len(legal_actions) == 1:
             return int(legal_actions[0])
         obs = self.observation(view, legal_actions, rng)
-        mask = action_mask(legal_actions)
-        a = int(self.model.predict(obs, action_masks=mask, deterministic=True)[0])
+        a = self.greedy(obs, legal_actions)
         self.decisions += 1
         self.follows_hint += a == int(np.argmax(obs[-NUM_ACTIONS:]))
         self.top_probability += float(self._probabilities(obs, legal_actions)[a])
         if self.reference is not None:
-            b = int(self.reference.predict(obs, action_masks=mask, deterministic=True)[0])
+            b = self.reference.greedy(obs, legal_actions)
             self.same_as_reference += a == b
         return a
 
@@ -59,8 +58,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--games", type=int, default=12)
     ap.add_argument("--seed", type=int, default=1000)
     args = ap.parse_args(argv)
-    ref = None if args.reference is None else MaskablePPO.load(args.reference, device="cpu")
-    bot = CountingPolicyBot(MaskablePPO.load(args.model, device="cpu"), ref)
+    ref = None if args.reference is None else load_for_env(args.reference)
+    bot = CountingPolicyBot(load_for_env(args.model), ref)
     cfg = GameConfig(num_players=args.players, log=False)
     for k in range(args.games):
         bots = [make_bot(args.opponent) for _ in range(args.players)]

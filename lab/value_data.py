@@ -6,16 +6,21 @@ A record holds, for every turn start of one self-play game, the public
 the game at that turn: the logger sees everything, since labels are outcomes anyway) and the
 seat whose turn starts, plus the game's winners. Features are computed from the records later
 (:func:`agents.value_model.seat_features`), so they can change without replaying games.
+
+Records are cached as JSON (``save_records`` / ``load_records``), never pickled: a records file
+may come from anywhere, and unpickling one could run code.
 """
 
 from __future__ import annotations
 
-import pickle
+import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
 from agents.base import bot_rngs, play_game
-from agents.evaluation import metrics
+from agents.evaluation import Metrics, metrics
+from agents.files import atomic_write_text
 from agents.registry import make_bot
 from arena.seeded_games import seeded_games
 from arena.tournament import seats_for
@@ -78,11 +83,74 @@ def generate_records(
     )
 
 
+RECORDS_FORMAT = "nanty-value-records"
+RECORDS_VERSION = 1
+METRIC_FIELDS = tuple(f.name for f in dataclasses.fields(Metrics) if f.name != "by_metric")
+
+
+def metrics_to_json(m: Metrics) -> dict[str, Any]:
+    return {name: getattr(m, name) for name in METRIC_FIELDS}
+
+
+def metrics_from_json(d: dict[str, Any], n: int) -> Metrics:
+    """A :class:`Metrics` from :func:`metrics_to_json` output (``by_metric`` rebuilt in
+    ``agents.evaluation.METRICS`` order, sharing the lists as ``board_metrics`` does)."""
+    if set(d) != set(METRIC_FIELDS):
+        raise ValueError(f"metrics fields {sorted(set(d) ^ set(METRIC_FIELDS))} differ")
+    f = {k: [int(x) for x in v] if isinstance(v, list) else int(v) for k, v in d.items()}
+    by_metric = (
+        f["occupied"],
+        f["controlled"],
+        f["net_worth"],
+        f["building_value"],
+        f["own_buildings"],
+        f["pieces"],
+        [f["trouble"]] * n,
+        [f["buildings"]] * n,
+    )
+    return Metrics(**f, by_metric=by_metric)
+
+
 def save_records(records: list[dict[str, Any]], path: str | Path) -> None:
-    """Pickle records (a cache under ``runs/``; never committed)."""
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    Path(path).write_bytes(pickle.dumps(records, protocol=pickle.HIGHEST_PROTOCOL))
+    """Write records as JSON, atomically (a cache under ``runs/``; never committed)."""
+    games = [
+        {
+            **{k: v for k, v in r.items() if k != "positions"},
+            "winners": list(r["winners"]),
+            "positions": [
+                {"metrics": metrics_to_json(m), "persona": list(p), "active": a}
+                for m, p, a in r["positions"]
+            ],
+        }
+        for r in records
+    ]
+    doc = {"format": RECORDS_FORMAT, "version": RECORDS_VERSION, "games": games}
+    atomic_write_text(path, json.dumps(doc, separators=(",", ":")) + "\n")
 
 
 def load_records(path: str | Path) -> list[dict[str, Any]]:
-    return pickle.loads(Path(path).read_bytes())
+    """Records written by :func:`save_records`; a ``ValueError`` naming the file and the
+    problem for anything else (older pickled caches are not read: regenerate them)."""
+    try:
+        doc = json.loads(Path(path).read_text())
+    except (ValueError, UnicodeDecodeError) as e:
+        raise ValueError(
+            f"{path}: not a JSON records file ({e}); pickled records of older versions are "
+            "not read (they could run code): delete the file to regenerate it"
+        ) from e
+    if not isinstance(doc, dict) or doc.get("format") != RECORDS_FORMAT:
+        raise ValueError(f"{path}: not a {RECORDS_FORMAT} file")
+    if doc.get("version") != RECORDS_VERSION:
+        raise ValueError(f"{path}: version {doc.get('version')!r} is not supported")
+    out = []
+    for i, g in enumerate(doc.get("games", [])):
+        try:
+            n = int(g["n"])
+            positions = [
+                (metrics_from_json(p["metrics"], n), tuple(p["persona"]), int(p["active"]))
+                for p in g["positions"]
+            ]
+            out.append({**g, "winners": tuple(g["winners"]), "positions": positions})
+        except (KeyError, TypeError, ValueError) as e:
+            raise ValueError(f"{path}: game {i} is malformed ({e!r})") from e
+    return out

@@ -1,20 +1,20 @@
 """Fit and ship the learned leaf value (:mod:`agents.value_model`).
 
     python -m lab.value_train                     # 2 players: 300 HeuristicBot games, seed 11
-    python -m lab.value_train --records runs/value/records.pkl   # cache the games
+    python -m lab.value_train --records runs/value/records.json   # cache the games
     python -m lab.value_train --players 4 --games 400 --seed 12  # the pooled 4-player model
     python -m lab.value_train --players 4 --bot heuristic:learned=1,heuristic,heuristic,heuristic \
-        --records runs/value/self.pkl --records runs/value/table.pkl  # two sets of games
+        --records runs/value/self.json --records runs/value/table.json  # two sets of games
 
 ``--bot`` may be a comma-separated table with one bot per seat, rotated from game to game
 (:func:`lab.value_data.table_specs`); ``--records`` may be repeated, the games of every file
 are fitted together.
 
-Plays ``--games`` HeuristicBot self-play games (seeds ``seed * 100000 + i``; about 2.4 CPU-s
-a game), takes every turn start as a sample labelled with who won, and reports the held-out
-log loss (the last ``--holdout`` of the games) of the MLP, of a linear model and of the
-hand-weighted evaluation (:func:`~agents.evaluation.sampled_values`, one fitted scale). The
-shipped model is then refitted on all games. Everything is seeded: the same arguments give the
+Plays ``--games`` HeuristicBot self-play games (seeds ``seed * 100000 + i``), takes every turn
+start as a sample labelled with who won, and reports the held-out log loss (the last
+``--holdout`` of the games) of the MLP, of a linear model and of the hand-weighted evaluation
+(:func:`~agents.evaluation.sampled_values`, one fitted scale). The shipped model is then
+refitted on all games. Everything is seeded: the same arguments give the
 same file. With more than 2 players the model is :class:`~agents.value_model.PooledValueModel`
 and the losses are cross-entropies over the seats (the constant baseline is ``ln n``).
 """
@@ -44,7 +44,7 @@ from agents.value_model import (
 from lab.value_data import generate_records, load_records, save_records
 from nanty_env.engine.config import GameConfig
 
-DATA_DIR = Path(__file__).parent / "data"
+DATA_DIR = Path(__file__).resolve().parents[1] / "agents" / "data"  # where the models ship
 DEFAULT_OUT = DATA_DIR / model_file(2)
 
 
@@ -228,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--records",
         action="append",
         default=[],
-        help="pickle of games, repeatable: each read if present (its first --games games); "
+        help="JSON file of games, repeatable: each read if present (its first --games games); "
         "one that is missing is written with the games played (--bot, --games, --seed)",
     )
     ap.add_argument("--hidden", type=int, default=4)

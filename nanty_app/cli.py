@@ -2,14 +2,21 @@
 
 Examples::
 
-    nanty eval --bots heuristic,random,random,random --players 4 --games 1000 --seed 0 \\
-        --out results.json
+    nanty eval --bots heuristic,random,random,random --games 1000 --seed 0 --out results.json
+    nanty eval --bots ppo,heuristic --checkpoint runs/quick             # 2 players
+    nanty eval --bots mypkg.bots:Greedy:depth=2,random                  # your own bot
     nanty summary results_games.jsonl     # a (partial) run, while it is still going
     nanty compare a_games.jsonl b_games.jsonl   # two runs' first bots, game by game
     nanty compare a0.jsonl,a1.jsonl b0.jsonl,b1.jsonl   # pairs of runs (e.g. two deal seeds) pooled
     nanty roles --players 4 --games 100
     nanty roles-train --games 300
     nanty bots
+    nanty play --bots heuristic,random,random --seed 1   # you against three bots
+    nanty replay records/play_....json [--check]
+    nanty serve --port 8000                              # the browser UI
+    nanty coverage --games 300 --expansion cthulhu --plot coverage.png
+
+A mistake on the command line ends in one line naming it and the fix (exit code 2).
 """
 
 from __future__ import annotations
@@ -20,78 +27,176 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from nanty_app.arguments import (
+    DefaultsFormatter,
+    OneLineParser,
+    UsageError,
+    fail,
+    player_count,
+    player_counts,
+    positive_int,
+)
+from nanty_env.engine.config import PERSONALITY_SETS, THRESHOLD_SETS, WINDOW_POLICIES
 
-def _players(text: str) -> list[int]:
-    return [int(x) for x in text.split(",") if x]
+# the shipped role model, which `nanty roles-train` rewrites by default
+ROLE_MODEL_FILE = Path(__file__).resolve().parents[1] / "agents" / "data" / "role_model.json"
+
+SPEC_HELP = (
+    "a bot spec is NAME[:key=value...] with NAME from `nanty bots`, or "
+    "package.module:Class[:key=value...] for your own bot class"
+)
+
+
+def bot_list(text: str, checkpoint: str | None, trust: bool = False) -> tuple[str, ...]:
+    """The ``--bots`` specs, ``ppo`` standing for ``--checkpoint``; each one built once here so
+    that a mistake is reported before any worker process starts."""
+    from agents.registry import check_spec
+
+    specs = [s.strip() for s in text.split(",")]
+    if not all(specs):
+        raise UsageError(f"--bots {text!r} has an empty entry; give one spec per seat")
+    if checkpoint is not None and "ppo" not in specs:
+        raise UsageError("--checkpoint is only used by the bot 'ppo': add ppo to --bots")
+    specs = [_ppo(s, checkpoint, trust) for s in specs]
+    for spec in dict.fromkeys(specs):
+        check_spec(spec)
+    return tuple(specs)
+
+
+def _ppo(spec: str, checkpoint: str | None, trust: bool = False) -> str:
+    """``ppo`` in a bot list names the ``--checkpoint`` given to ``nanty eval`` (an SB3
+    ``.zip`` only with ``--trust-checkpoint``, which then applies to every policy bot)."""
+    if spec.startswith("policy:") and trust and ":trust=" not in spec:
+        return spec + ":trust=1"
+    if spec != "ppo":
+        return spec
+    if not checkpoint:
+        raise UsageError("the bot 'ppo' needs --checkpoint PATH (a run folder of nanty train)")
+    from agents.checkpoint import is_policy_checkpoint
+
+    path = Path(checkpoint)
+    if not path.exists() and not is_policy_checkpoint(path):
+        raise UsageError(
+            f"checkpoint {path} not found (absolute: {path.resolve()}); give a run folder of "
+            "nanty train or its NAME.json"
+        )
+    return f"policy:path={checkpoint}" + (":trust=1" if trust else "")
+
+
+def seat_count(players: int | None, bots: Sequence[str]) -> int:
+    """``--players``, or the number of ``--bots`` when it is not given; they must agree."""
+    if players is None:
+        if len(bots) not in (2, 3, 4):
+            raise UsageError(
+                f"--bots names {len(bots)} bots but the game takes 2, 3 or 4 players; "
+                "give one spec per seat"
+            )
+        return len(bots)
+    if players != len(bots):
+        raise UsageError(
+            f"--players {players} but --bots names {len(bots)} bots; give one spec per seat "
+            "(or leave out --players)"
+        )
+    return players
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from arena.tournament import TournamentSpec, format_table, run_tournament, write_outputs
+    from agents.checkpoint import CheckpointError
+    from arena.tournament import (
+        TournamentError,
+        TournamentInterrupted,
+        TournamentSpec,
+        format_table,
+        output_paths,
+        run_tournament,
+        write_outputs,
+    )
+    from arena.workers import WorkerError
 
-    bots = tuple(_ppo(b.strip(), args.checkpoint) for b in args.bots.split(",") if b.strip())
-    spec = TournamentSpec(
-        bots=bots,
-        num_players=args.players,
-        games=args.games,
-        seed=args.seed,
-        personalities=args.personalities,
-        thresholds=args.thresholds,
-        interrupt_windows=args.windows,
-    )
-    journal = None
+    bots = bot_list(args.bots, args.checkpoint, args.trust_checkpoint)
+    if args.resume and not args.out:
+        raise UsageError("--resume needs the --out of the interrupted run (its journal is there)")
+    out = journal = None
     if args.out:
-        out = Path(args.out)
-        journal = out.with_name(out.stem + "_games.jsonl")
-    result = run_tournament(
-        spec,
-        workers=args.workers,
-        progress=not args.no_progress,
-        chunk=args.chunk,
-        journal=journal,
-        resume=args.resume,
-    )
+        out, journal = output_paths(args.out)  # --out DIR writes inside DIR
+    try:
+        spec = TournamentSpec(
+            bots=bots,
+            num_players=seat_count(args.players, bots),
+            games=args.games,
+            seed=args.seed,
+            personalities=args.personalities,
+            thresholds=args.thresholds,
+            interrupt_windows=args.windows,
+        )
+        result = run_tournament(
+            spec,
+            workers=args.workers,
+            progress=not args.no_progress,
+            chunk=args.chunk,
+            journal=journal,
+            resume=args.resume,
+            record_dir=args.records,
+        )
+    except (CheckpointError, TournamentError) as e:
+        raise UsageError(str(e)) from e
+    except WorkerError as e:
+        return _worker_failed(e)
+    except TournamentInterrupted as e:
+        print(f"nanty eval: {e}", file=sys.stderr)
+        return 128 + e.signum
     print(format_table(result))
-    if args.out:
-        for path in write_outputs(result, args.out, plots=not args.no_plots):
+    if out is not None:
+        for path in write_outputs(result, out, plots=not args.no_plots):
             print(f"wrote {path}")
     return 0
 
 
-def _ppo(spec: str, checkpoint: str | None) -> str:
-    """``ppo`` in a bot list names the ``--checkpoint`` given to ``nanty eval``."""
-    if spec != "ppo":
-        return spec
-    if not checkpoint:
-        raise SystemExit("nanty eval: the bot 'ppo' needs --checkpoint PATH")
-    return f"policy:path={checkpoint}"
+def _worker_failed(e: Exception) -> int:
+    """A worker's failure in one line: exit 2 when the game code raised (in practice a bot's
+    bug, e.g. an illegal action), 1 when the worker died or stalled."""
+    first = str(e).strip().splitlines()[0]
+    if " failed on " in first:
+        return fail("nanty eval", f"{first}; fix the bot (--workers 1 shows the traceback)")
+    return fail("nanty eval", first) - 1
+
+
+def _journal(path: str):
+    from arena.tournament import load_journal
+
+    if not Path(path).is_file():
+        raise UsageError(f"no journal at {path}; give the *_games.jsonl that nanty eval wrote")
+    try:
+        return load_journal(path)
+    except (ValueError, KeyError, TypeError) as e:  # JournalError is a ValueError
+        raise UsageError(str(e)) from e
 
 
 def cmd_summary(args: argparse.Namespace) -> int:
-    from arena.tournament import format_table, load_journal, write_outputs
+    from arena.tournament import format_table, output_paths, write_outputs
 
-    result = load_journal(args.journal)
+    result = _journal(args.journal)
     print(f"{len(result.records)} of {result.spec.games} games finished")
     print(format_table(result))
     if args.out:
-        for path in write_outputs(result, args.out, plots=not args.no_plots):
+        for path in write_outputs(result, output_paths(args.out)[0], plots=not args.no_plots):
             print(f"wrote {path}")
     return 0
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from arena.paired import compare_runs, format_paired, pooled
-    from arena.tournament import load_journal
 
     paths_a, paths_b = args.journal_a.split(","), args.journal_b.split(",")
     if len(paths_a) != len(paths_b):
-        raise SystemExit("nanty compare: give as many journals on each side (pairs of runs)")
+        raise UsageError("give as many journals on each side (pairs of runs, comma-separated)")
     results = []
     for path_a, path_b in zip(paths_a, paths_b, strict=True):
-        run_a, run_b = load_journal(path_a), load_journal(path_b)
+        run_a, run_b = _journal(path_a), _journal(path_b)
         try:
             results.append(compare_runs(run_a, run_b, args.entry_a, args.entry_b))
         except ValueError as e:
-            raise SystemExit(f"nanty compare: {e}") from e
+            raise UsageError(str(e)) from e
         names = (run_a.spec.bots[args.entry_a], run_b.spec.bots[args.entry_b])
         if len(paths_a) > 1:
             print(f"{path_a} vs {path_b}:\n{format_paired(results[-1], *names)}\n")
@@ -102,10 +207,16 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_roles(args: argparse.Namespace) -> int:
+    from agents.registry import check_spec
     from arena.role_eval import evaluate_roles, format_role_report
 
+    check_spec(args.bot)
+    if args.model and not Path(args.model).is_file():
+        raise UsageError(
+            f"role model {args.model} not found; leave out --model for the shipped one"
+        )
     report = evaluate_roles(
-        players=_players(args.players),
+        players=args.players,
         games=args.games,
         seed=args.seed,
         bot=args.bot,
@@ -121,10 +232,12 @@ def cmd_roles(args: argparse.Namespace) -> int:
 
 
 def cmd_roles_train(args: argparse.Namespace) -> int:
+    from agents.registry import check_spec
     from arena.role_eval import train_role_model
 
+    check_spec(args.bot)
     model = train_role_model(
-        players=_players(args.players),
+        players=args.players,
         games=args.games,
         seed=args.seed,
         bot=args.bot,
@@ -137,93 +250,174 @@ def cmd_roles_train(args: argparse.Namespace) -> int:
 
 
 def cmd_bots(args: argparse.Namespace) -> int:
-    from agents.registry import BOTS
+    from agents.registry import BOTS, BotSpecError, bot_options, plugin_bots
 
-    print("bots: " + ", ".join(sorted(BOTS)))
-    print("spec syntax: name[:key=value...], e.g. ismcts:iters=300 or policy:path=model.zip")
+    def options(name: str) -> str:
+        opts = bot_options(name)
+        return "any" if opts is None else ", ".join(opts) or "none"
+
+    plugins = plugin_bots()
+    print("built-in bots:")
+    for name in sorted(BOTS):
+        print(f"  {name:<12} options: {options(name)}")
+    print("installed plug-ins (entry-point group nanty.bots):" if plugins else "no plug-ins")
+    for name, ep in sorted(plugins.items()):
+        try:
+            opts = options(name)
+        except BotSpecError as e:
+            opts = f"(cannot load: {e})"
+        dist = f" from {ep.dist.name}" if getattr(ep, "dist", None) else ""
+        print(f"  {name:<12} {ep.value}{dist}; options: {opts}")
+    print(SPEC_HELP + ", e.g. ismcts:iters=300 or policy:path=runs/quick")
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="nanty", description=__doc__.split("\n")[0])
-    sub = ap.add_subparsers(dest="command", required=True)
+def _add(sub: argparse._SubParsersAction, name: str, help: str, func) -> argparse.ArgumentParser:
+    p = sub.add_parser(name, help=help, description=help, formatter_class=DefaultsFormatter)
+    p.set_defaults(func=func)
+    return p
 
-    ev = sub.add_parser("eval", help="play a tournament and report win rates and ratings")
-    ev.add_argument("--bots", required=True, help="comma-separated bot specs, one per seat")
-    ev.add_argument("--checkpoint", help="trained model that the bot name 'ppo' stands for")
-    ev.add_argument("--players", type=int, default=4)
-    ev.add_argument("--games", type=int, default=100)
-    ev.add_argument("--seed", type=int, default=0)
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = OneLineParser(
+        prog="nanty", description=__doc__.split("\n")[0], formatter_class=DefaultsFormatter
+    )
+    sub = ap.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    ev = _add(sub, "eval", "play a tournament and report win rates and ratings", cmd_eval)
+    ev.add_argument(
+        "--bots", required=True, help=f"comma-separated bot specs, one per seat; {SPEC_HELP}"
+    )
+    ev.add_argument(
+        "--checkpoint",
+        help="trained policy that the bot name 'ppo' stands for (a run folder or NAME.json)",
+    )
+    ev.add_argument(
+        "--trust-checkpoint",
+        action="store_true",
+        help="allow SB3 .zip checkpoints (unpickled: they can run any code; only your own)",
+    )
+    ev.add_argument(
+        "--players", type=player_count, help="number of players (default: one per --bots entry)"
+    )
+    ev.add_argument("--games", type=positive_int, default=100, help="games to play")
+    ev.add_argument(
+        "--seed", type=int, default=0, help="base seed of the deals (same seed => same games)"
+    )
     ev.add_argument(
         "--out",
-        help="JSON output (CSV files, plots and a games journal are written beside it)",
+        help="output folder (results.json, CSV files, plots, games journal inside it) or a "
+        "FILE.json (the other files beside it)",
     )
-    ev.add_argument("--workers", type=int, default=2)
-    ev.add_argument("--personalities", default="standard")
-    ev.add_argument("--thresholds", default="rulebook")
-    ev.add_argument("--windows", default="public", help="interrupt window policy")
-    ev.add_argument("--chunk", type=int, help="games per worker task (1 for slow bots)")
+    ev.add_argument(
+        "--workers", type=positive_int, default=2, help="worker processes (1: play here)"
+    )
+    ev.add_argument(
+        "--personalities", default="standard", choices=PERSONALITY_SETS, help="personality cards"
+    )
+    ev.add_argument(
+        "--thresholds",
+        default="rulebook",
+        choices=THRESHOLD_SETS,
+        help="which printed goal thresholds the cards use",
+    )
+    ev.add_argument(
+        "--windows", default="public", choices=WINDOW_POLICIES, help="interrupt window policy"
+    )
+    ev.add_argument(
+        "--chunk",
+        type=positive_int,
+        help="games per worker task (default: small batches; 1 for slow bots)",
+    )
     ev.add_argument(
         "--resume",
         action="store_true",
         help="keep the finished games of an interrupted run with the same --out and settings",
     )
-    ev.add_argument("--no-plots", action="store_true")
-    ev.add_argument("--no-progress", action="store_true")
-    ev.set_defaults(func=cmd_eval)
+    ev.add_argument(
+        "--records",
+        metavar="DIR",
+        help="write one game record per game into DIR (see nanty replay); the journal names them",
+    )
+    ev.add_argument("--no-plots", action="store_true", help="write no PNG plots")
+    ev.add_argument("--no-progress", action="store_true", help="show no progress bar")
 
-    su = sub.add_parser("summary", help="report on a (partial) games journal of nanty eval")
+    su = _add(sub, "summary", "report on a (partial) games journal of nanty eval", cmd_summary)
     su.add_argument("journal", help="the <out>_games.jsonl file of a run")
     su.add_argument("--out", help="also write the JSON, CSV files and plots")
-    su.add_argument("--no-plots", action="store_true")
-    su.set_defaults(func=cmd_summary)
+    su.add_argument("--no-plots", action="store_true", help="write no PNG plots")
 
-    co = sub.add_parser(
-        "compare", help="compare one bot of each of two runs on the games both played"
+    co = _add(
+        sub,
+        "compare",
+        "compare one bot of each of two runs on the games both played (same other bots)",
+        cmd_compare,
     )
     co.add_argument(
         "journal_a",
-        help="a <out>_games.jsonl of nanty eval (or several, comma-separated: e.g. one per "
-        "deal seed, pooled)",
+        help="a <out>_games.jsonl of nanty eval (or several, comma-separated, e.g. one per "
+        "deal seed: the pairs are pooled)",
     )
-    co.add_argument("journal_b", help="another (as many), with the same seeds and settings")
+    co.add_argument(
+        "journal_b", help="another (as many), with the same seeds, game settings and other bots"
+    )
     co.add_argument("--entry-a", type=int, default=0, help="which --bots entry of the first run")
     co.add_argument("--entry-b", type=int, default=0, help="which --bots entry of the second")
-    co.set_defaults(func=cmd_compare)
 
-    ro = sub.add_parser("roles", help="top-1 accuracy of role inference by turn number")
-    ro.add_argument("--players", default="2,3,4")
-    ro.add_argument("--games", type=int, default=100, help="games per player count")
-    ro.add_argument("--seed", type=int, default=1)
+    ro = _add(sub, "roles", "top-1 accuracy of role inference by turn number", cmd_roles)
+    ro.add_argument("--players", type=player_counts, default="2,3,4", help="player counts")
+    ro.add_argument("--games", type=positive_int, default=100, help="games per player count")
+    ro.add_argument("--seed", type=int, default=1, help="base seed of the games")
     ro.add_argument("--bot", default="heuristic", help="bot spec playing every seat")
     ro.add_argument("--model", help="role model JSON (default: the shipped one)")
     ro.add_argument("--out", help="JSON report")
-    ro.add_argument("--workers", type=int, default=2)
-    ro.add_argument("--no-progress", action="store_true")
-    ro.set_defaults(func=cmd_roles)
+    ro.add_argument("--workers", type=positive_int, default=2, help="worker processes")
+    ro.add_argument("--no-progress", action="store_true", help="show no progress bar")
 
-    rt = sub.add_parser("roles-train", help="train the role-inference model on self-play logs")
-    rt.add_argument("--players", default="2,3,4")
-    rt.add_argument("--games", type=int, default=300, help="games per player count")
-    rt.add_argument("--seed", type=int, default=7)
-    rt.add_argument("--bot", default="heuristic:roles=none")
-    rt.add_argument("--out", default=str(Path(__file__).parent / "data" / "role_model.json"))
-    rt.add_argument("--workers", type=int, default=2)
-    rt.add_argument("--no-progress", action="store_true")
-    rt.set_defaults(func=cmd_roles_train)
+    rt = _add(
+        sub, "roles-train", "train the role-inference model on self-play logs", cmd_roles_train
+    )
+    rt.add_argument("--players", type=player_counts, default="2,3,4", help="player counts")
+    rt.add_argument("--games", type=positive_int, default=300, help="games per player count")
+    rt.add_argument("--seed", type=int, default=7, help="base seed of the games")
+    rt.add_argument("--bot", default="heuristic:roles=none", help="bot spec playing every seat")
+    rt.add_argument("--out", default=str(ROLE_MODEL_FILE), help="where to write the model")
+    rt.add_argument("--workers", type=positive_int, default=2, help="worker processes")
+    rt.add_argument("--no-progress", action="store_true", help="show no progress bar")
 
-    bl = sub.add_parser("bots", help="list the available bots")
-    bl.set_defaults(func=cmd_bots)
+    _add(sub, "bots", "list the available bots, plug-ins included, and their options", cmd_bots)
 
     from nanty_app.train_command import add_train_parser
 
     add_train_parser(sub)
+
+    from nanty_app.coverage_command import add_coverage_parser
+    from nanty_app.replay import add_replay_parser
+    from nanty_app.server import add_serve_parser
+    from nanty_app.terminal import add_play_parser
+
+    add_play_parser(sub)
+    add_replay_parser(sub)
+    add_serve_parser(sub)
+    add_coverage_parser(sub)
+    for parser in sub.choices.values():  # every subcommand's help shows its defaults
+        parser.formatter_class = DefaultsFormatter
     return ap
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    from agents.registry import BotSpecError
+    from nanty_env.engine.errors import IllegalActionError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    prog = f"nanty {args.command}"
+    try:
+        return int(args.func(args) or 0)
+    except (UsageError, BotSpecError) as e:
+        return fail(prog, str(e))
+    except IllegalActionError as e:  # a bot's bug, raised in a worker or here
+        return fail(prog, f"{e}; fix the bot, or leave it out of --bots")
 
 
 if __name__ == "__main__":

@@ -56,8 +56,9 @@ class raw_env(AECEnv):
 
     Args:
         num_players, personalities, thresholds, theme, interrupt_windows: see ``GameConfig``.
-        render_mode: ``"ansi"`` (text of the current seat's view), ``"rgb_array"`` (an image of
-            it; needs matplotlib) or ``None``.
+        render_mode: ``"ansi"`` (text of the current seat's view), ``"rgb_array"`` (a picture
+            of the board as that seat sees it), ``"human"`` (that picture in a window, redrawn
+            after every step; ``render()`` returns ``None``) or ``None``.
         reward_mode: ``"win_loss"`` or ``"zero_sum"`` (see ``nanty_env.rewards``).
         shaping: optional potential ``phi(game, seat)`` for potential-based shaping.
         reveal_personalities: put the others' personalities into observations (oracle).
@@ -65,7 +66,7 @@ class raw_env(AECEnv):
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": ["human", "ansi", "rgb_array"],
         "name": ENV_NAME,
         "is_parallelizable": False,
     }
@@ -86,7 +87,8 @@ class raw_env(AECEnv):
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(
-                f"render_mode must be None, 'ansi' or 'rgb_array', got {render_mode!r}"
+                f"render_mode must be None or one of {self.metadata['render_modes']}, "
+                f"got {render_mode!r}"
             )
         self.config = game_config(
             num_players, personalities, thresholds, theme, interrupt_windows, log
@@ -103,7 +105,9 @@ class raw_env(AECEnv):
         self.state_space = spaces.Box(0.0, OBS_HIGH, (STATE_SIZE,), dtype=np.float32)
         self._seeds = np.random.default_rng()
         self.game: Game | None = None
+        self.game_seed = 0  # the seed of the current game (``Game.new``), for game records
         self._encode = Encoder()
+        self._window = None
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -116,7 +120,8 @@ class raw_env(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
-        self.game = Game.new(self.config, int(self._seeds.integers(2**63)))
+        self.game_seed = int(self._seeds.integers(2**63))
+        self.game = Game.new(self.config, self.game_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -157,8 +162,12 @@ class raw_env(AECEnv):
                 self.rewards[a] += final[i]
                 self.infos[a] = {"winners": list(g.outcome.winners), "reason": g.outcome.reason}
             self.terminations = dict.fromkeys(self.agents, True)
+            if self.render_mode == "human":
+                self.render()
         else:
             self.agent_selection = self.possible_agents[g.stack[-1]["p"]]
+            if self.render_mode == "human":
+                self.render()
             if self.shaping is None:
                 return  # every reward is 0.0, and so is every cumulative one before the end
         self._accumulate_rewards()
@@ -168,6 +177,12 @@ class raw_env(AECEnv):
             return None
         if self.render_mode == "rgb_array":
             return self.render_image_for(self.agent_selection)
+        if self.render_mode == "human":
+            from nanty_env.render_window import BoardWindow
+
+            self._window = self._window or BoardWindow(self.metadata["name"])
+            self._window.show(self.render_image_for(self.agent_selection))
+            return None
         return self.render_for(self.agent_selection)
 
     def render_for(self, agent: str) -> str:
@@ -176,10 +191,12 @@ class raw_env(AECEnv):
 
     def render_image_for(self, agent: str) -> np.ndarray:
         """An RGB image of ``agent``'s view (only its own hand), drawn from its dict view."""
-        return render_view_image(self.view(agent), self.config.theme)
+        return render_view_image(self.view(agent), self.config.theme, self.config)
 
     def close(self) -> None:
-        pass
+        if self._window is not None:
+            self._window.close()
+            self._window = None
 
     # ------------------------------------------------------------------ helpers
     def _potentials(self) -> list[float]:

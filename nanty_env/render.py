@@ -1,55 +1,191 @@
-"""Text rendering of one seat's view: the board per area, money, and only that seat's hand."""
+"""The board as text (``render_mode="ansi"``, the terminal game and replays).
+
+Drawn from a view dict, like the picture: a seat's view (``Game.view``) shows only what that
+seat knows; a ``board_svg.revealed_view`` shows everything. ``color=True`` adds ANSI colours
+for the players (the terminal game turns it on for a terminal).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
+from nanty_env.engine import GameConfig
 from nanty_env.engine.tables import tables
+from nanty_env.words import Words, card_words, decision_words, goal_words, outcome_words
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
 
+ANSI_SEAT = ("\x1b[31m", "\x1b[34m", "\x1b[32m", "\x1b[33m")  # red, blue, green, yellow
+ANSI_BOLD, ANSI_RESET = "\x1b[1m", "\x1b[0m"
+COLOUR_NAMES = ("red", "blue", "green", "yellow")
+
 
 def render_text(g: Game, seat: int) -> str:
     """What ``seat`` may see, as text (never another seat's hand or personality)."""
-    d = tables().data
-    theme = g.cfg.theme
-    terms = d.themes[theme]
-    cur = "-" if g.is_terminal else str(g.current_player)
-    lines = [
-        f"{terms['game_title']} — turn {g.turn}, player {g.active}'s turn, "
-        f"decision of player {cur}; you are player {seat}",
-        f"{'area':<16} {'agents':<14} {'bldg':<5} {'gren':<5} {'cit':<4} trouble",
-    ]
-    for a in d.areas:
-        i = a.index
-        agents = ",".join(str(g.agents[q][i]) for q in range(g.n))
-        b = g.building[i]
-        bldg = "-" if b < 0 else f"P{b}" + ("x" if g.city_retired[i] else "")
-        lines.append(
-            f"{a.name(theme):<16} {agents:<14} {bldg:<5} {g.gren[i]:<5} {g.cit[i]:<4} "
-            f"{'T' if g.trouble[i] else ''}"
-        )
-    money = terms["money_symbol"]
-    for q in range(g.n):
-        extra = []
-        if g.loans[q]:
-            extra.append(f"{len(g.loans[q])} loan(s)")
-        if g.penalties[q]:
-            extra.append(f"{len(g.penalties[q])} penalty card(s)")
-        lines.append(
-            f"player {q}: {money}{g.money[q]}, {len(g.hands[q])} cards in hand"
-            + (f", {', '.join(extra)}" if extra else "")
-        )
-    hand = ", ".join(sorted(d.cards[c].name(theme) for c in g.hands[seat]))
-    me = d.personalities[g.persona[seat]].name(theme)
-    lines.append(f"your personality: {me}")
-    lines.append(f"your hand: {hand or '(empty)'}")
-    lines.append(f"draw pile: {len(g.deck)} cards, discard pile: {len(g.discard)} cards")
-    if g.is_terminal:
-        lines.append(f"game over ({g.outcome.reason}); winners {list(g.outcome.winners)}")
-    elif g.current_player == seat:
-        legal = ", ".join(g.action_to_string(a, seat) for a in g.legal_actions()[:12])
-        more = "" if len(g.legal_actions()) <= 12 else ", ..."
-        lines.append(f"your decision ({g.decision}): {legal}{more}")
-    return "\n".join(lines)
+    return render_view_text(g.view(seat), g.cfg)
+
+
+def render_view_text(
+    view: Mapping[str, Any],
+    config: GameConfig | None = None,
+    players: Sequence[str] | None = None,
+    *,
+    color: bool = False,
+    choices: bool = True,
+) -> str:
+    """``view`` as text: the areas, the players, the piles, the hand, the decision and (for
+    the deciding seat, with ``choices``) its legal actions numbered from 1."""
+    cfg = config or GameConfig(num_players=view["num_players"])
+    return _Text(view, cfg, list(players or []), color).draw(choices)
+
+
+class _Text:
+    def __init__(self, view: Mapping[str, Any], cfg: GameConfig, players: list[str], color: bool):
+        self.v, self.cfg, self.players, self.color = view, cfg, players, color
+        self.n = view["num_players"]
+        self.w = Words(cfg.theme, self.n)
+        self.terms = tables().data.themes[cfg.theme]
+        self.revealed = bool(view.get("revealed"))
+
+    def paint(self, q: int, s: str) -> str:
+        return f"{ANSI_SEAT[q]}{s}{ANSI_RESET}" if self.color and q >= 0 else s
+
+    def bold(self, s: str) -> str:
+        return f"{ANSI_BOLD}{s}{ANSI_RESET}" if self.color else s
+
+    def who(self, q: int) -> str:
+        label = f"player {q} ({COLOUR_NAMES[q]}"
+        if q < len(self.players) and self.players[q]:
+            label += f", {self.players[q]}"
+        if not self.revealed and q == self.v["seat"] and "you" not in label:
+            label += ", you"
+        return self.paint(q, label + ")")
+
+    def draw(self, choices: bool) -> str:
+        v = self.v
+        see = "everything revealed" if self.revealed else f"seen by player {v['seat']}"
+        state = "game over" if v["terminal"] else f"turn {v['turn']}, player {v['active']}'s turn"
+        lines = [self.bold(f"{self.terms['game_title']} — {state} — {see}"), ""]
+        lines += self.areas()
+        lines.append("")
+        for q in range(self.n):
+            lines += self.player(q)
+        lines.append("")
+        lines += self.piles()
+        if not self.revealed:
+            lines.append(self.bold("Your hand:") + ("" if v["hand"] else " (empty)"))
+            lines += [f"  - {self.w.card(c)}: {card_words(c, self.cfg.theme)}" for c in v["hand"]]
+            for q, cs in enumerate(v.get("known_cards", [])):
+                if cs and q != v["seat"]:
+                    known = ", ".join(self.w.card(c) for c in cs)
+                    lines.append(f"You know {self.who(q)} holds: {known}")
+        lines.append("")
+        lines += self.decision(choices)
+        return "\n".join(lines)
+
+    def areas(self) -> list[str]:
+        v = self.v
+        agents_head = self.terms["agents"]
+        lines = [
+            f"{'':>2} {'area':<16} {'cost':>4}  {agents_head:<22} {'building':<14} "
+            f"{'others':<22} trouble"
+        ]
+        for a in tables().data.areas:
+            i = a.index
+            groups = [
+                self.paint(q, f"P{q}×{v['agents'][q][i]}")
+                for q in range(self.n)
+                if v["agents"][q][i]
+            ]
+            pad = 22 + (len(ANSI_SEAT[0]) + len(ANSI_RESET)) * len(groups) if self.color else 22
+            agents = " ".join(groups)
+            b = v["buildings"][i]
+            building = "" if b < 0 else self.paint(b, f"P{b}")
+            bpad = 14 + (len(ANSI_SEAT[0]) + len(ANSI_RESET) if self.color and b >= 0 else 0)
+            if b >= 0 and v["city_retired"][i]:
+                building += " (card gone)"
+            others = []
+            if v["grenadiers"][i]:
+                others.append(f"{v['grenadiers'][i]} {self.terms['grenadier']}")
+            if v["citizens"][i]:
+                others.append(f"{v['citizens'][i]} {self.terms['citizen']}")
+            trouble = "TROUBLE" if v["trouble"][i] else ""
+            lines.append(
+                f"{a.number:>2} {a.name(self.cfg.theme):<16} £{a.cost:>3}  {agents:<{pad}} "
+                f"{building:<{bpad}} {', '.join(others):<22} {trouble}".rstrip()
+            )
+        return lines
+
+    def player(self, q: int) -> list[str]:
+        v = self.v
+        money = f"{self.terms['money_symbol']}{v['money'][q]}"
+        facts = [money, f"{v['hand_sizes'][q]} cards in hand"]
+        if v["loans"][q]:
+            facts.append(f"{len(v['loans'][q])} loan(s)")
+        facts += [f"stuck with {self.w.card(c)}" for c in v["penalties"][q]]
+        held = [
+            self.w.area(a) for a in range(12) if v["buildings"][a] == q and not v["city_retired"][a]
+        ]
+        if held:
+            facts.append("City Area cards: " + ", ".join(held))
+        mark = ""
+        if v["terminal"] and q in v.get("winners", []):
+            mark = " ★ winner"
+        elif q == v["active"] and not v["terminal"]:
+            mark = " ◆ their turn"
+        out = [f"{self.who(q)}{mark}: " + " · ".join(facts)]
+        persona = self.personality(q)
+        if persona is not None:
+            goal = goal_words(persona, self.n, self.cfg.threshold_set, self.cfg.theme)
+            out.append(f"    personality: {self.w.personality(persona)} — goal: {goal}")
+        if self.revealed:
+            hand = ", ".join(self.w.card(c) for c in v["hands"][q]) or "(empty)"
+            out.append(f"    hand: {hand}")
+        return out
+
+    def personality(self, q: int) -> int | None:
+        v = self.v
+        if self.revealed or v.get("personalities") is not None:
+            return v["personalities"][q]
+        return v["personality"] if q == v["seat"] else None
+
+    def piles(self) -> list[str]:
+        v, w = self.v, self.w
+        top = f" (top: {w.card(v['discard'][-1])})" if v["discard"] else ""
+        line = f"Draw pile {v['deck_size']} · discard pile {len(v['discard'])}{top}"
+        line += f" · random events left {v['event_deck_size']}"
+        if v["events_done"]:
+            line += f" (last: {tables().data.events[v['events_done'][-1]].name(self.cfg.theme)})"
+        out = [line]
+        if v.get("resolving"):
+            out.append(
+                "In play: " + ", ".join(f"{w.card(c)} (player {p})" for p, c, _ in v["resolving"])
+            )
+        if self.revealed:
+            nxt = ", ".join(w.card(c) for c in reversed(v["deck"])) or "(empty)"
+            out.append(f"Draw pile, top first: {nxt}")
+            events = tables().data.events
+            order = ", ".join(events[e].name(self.cfg.theme) for e in reversed(v["event_deck"]))
+            out.append(f"Random events, next first: {order or '(none)'}")
+        return out
+
+    def decision(self, choices: bool) -> list[str]:
+        v = self.v
+        if v["terminal"]:
+            line = outcome_words(v.get("winners", []), v.get("reason", ""), self.cfg.theme)
+            out = [self.bold("Game over. ") + line]
+            if v.get("points"):
+                out.append(
+                    "Points: " + ", ".join(f"player {q} {p}" for q, p in enumerate(v["points"]))
+                )
+            return out
+        question, options = decision_words(v, self.cfg.theme)
+        cp = v["current_player"]
+        mine = not self.revealed and cp == v["seat"]
+        head = "Your decision" if mine else f"{self.who(cp)} decides"
+        out = [self.bold(f"{head}: {question}")]
+        if choices and options:
+            out += [f"  {i:>2}. {text}" for i, (_, text) in enumerate(options, start=1)]
+        return out

@@ -1,12 +1,15 @@
 """Typed training configuration loaded from YAML, with errors that name the key and the file.
 
 A config file has the sections of :class:`TrainConfig`; every key is optional (defaults below)
-but unknown keys and wrongly typed values are errors.
+but unknown keys, repeated keys, wrongly typed values, numbers that are not finite (``.nan``,
+``.inf``) and values out of range are errors.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
 import types
 import typing
 from dataclasses import dataclass, field
@@ -30,6 +33,26 @@ def config_path(name: str) -> Path:
 
 class ConfigError(ValueError):
     """A configuration file that does not fit the schema."""
+
+
+DEVICE = re.compile(r"auto|cpu|mps|cuda(:\d+)?")  # what torch / SB3 accept here
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key given twice in one mapping (PyYAML would keep the
+    last one silently, so a forgotten earlier line would win or lose without a word)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            line = key_node.start_mark.line + 1
+            if key in seen:
+                raise ConfigError(
+                    f"key {key!r} given twice (lines {seen[key]} and {line}) in one mapping"
+                )
+            seen[key] = line
+        return super().construct_mapping(node, deep=deep)
 
 
 @dataclass(frozen=True)
@@ -90,6 +113,8 @@ class PPOSection:
                 raise ValueError(f"{name} must be in (0, 1]")
         if self.target_kl is not None and self.target_kl <= 0:
             raise ValueError(f"target_kl must be positive or null, got {self.target_kl!r}")
+        _non_negative("ent_coef", self.ent_coef)
+        _positive("clip_range", self.clip_range)
         if not self.net_arch or any(w <= 0 for w in self.net_arch):
             raise ValueError("net_arch must be a non-empty list of positive layer widths")
 
@@ -110,11 +135,9 @@ class SelfPlaySection:
     whole_table: float = 0.0
 
     def validate(self) -> None:
-        from agents.registry import BOTS
-
         for key in self.weights:
             if key != "snapshots":
-                _bot_spec("weights", key, allow=tuple(sorted(BOTS)))
+                _bot_spec("weights", key, allow=None)  # any bot: built-in, plug-in, import path
         if any(w < 0 for w in self.weights.values()) or not any(self.weights.values()):
             raise ValueError("weights must be non-negative and not all zero")
         _positive("snapshot_every", self.snapshot_every)
@@ -246,6 +269,8 @@ class ValueSection:
             return
         if not self.rounds:
             raise ValueError("rounds must list at least one round of games")
+        for rnd in self.rounds:
+            rnd.validate()
         if any(s.split(":")[0] == "learned" for s in self.rounds[0].bots):
             raise ValueError("the first round has no network yet: its bots cannot be 'learned'")
         if not self.hidden or any(h <= 0 for h in self.hidden):
@@ -280,6 +305,11 @@ class TrainConfig:
     value: ValueSection = field(default_factory=ValueSection)
 
     def validate(self) -> None:
+        _non_negative("seed", self.seed)
+        if not isinstance(self.device, str) or not DEVICE.fullmatch(self.device):
+            raise ValueError(
+                f"device must be 'cpu', 'cuda', 'cuda:N', 'mps' or 'auto', got {self.device!r}"
+            )
         _positive("checkpoint_every", self.checkpoint_every)
         _positive("torch_threads", self.torch_threads)
         for name in ("time_limit_minutes", "cpu_limit_minutes"):
@@ -302,9 +332,13 @@ def load_config(path: str | Path, **overrides: Any) -> TrainConfig:
     values (e.g. ``{"ppo.total_timesteps": 1000}``)."""
     path = config_path(str(path))
     try:
-        raw = yaml.safe_load(path.read_text()) or {}
+        raw = yaml.load(path.read_text(), Loader=_UniqueKeyLoader) or {}
+    except ConfigError as e:
+        raise ConfigError(f"{path}: {e}") from e
     except yaml.YAMLError as e:
         raise ConfigError(f"{path}: not valid YAML: {e}") from e
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read the config ({e.strerror or e})") from e
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: the top level must be a mapping")
     for key, value in overrides.items():
@@ -316,6 +350,24 @@ def load_config(path: str | Path, **overrides: Any) -> TrainConfig:
             node = node.setdefault(s, {})
         node[last] = value
     return build(TrainConfig, raw, str(path), "")
+
+
+def validate_config(cfg: TrainConfig, file: str = "config") -> None:
+    """Check a config built in code (``load_config`` checks what it reads) the same way:
+    every section's ranges, then the whole."""
+    for f in dataclasses.fields(cfg):
+        section = getattr(cfg, f.name)
+        if dataclasses.is_dataclass(section):
+            try:
+                section.validate()
+            except (ValueError, TypeError) as e:
+                raise ConfigError(f"{file}: {f.name}: {e}") from e
+        elif isinstance(section, float) and not math.isfinite(section):
+            raise ConfigError(f"{file}: '{f.name}' must be a finite number, got {section!r}")
+    try:
+        cfg.validate()
+    except (ValueError, TypeError) as e:
+        raise ConfigError(f"{file}: {e}") from e
 
 
 def build(cls: type, data: Any, file: str, where: str) -> Any:
@@ -360,6 +412,8 @@ def _convert(tp: Any, value: Any, file: str, key: str) -> Any:
             raise ConfigError(f"{file}: '{key}' must be a mapping, got {value!r}")
         return {str(k): _convert(args[1], v, file, f"{key}.{k}") for k, v in value.items()}
     if tp is float and isinstance(value, int | float) and not isinstance(value, bool):
+        if not math.isfinite(value):
+            raise ConfigError(f"{file}: '{key}' must be a finite number, got {value!r}")
         return float(value)
     if tp is int and isinstance(value, int) and not isinstance(value, bool):
         return value
@@ -379,15 +433,15 @@ def _choice(name: str, value: Any, allowed: tuple) -> None:
         raise ValueError(f"{name} must be one of {list(allowed)}, got {value!r}")
 
 
-def _bot_spec(name: str, spec: str, allow: tuple[str, ...]) -> None:
-    """``spec`` must parse as a bot spec whose bot is one of ``allow``."""
+def _bot_spec(name: str, spec: str, allow: tuple[str, ...] | None) -> None:
+    """``spec`` must parse as a bot spec whose bot is one of ``allow`` (``None``: any)."""
     from agents.registry import parse_spec
 
     try:
         bot = parse_spec(spec)[0]
     except ValueError as e:
         raise ValueError(f"{name}: {e}") from e
-    if bot not in allow:
+    if allow is not None and bot not in allow:
         raise ValueError(f"{name} must be one of {list(allow)} (with options), got {spec!r}")
 
 

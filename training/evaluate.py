@@ -24,7 +24,8 @@ def scripted(kind: str):
     return make_bot(kind)
 
 
-def _play(model: Any, opponent: str, cfg: GameConfig, seed: int, games: range) -> int:
+def _play(policy: Any, opponent: str, cfg: GameConfig, seed: int, games: range) -> int:
+    """Wins of ``policy`` (a :class:`~agents.checkpoint.PolicyCheckpoint`) in ``games``."""
     from agents.base import play_game
     from agents.policy import PolicyBot
 
@@ -33,20 +34,18 @@ def _play(model: Any, opponent: str, cfg: GameConfig, seed: int, games: range) -
     for k in games:
         seat = k % n
         bots = [scripted(opponent) for _ in range(n)]
-        bots[seat] = PolicyBot(model=model)
+        bots[seat] = PolicyBot(policy=policy)
         _, record = play_game(bots, cfg, seed=seed * 100_003 + k)
         wins += seat in record.winners
     return wins
 
 
 def _play_saved(args: tuple) -> int:
-    import torch
-    from sb3_contrib import MaskablePPO
+    """A worker's share: the policy is read from its nanty-policy checkpoint (numpy only)."""
+    from agents.policy import load_for_env
 
-    torch.set_num_threads(1)
     path, opponent, cfg_dict, seed, games = args
-    model = MaskablePPO.load(path, device="cpu")
-    return _play(model, opponent, GameConfig.from_dict(cfg_dict), seed, games)
+    return _play(load_for_env(path), opponent, GameConfig.from_dict(cfg_dict), seed, games)
 
 
 def evaluate_model(
@@ -63,19 +62,21 @@ def evaluate_model(
     """Play ``games`` games of the model against ``num_players - 1`` copies of ``opponent``,
     rotating the model's seat; returns games, wins, win_rate and the 95 % Wilson interval.
 
-    With ``workers`` > 1 the model is saved to ``scratch`` and the games are split over that
-    many processes (the same games and seeds as in one process)."""
+    With ``workers`` > 1 the policy is saved to ``scratch`` (a nanty-policy checkpoint) and
+    the games are split over that many processes (the same games and seeds as in one
+    process)."""
+    from agents.sb3_export import export_sb3_policy, policy_from_sb3
     from arena.stats import wilson_interval
 
     cfg = GameConfig(
         num_players=num_players, personalities=personalities, thresholds=thresholds, log=False
     )
     if workers <= 1 or games < 2:
-        wins = _play(model, opponent, cfg, seed, range(games))
+        wins = _play(policy_from_sb3(model.policy), opponent, cfg, seed, range(games))
     else:
         if scratch is None:
             raise ValueError("evaluating in several processes needs a scratch path")
-        model.save(scratch)
+        export_sb3_policy(model.policy, scratch)
         jobs = [
             (str(scratch), opponent, cfg.to_dict(), seed, range(w, games, workers))
             for w in range(workers)

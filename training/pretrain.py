@@ -218,14 +218,19 @@ def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {k: np.concatenate([x[k] for x in parts]) for k in parts[0]}
 
 
-def cache_path(cfg: TrainConfig, games: int | None = None, opponent: str | None = None) -> Path:
-    """The cache file of the first ``games`` teacher games of one part: the mirror games
-    (``opponent`` None; default count ``games``) or those against ``opponent`` (default
-    count ``vs[opponent]``); the name's digest covers everything else that determines the
-    data."""
+CACHE_FORMAT = 1  # part of every cache key: bump when the recorded arrays change meaning
+CACHE_ARRAYS = ("obs", "mask", "action", "ret", "won")
+
+
+def cache_key(cfg: TrainConfig, games: int, opponent: str | None = None) -> list:
+    """Everything that determines the data of the first ``games`` games of one part (the
+    mirror games, ``opponent`` None, or those against ``opponent``); stored in the file."""
+    return [*_settings(cfg, opponent), "games", games]
+
+
+def _settings(cfg: TrainConfig, opponent: str | None) -> list:
+    """The part's settings other than its number of games (their digest names the file)."""
     p, e = cfg.pretrain, cfg.env
-    if games is None:
-        games = p.games if opponent is None else p.vs[opponent]
     fields: list[Any] = [
         p.teacher,
         cfg.seed,
@@ -235,7 +240,7 @@ def cache_path(cfg: TrainConfig, games: int | None = None, opponent: str | None 
         e.reward_mode,
         e.shaping,
         cfg.ppo.gamma,
-        1,
+        CACHE_FORMAT,
     ]
     if opponent is not None:  # the mirror games' key (and file names) are unchanged
         fields += ["vs", opponent]
@@ -243,7 +248,18 @@ def cache_path(cfg: TrainConfig, games: int | None = None, opponent: str | None 
         from agents.value_model import model_digest
 
         fields += ["value model", model_digest(e.num_players)]
-    digest = hashlib.sha1(json.dumps(fields).encode()).hexdigest()[:12]
+    return fields
+
+
+def cache_path(cfg: TrainConfig, games: int | None = None, opponent: str | None = None) -> Path:
+    """The cache file of the first ``games`` teacher games of one part: the mirror games
+    (``opponent`` None; default count ``games``) or those against ``opponent`` (default
+    count ``vs[opponent]``); the name's digest covers everything else that determines the
+    data."""
+    p = cfg.pretrain
+    if games is None:
+        games = p.games if opponent is None else p.vs[opponent]
+    digest = hashlib.sha1(json.dumps(_settings(cfg, opponent)).encode()).hexdigest()[:12]
 
     def clean(spec: str) -> str:
         return spec.replace(":", "_").replace("=", "")
@@ -252,10 +268,50 @@ def cache_path(cfg: TrainConfig, games: int | None = None, opponent: str | None 
     return Path(p.cache_dir) / f"bc_{name}_{games}g_{digest}.npz"
 
 
-def _load(path: Path) -> tuple[dict[str, np.ndarray], float]:
-    with np.load(path) as z:
-        data = {k: z[k] for k in z.files}
-    return data, float(data.pop("cpu_seconds"))
+def _content_digest(data: dict[str, np.ndarray]) -> str:
+    """A digest of the arrays' names, types, shapes and bytes."""
+    h = hashlib.sha256()
+    for k in sorted(data):
+        a = np.ascontiguousarray(data[k])
+        h.update(f"{k}|{a.dtype.str}|{a.shape}|".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def _save_cache(path: Path, key: list, data: dict[str, np.ndarray], cpu: float) -> None:
+    """Write a cache file atomically (a killed run leaves the old file or none), with its key
+    and a digest of its arrays inside, so that a file is trusted for its content, not its name."""
+    from agents.files import atomic_path
+
+    meta = json.dumps({"key": key, "digest": _content_digest(data)})
+    with atomic_path(path, suffix=".npz") as tmp:
+        np.savez(tmp, cpu_seconds=np.float64(cpu), cache_meta=np.array(meta), **data)
+
+
+def _load(path: Path, key: list) -> tuple[dict[str, np.ndarray], float] | None:
+    """The arrays and CPU seconds of a cache file written for ``key``; None (and the reason,
+    printed) when the file is unreadable, for another key or not what it claims to be."""
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            data = {k: z[k] for k in z.files}
+        meta = json.loads(str(data.pop("cache_meta")))
+        cpu = float(data.pop("cpu_seconds"))
+    except Exception as e:  # not an npz (BadZipFile), torn, objects refused, no meta...
+        print(f"pretrain: ignoring cache {path}: unreadable ({type(e).__name__}: {e})")
+        return None
+    problem = None
+    if meta.get("key") != key:
+        problem = "written for other settings"
+    elif sorted(data) != sorted(CACHE_ARRAYS):
+        problem = f"arrays {sorted(data)}"
+    elif len({len(a) for a in data.values()}) != 1:
+        problem = "arrays of different lengths"
+    elif meta.get("digest") != _content_digest(data):
+        problem = "content does not match its digest"
+    if problem is not None:
+        print(f"pretrain: ignoring cache {path}: {problem}")
+        return None
+    return data, cpu
 
 
 def generate(cfg: TrainConfig, log=print) -> tuple[dict[str, np.ndarray], float, float]:
@@ -280,16 +336,19 @@ def generate_part(
     games = p.games if opponent is None else p.vs[opponent]
     what = f"{p.teacher!r}" + ("" if opponent is None else f" vs {opponent!r}")
     path = cache_path(cfg, games, opponent)
-    if path.exists():
-        data, cpu = _load(path)
+    cached = _load(path, cache_key(cfg, games, opponent)) if path.exists() else None
+    if cached is not None:
+        data, cpu = cached
         log(f"pretrain: {len(data['action'])} cached decisions from {path} ({cpu:.0f} CPU-s)")
         return data, cpu, cpu
     done, old, old_cpu = 0, None, 0.0
     for k in range(games - 1, 0, -1):
-        if cache_path(cfg, k, opponent).exists():
+        shorter = cache_path(cfg, k, opponent)
+        found = _load(shorter, cache_key(cfg, k, opponent)) if shorter.exists() else None
+        if found is not None:
             done = k
-            old, old_cpu = _load(cache_path(cfg, k, opponent))
-            log(f"pretrain: extending {cache_path(cfg, k, opponent)} ({k} games) to {games} games")
+            old, old_cpu = found
+            log(f"pretrain: extending {shorter} ({k} games) to {games} games")
             break
     indices = list(range(done, games))
     jobs = [
@@ -311,8 +370,7 @@ def generate_part(
         parts.insert(0, old)
     data = _concat(parts)
     cpu = cpu_seconds() - c0
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(path, cpu_seconds=np.float64(cpu + old_cpu), **data)
+    _save_cache(path, cache_key(cfg, games, opponent), data, cpu + old_cpu)
     log(
         f"pretrain: {len(data['action'])} decisions from {games} games of {what} "
         f"({len(indices)} new in {time.perf_counter() - t0:.0f} s, {cpu:.0f} CPU-s) -> {path}"
@@ -323,8 +381,8 @@ def generate_part(
 def _batch(data: dict[str, np.ndarray], idx: np.ndarray, policy: Any):
     """Rows ``idx`` as tensors for ``policy``. A residual policy (``hint_bot``) gets the
     teacher's own action as its hint: the config requires the teacher to be the hint bot,
-    which suggests the same action again on ~97 % of decisions (two copies of HeuristicBot
-    agree that often), so the recorded action stands in for a second call."""
+    which would almost always suggest the same action again (two copies of HeuristicBot
+    rarely disagree), so the recorded action stands in for a second call."""
     import torch
 
     obs = data["obs"][idx].astype(np.float32)
@@ -461,23 +519,18 @@ def play_dagger(
 
 
 def _dagger_many(args: tuple) -> dict[str, np.ndarray]:
-    import torch
+    from agents.policy import PolicyBot, load_for_env
 
-    from agents.policy import PolicyBot
-
-    torch.set_num_threads(1)
-    model, teacher, config_dict, games, gamma, shaping, reward_mode = args
-    if isinstance(model, str):  # a saved policy, loaded once per worker process
-        if model not in _MODELS:
-            from sb3_contrib import MaskablePPO
-
+    policy, teacher, config_dict, games, gamma, shaping, reward_mode = args
+    if isinstance(policy, str):  # a saved policy, loaded once per worker process
+        if policy not in _MODELS:
             _MODELS.clear()
-            _MODELS[model] = MaskablePPO.load(model, device="cpu")
-        model = _MODELS[model]
+            _MODELS[policy] = load_for_env(policy)
+        policy = _MODELS[policy]
     config = GameConfig.from_dict(config_dict)
     parts = [
         play_dagger(
-            PolicyBot(model=model, deterministic=True),
+            PolicyBot(policy=policy, deterministic=True),
             teacher,
             opponent,
             seat,
@@ -500,7 +553,9 @@ def dagger_round(
 ) -> tuple[dict[str, np.ndarray], float]:
     """The games of DAgger round ``round_``: the data (with ``played``) and the CPU seconds
     they took, workers included. With ``pretrain.workers`` > 1 the policy is saved to
-    ``scratch`` and loaded by each worker process."""
+    ``scratch`` (a nanty-policy checkpoint) and loaded by each worker process."""
+    from agents.sb3_export import export_sb3_policy, policy_from_sb3
+
     p = cfg.pretrain
     games = dagger_games(cfg, round_)
     t0, c0 = time.perf_counter(), cpu_seconds()
@@ -508,10 +563,10 @@ def dagger_round(
     if workers > 1:
         if scratch is None:
             raise ValueError("DAgger games in several processes need a scratch path")
-        model.save(scratch)
+        export_sb3_policy(model.policy, scratch)
         ref: Any = str(scratch)
     else:
-        ref = model
+        ref = policy_from_sb3(model.policy)
     jobs = [
         (
             ref,

@@ -52,6 +52,16 @@ def ladder_table(model: Path, players: int, games: int, seed: int, out: Path) ->
     return format_table(result).split("by personality")[0].rstrip()
 
 
+def free_folder(path: str | Path) -> Path:
+    """``path`` if it is missing or empty, else the first of ``path_2``, ``path_3``, ... that is."""
+    base = Path(path)
+    candidate, k = base, 1
+    while candidate.exists() and any(candidate.iterdir()):
+        k += 1
+        candidate = base.with_name(f"{base.name}_{k}")
+    return candidate
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--config", default="quick")
@@ -63,8 +73,10 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
 
     cfg = load_config(args.config)
-    out = train(cfg, total_timesteps=args.total_timesteps, out=args.out)
-    model = out / "model.zip"
+    # an explicit --out must be empty (train refuses to overwrite a run); the default one moves
+    # on to the next free name, so that `make run` twice keeps both runs
+    out = train(cfg, total_timesteps=args.total_timesteps, out=args.out or free_folder(cfg.out))
+    model = out / "model"
     n = cfg.env.num_players
     print(f"\ntrained model: {model}")
     rows = []

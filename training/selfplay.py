@@ -1,7 +1,7 @@
 """The self-play opponent pool: scripted bots plus frozen snapshots of the learner.
 
 The pool is picklable (snapshot *paths*, not models), so worker processes receive it whole and
-load each snapshot once, lazily.
+load each snapshot (a nanty-policy checkpoint) once, lazily.
 """
 
 from __future__ import annotations
@@ -79,11 +79,9 @@ class OpponentPool:
             from agents.registry import make_bot
 
             return make_bot(kind)
-        from agents.policy import PolicyBot
+        from agents.policy import PolicyBot, load_for_env
 
         path = self.snapshots[int(rng.integers(len(self.snapshots)))]
-        if path not in self._cache:
-            from sb3_contrib import MaskablePPO
-
-            self._cache[path] = MaskablePPO.load(path, device="cpu")
-        return PolicyBot(model=self._cache[path])
+        if path not in self._cache:  # a nanty-policy checkpoint: read with numpy, no pickle
+            self._cache[path] = load_for_env(path)
+        return PolicyBot(policy=self._cache[path])

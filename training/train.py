@@ -1,14 +1,21 @@
 """Self-play PPO with action masking (sb3-contrib ``MaskablePPO``) on the single-learner env.
 
-``train(config)`` writes under ``config.out``: ``checkpoints/`` (``step_N.zip`` and
-``last.zip``, each with a ``.json`` of the step count), ``snapshots/`` (frozen opponents),
-``tb/`` (TensorBoard), ``eval.csv`` (periodic win rates with 95 % CIs), ``progress.csv``
-(training episodes), ``model.zip`` and ``learning_curve.png``.
+``train(config)`` writes under ``config.out``: ``checkpoints/`` (``step_N`` and ``last``, each a
+resumable training state, see ``training/state.py``), ``snapshots/`` (frozen opponents, as
+nanty-policy checkpoints), ``tb/`` (TensorBoard), ``eval.csv`` (periodic win rates with 95 %
+CIs), ``progress.csv`` (training episodes), ``model.json`` + ``model.safetensors`` (the final
+policy, for ``nanty eval --checkpoint DIR``) and ``learning_curve.png``.
+
+Nothing is lost to a typo or a signal: the config and the resume are checked before ``out`` is
+touched, a fresh run refuses a folder that already holds files, a resume refuses a checkpoint
+whose env or network differ from the config, and Ctrl-C / SIGTERM stop after the current step
+with a checkpoint saved (a second signal stops at once).
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import time
 from dataclasses import replace
@@ -19,9 +26,12 @@ import numpy as np
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.utils import set_random_seed
 
+from agents.checkpoint import CheckpointError
+from agents.files import atomic_write_text
+from agents.interrupts import Interrupted, StopRequest
 from agents.registry import make_bot
 from nanty_env.vector import make_vec_env
-from training.config import TrainConfig
+from training.config import TrainConfig, validate_config
 from training.evaluate import evaluate_model
 from training.masked_policy import (
     HintedMaskablePolicy,
@@ -31,6 +41,19 @@ from training.masked_policy import (
 )
 from training.potentials import potential
 from training.selfplay import OpponentPool
+from training.state import (
+    env_description,
+    export_policy,
+    load_training_state,
+    network_description,
+    read_training_state,
+    resume_target,
+    save_training_state,
+)
+
+
+class RunFolderError(ValueError):
+    """An output folder or resume that would overwrite or misdescribe a training run."""
 
 
 def env_kwargs(cfg: TrainConfig, pool: OpponentPool) -> dict[str, Any]:
@@ -77,7 +100,8 @@ def build_model(cfg: TrainConfig, venv, tb_dir: Path | None):
 
 
 class ProgressBar(BaseCallback):
-    """A tqdm bar over timesteps with the recent training win rate."""
+    """A tqdm bar over timesteps. PPO collects whole rollouts, so the last one may take the
+    step count past ``total``; the bar stops at its total."""
 
     def __init__(self, total: int, start: int) -> None:
         super().__init__()
@@ -86,15 +110,17 @@ class ProgressBar(BaseCallback):
     def _on_training_start(self) -> None:
         from tqdm.auto import tqdm
 
-        self.bar = tqdm(total=self.total, initial=self.start, unit="step", desc="training")
+        self.bar = tqdm(
+            total=self.total, initial=min(self.start, self.total), unit="step", desc="training"
+        )
 
     def _on_step(self) -> bool:
-        self.bar.n = self.num_timesteps
+        self.bar.n = min(self.num_timesteps, self.total)
         self.bar.refresh() if self.n_calls % 50 == 0 else None
         return True
 
     def _on_training_end(self) -> None:
-        self.bar.n = self.num_timesteps
+        self.bar.n = min(self.num_timesteps, self.total)
         self.bar.close()
 
 
@@ -164,6 +190,7 @@ class EpisodeLog(BaseCallback):
                 )
                 self.recent = [*self.recent[-199:], won]
                 self.returns[i] = 0.0
+                self.file.flush()  # on disk at once: a killed run keeps its log
         if self.recent and self.n_calls % 200 == 0:
             self.logger.record("rollout/win_rate", float(np.mean(self.recent)))
         return True
@@ -192,7 +219,7 @@ class Periodic(BaseCallback):
     def _on_step(self) -> bool:
         t = self.num_timesteps
         if t >= self.next["checkpoint"]:
-            save_checkpoint(self.model, self.out, t)
+            save_checkpoint(self.model, self.out, self.cfg)
             self.next["checkpoint"] = _next(t, self.cfg.checkpoint_every)
         if t >= self.next["snapshot"] and self.cfg.selfplay.weights.get("snapshots", 0) > 0:
             self._snapshot(t)
@@ -203,10 +230,8 @@ class Periodic(BaseCallback):
         return True
 
     def _snapshot(self, t: int) -> None:
-        d = self.out / "snapshots"
-        d.mkdir(parents=True, exist_ok=True)
-        path = d / f"step_{t}.zip"
-        self.model.save(path)
+        path = self.out / "snapshots" / f"step_{t}"
+        export_policy(self.model, path, self.cfg)
         paths = [*self.pool.snapshots, str(path)][-self.cfg.selfplay.pool_size :]
         self.pool = self.pool.with_snapshots(paths)
         self.training_env.set_attr("opponents", self.pool)
@@ -216,13 +241,25 @@ def _next(t: int, every: int) -> int:
     return (t // every + 1) * every
 
 
-def save_checkpoint(model, out: Path, t: int) -> Path:
+class StopOnSignal(BaseCallback):
+    """End ``learn`` after the current step once Ctrl-C / SIGTERM was received."""
+
+    def __init__(self, stop: StopRequest) -> None:
+        super().__init__()
+        self.stop = stop
+
+    def _on_step(self) -> bool:
+        return not self.stop.requested
+
+
+def save_checkpoint(model, out: Path, cfg: TrainConfig) -> Path:
+    """``checkpoints/step_N`` and ``checkpoints/last`` (resumable training states); returns
+    the latter's name."""
     d = out / "checkpoints"
-    d.mkdir(parents=True, exist_ok=True)
+    t = int(model.num_timesteps)
     for name in (f"step_{t}", "last"):
-        model.save(d / f"{name}.zip")
-        (d / f"{name}.json").write_text(json.dumps({"timesteps": t}))
-    return d / "last.zip"
+        save_training_state(model, d / name, cfg)
+    return d / "last"
 
 
 def run_eval(model, cfg: TrainConfig, out: Path, t: int, logger=None) -> list[dict[str, Any]]:
@@ -238,7 +275,7 @@ def run_eval(model, cfg: TrainConfig, out: Path, t: int, logger=None) -> list[di
             personalities=cfg.env.personalities,
             thresholds=cfg.env.thresholds,
             workers=cfg.eval.workers,
-            scratch=out / "eval_model.zip",
+            scratch=out / "eval_model",
         )
         row = {"timesteps": t, "opponent": opp, **res}
         rows.append(row)
@@ -246,7 +283,7 @@ def run_eval(model, cfg: TrainConfig, out: Path, t: int, logger=None) -> list[di
             logger.record(f"eval/win_rate_vs_{opp}", res["win_rate"])
     path = out / "eval.csv"
     new = not path.exists()
-    with path.open("a", newline="") as f:
+    with path.open("a", newline="") as f:  # appended row by row: a crash loses no old row
         w = csv.DictWriter(
             f,
             fieldnames=["timesteps", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high"],
@@ -269,11 +306,110 @@ def _pretrain(model, cfg: TrainConfig, out: Path) -> tuple[float, dict[str, Any]
         stats["data_cpu_seconds"] = round(gen_cpu, 1)
         stats["data_cpu_seconds_cached"] = round(earlier, 1)
         if cfg.pretrain.dagger_rounds > 0:
-            model.save(out / "pretrained_bc.zip")  # before relabelling
-            _, dagger_cpu, stats["dagger"] = dagger(model, data, cfg, out / "dagger_policy.zip")
+            export_policy(model, out / "pretrained_bc", cfg, stage="behaviour cloning")
+            _, dagger_cpu, stats["dagger"] = dagger(model, data, cfg, out / "dagger_policy")
             stats["dagger_cpu_seconds"] = round(dagger_cpu, 1)
-    model.save(out / "pretrained.zip")
+    export_policy(model, out / "pretrained", cfg, stage="pretrained")
     return earlier, stats
+
+
+def check_run_folder(cfg: TrainConfig, out: Path, resume: str | Path | None, trust: bool) -> Any:
+    """Everything that can be refused, checked before ``out`` is touched: the config, the
+    folder (a fresh run needs an empty one) and the resume (its files intact, its env and
+    network those of ``cfg``). Returns the resume's state file content (or the trusted
+    ``.zip`` path, or None)."""
+    validate_config(cfg)
+    held = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
+    if out.exists() and not out.is_dir():
+        raise RunFolderError(f"--out {out} is a file, not a folder")
+    if resume is None:
+        if held:
+            raise RunFolderError(
+                f"{out} already holds a run ({', '.join(held[:5])}); pass --resume {out} to "
+                "continue it, or choose an empty --out"
+            )
+        return None
+    if Path(resume).suffix == ".zip":
+        if not trust:
+            raise RunFolderError(
+                f"refusing to resume from {resume}: SB3 .zip files are unpickled and can run "
+                "arbitrary code; pass --trust-checkpoint only for a file you made yourself"
+            )
+        if not Path(resume).is_file():
+            raise RunFolderError(f"--resume {resume}: no such file")
+        return Path(resume)
+    target = resume_target(resume)
+    legacy = target.with_name(target.name + ".zip")
+    if not target.with_name(target.name + ".train.json").exists() and legacy.exists():
+        raise RunFolderError(
+            f"{target.parent} holds only SB3 .zip checkpoints (an older run): resume from "
+            f"{legacy} with --trust-checkpoint if you trust it (loading it can run code)"
+        )
+    state = read_training_state(target)
+    differences = _differences("env", state["env"], env_description(cfg))
+    differences += _differences("network", state.get("network", {}), network_description(cfg))
+    if differences:
+        raise RunFolderError(
+            f"cannot resume {target} with this config: " + "; ".join(differences) + " (a "
+            "resume continues the same game settings and network; start a new run instead)"
+        )
+    if held and out.resolve() not in target.resolve().parents:
+        raise RunFolderError(
+            f"{out} already holds another run ({', '.join(held[:5])}); resume into the folder "
+            f"the checkpoint belongs to, or into an empty one"
+        )
+    return state
+
+
+def _differences(section: str, saved: dict[str, Any], now: dict[str, Any]) -> list[str]:
+    return [
+        f"{section}.{k} is {saved.get(k)!r} in the checkpoint but {now.get(k)!r} in the config"
+        for k in sorted(set(saved) | set(now))
+        if saved.get(k) != now.get(k)
+    ]
+
+
+def _cut_logs_at(out: Path, start: int) -> None:
+    """After a resume from step ``start``, move the log rows of later steps (a timeline the
+    checkpoint does not hold) to ``*_discarded.csv``, so that the logs' steps stay monotone."""
+    for name in ("progress.csv", "eval.csv"):
+        path = out / name
+        if not path.exists():
+            continue
+        rows = list(csv.reader(path.open(newline="")))
+        if not rows:
+            continue
+        head, body = rows[0], rows[1:]
+        beyond = [bool(r) and r[0].isdigit() and int(r[0]) > start for r in body]
+        later = [r for r, b in zip(body, beyond, strict=True) if b]
+        keep = [r for r, b in zip(body, beyond, strict=True) if r and not b]
+        if not later:
+            continue
+        gone = out / f"{path.stem}_discarded.csv"
+        new = not gone.exists()
+        with gone.open("a", newline="") as f:
+            w = csv.writer(f)
+            if new:
+                w.writerow(head)
+            w.writerows(later)
+        buf = io.StringIO()
+        csv.writer(buf).writerows([head, *keep])
+        atomic_write_text(path, buf.getvalue())
+        print(f"{name}: {len(later)} rows after step {start} moved to {gone.name}")
+
+
+def _load_trusted_zip(model, path: Path, venv) -> None:
+    """Continue from an SB3 ``.zip`` (the caller passed ``--trust-checkpoint``): its weights
+    and optimizer go into ``model``, which the config built."""
+    from sb3_contrib import MaskablePPO
+
+    old = MaskablePPO.load(str(path), env=venv, device=model.device)
+    try:
+        model.policy.load_state_dict(old.policy.state_dict())
+    except RuntimeError as e:
+        raise RunFolderError(f"{path}: another network than the config builds ({e})") from e
+    model.policy.optimizer.load_state_dict(old.policy.optimizer.state_dict())
+    model.num_timesteps = old.num_timesteps
 
 
 def train(
@@ -283,47 +419,80 @@ def train(
     out: str | Path | None = None,
     resume: str | Path | None = None,
     progress: bool = True,
+    trust_checkpoint: bool = False,
 ) -> Path:
-    """Train (or resume) and return the output folder."""
+    """Train (or resume) and return the output folder.
+
+    ``resume``: a run folder, a checkpoint (``DIR/checkpoints/last`` or ``step_N``) or, with
+    ``trust_checkpoint``, an SB3 ``.zip``. Raises :class:`RunFolderError` /
+    :class:`~training.config.ConfigError` before anything is written, and
+    :class:`~agents.interrupts.Interrupted` after saving a checkpoint on Ctrl-C / SIGTERM."""
     t_start, mono_start = time.perf_counter(), time.monotonic()
     if total_timesteps is not None:
         cfg = replace(cfg, ppo=replace(cfg.ppo, total_timesteps=total_timesteps))
     out = Path(out or cfg.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(cfg.to_dict(), indent=2))
-    if cfg.value.enabled:  # value-network rounds instead of PPO (resumable by rerunning)
-        from training.value_iteration import run
+    if cfg.value.enabled:  # value-network rounds instead of PPO (training/value_iteration.py)
+        from training.value_iteration import train_value
 
-        return run(cfg, out, progress=progress)
+        return train_value(cfg, out, resume, progress=progress)
+    try:
+        resumed = check_run_folder(cfg, out, resume, trust_checkpoint)
+    except CheckpointError as e:
+        raise RunFolderError(f"cannot resume: {e}") from e
+    with StopRequest(soft=False) as stop:
+        return _train(cfg, out, resume, resumed, progress, stop, t_start, mono_start)
+
+
+def _train(
+    cfg: TrainConfig,
+    out: Path,
+    resume: str | Path | None,
+    resumed: Any,
+    progress: bool,
+    stop: StopRequest,
+    t_start: float,
+    mono_start: float,
+) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(out / "config.json", json.dumps(cfg.to_dict(), indent=2))
     import torch
 
     torch.set_num_threads(cfg.torch_threads)
     set_random_seed(cfg.seed)
-    if resume is None:  # a fresh run: its logs and opponent pool start empty, even in an old folder
-        for log in ("eval.csv", "progress.csv"):
-            (out / log).unlink(missing_ok=True)
-        snaps: list[Path] = []
-    else:
-        snaps = sorted((out / "snapshots").glob("step_*.zip"), key=lambda p: int(p.stem[5:]))
+    snaps: list[Path] = []
+    if resume is not None:
+        snaps = sorted((out / "snapshots").glob("step_*.json"), key=lambda p: int(p.stem[5:]))
     pool = OpponentPool(
         cfg.env.num_players - 1,
         cfg.selfplay.weights,
-        [str(p) for p in snaps][-cfg.selfplay.pool_size :],
+        [str(p.with_suffix("")) for p in snaps][-cfg.selfplay.pool_size :],
         cfg.selfplay.whole_table,
     )
     venv = make_vec_env(
         cfg.ppo.num_envs, num_workers=cfg.ppo.num_workers, seed=cfg.seed, **env_kwargs(cfg, pool)
     )
+    try:
+        return _learn(cfg, out, resume, resumed, progress, stop, venv, pool, t_start, mono_start)
+    finally:
+        try:
+            venv.close()
+        except Exception as e:  # workers killed by the same signal; nothing left to save
+            print(f"(environment workers: {e!r} on close)")
+
+
+def _learn(cfg, out, resume, resumed, progress, stop, venv, pool, t_start, mono_start) -> Path:
     tb = out / "tb"
     offset = 0.0  # CPU seconds spent outside this process's accounting (cached data)
     info: dict[str, Any] = {}
+    model = build_model(cfg, venv, tb)
     if resume is not None:
-        from sb3_contrib import MaskablePPO
-
-        model = MaskablePPO.load(resume, env=venv, device=cfg.device, tensorboard_log=str(tb))
+        if isinstance(resumed, Path):
+            _load_trusted_zip(model, resumed, venv)
+        else:
+            load_training_state(model, resume_target(resume))
         start = model.num_timesteps
+        _cut_logs_at(out, start)
     else:
-        model = build_model(cfg, venv, tb)
         start = 0
         if cfg.pretrain.enabled:
             offset, info["pretrain"] = _pretrain(model, cfg, out)
@@ -334,6 +503,7 @@ def train(
         EpisodeLog(out / "progress.csv"),
         Periodic(cfg, out, pool),
         UpdateThreads(cfg.ppo.update_threads, cfg.torch_threads),
+        StopOnSignal(stop),
     ]
     if progress:
         callbacks.insert(0, ProgressBar(total, start))
@@ -344,32 +514,43 @@ def train(
         callbacks.append(cpu)
     t0 = time.perf_counter()
     if total > start:
-        model.learn(
-            total_timesteps=total - start,
-            callback=CallbackList(callbacks),
-            reset_num_timesteps=resume is None,
-            tb_log_name="ppo",
-        )
-    save_checkpoint(model, out, model.num_timesteps)
-    model.save(out / "model.zip")
+        stop.soft = True  # from here a signal ends the step, then everything is saved
+        try:
+            model.learn(
+                total_timesteps=total - start,
+                callback=CallbackList(callbacks),
+                reset_num_timesteps=resume is None,
+                tb_log_name="ppo",
+            )
+        except Exception:
+            if not stop.requested:
+                raise
+            print(f"(the environment failed after {stop.name}; saving what was learnt)")
+    if stop.requested:
+        stop.soft = False
+    last = save_checkpoint(model, out, cfg)
+    export_policy(model, out / "model", cfg)
     cpu_used = cpu.used()  # before the workers exit: their CPU time is read while they live
-    venv.close()
-    (out / "train.json").write_text(
-        json.dumps(
-            {
-                "timesteps": model.num_timesteps,
-                "seconds": round(time.perf_counter() - t0, 1),
-                "wall_seconds_total": round(time.perf_counter() - t_start, 1),
-                "cpu_seconds_total": round(cpu_used, 1),
-                **info,
-            },
-            indent=2,
-        )
-    )
+    summary = {
+        "timesteps": model.num_timesteps,
+        "seconds": round(time.perf_counter() - t0, 1),
+        "wall_seconds_total": round(time.perf_counter() - t_start, 1),
+        "cpu_seconds_total": round(cpu_used, 1),
+        **info,
+    }
+    if stop.requested:
+        summary["stopped_by"] = stop.name
+    atomic_write_text(out / "train.json", json.dumps(summary, indent=2))
     try:
         from training.plots import learning_curve
 
         learning_curve(out)
     except Exception as e:  # a plot must never lose a finished training run
         print(f"(learning curve not drawn: {e})")
+    if stop.requested:
+        raise Interrupted(
+            stop.signum,
+            f"stopped by {stop.name} at step {model.num_timesteps}: saved {last} "
+            f"(resume with --resume {out})",
+        )
     return out

@@ -12,22 +12,25 @@ fitted after round ``k - 1``), then the network is fitted on the games of rounds
     train.json                        CPU seconds (games and fits) and the final report
 
 A fit is deterministic (seeded) and is redone only if its network file is missing, so running
-the same command again resumes where it stopped, and changing a later round keeps the earlier
-rounds' games.
+the command again with ``--resume OUT`` continues where it stopped (a fresh run needs an empty
+folder). Each round's folder records the round's bots, seed and player count
+(``round.json``), and a resume whose config plays a recorded round differently is refused;
+adding or changing a later round keeps the earlier rounds' games.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from agents.files import atomic_write_text
 from agents.value_net import load, save, shipped_stem
-from training.config import TrainConfig
+from training.config import TrainConfig, ValueRound
+from training.train import RunFolderError
 from training.value_fit import dataset, fit, shipped_model_as_net
 from training.value_records import cpu_seconds, generate
 from training.value_records import load as load_records
@@ -47,9 +50,49 @@ def round_bots(bots: list[str], previous: Path | None) -> list[str]:
 
 
 def _write_json(path: Path, data: Any) -> None:
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n")
-    os.replace(tmp, path)
+    atomic_write_text(path, json.dumps(data, indent=1) + "\n")
+
+
+def check_round(folder: Path, rnd: ValueRound, players: int) -> None:
+    """Record what ``folder``'s games are (first time), or refuse a round that differs."""
+    want = {"bots": list(rnd.bots), "seed": rnd.seed, "players": players}
+    path = folder / "round.json"
+    if path.is_file():
+        have = json.loads(path.read_text())
+        if have != want:
+            raise RunFolderError(
+                f"{folder} holds games of {have}, the config asks for {want}: start a new run "
+                "(another --out) or restore the config"
+            )
+    else:
+        folder.mkdir(parents=True, exist_ok=True)
+        _write_json(path, want)
+
+
+def train_value(
+    cfg: TrainConfig, out: Path, resume: str | Path | None, progress: bool = True
+) -> Path:
+    """``nanty train`` with ``value.enabled``: a fresh run into an empty (or missing) folder, or
+    ``resume`` = that folder to continue it."""
+    from training.config import validate_config
+
+    validate_config(cfg)
+    if out.exists() and not out.is_dir():
+        raise RunFolderError(f"--out {out} is a file, not a folder")
+    held = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
+    if resume is None and held:
+        raise RunFolderError(
+            f"{out} already holds a run ({', '.join(held[:5])}); pass --resume {out} to "
+            "continue it, or choose an empty --out"
+        )
+    if resume is not None and Path(resume).resolve() != out.resolve():
+        raise RunFolderError(
+            f"a value-network run continues in its own folder: --resume {resume} must be "
+            f"the run's --out ({out})"
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    _write_json(out / "config.json", cfg.to_dict())
+    return run(cfg, out, progress=progress)
 
 
 def fit_round(cfg: TrainConfig, folders: list[tuple[Path, int]], stem: Path, report: Path) -> float:
@@ -115,6 +158,7 @@ def run(cfg: TrainConfig, out: Path, progress: bool = True) -> Path:
         if limit is not None and spent >= limit:
             print(f"CPU limit reached ({spent / 60:.0f} min) before round {k}")
             break
+        check_round(folder, rnd, n)
         generate(folder, bots, n, rnd.games, rnd.seed, workers=v.workers, progress=progress)
         folders.append((folder, rnd.games))
         stem = out / "nets" / f"round_{k}"

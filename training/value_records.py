@@ -14,7 +14,6 @@ played it, so an interrupted generation resumes by playing only the missing part
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -25,6 +24,7 @@ import numpy as np
 
 from agents.base import bot_rngs, play_game
 from agents.evaluation import NUM_AREAS
+from agents.files import atomic_path
 from agents.registry import make_bot
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
@@ -122,19 +122,17 @@ def play_part(bots: Sequence[str], config: GameConfig, seed: int, k: int, folder
     game = np.concatenate(
         [np.full(len(r["rows"]), i, dtype=np.int32) for i, r in zip(games, recs, strict=True)]
     )
-    path = part_path(folder, k)
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(
-        tmp,
-        rows=rows,
-        game=game,
-        won=np.array([r["won"] for r in recs]),
-        seeds=np.array([r["seed"] for r in recs], dtype=np.int64),
-        bots=np.array(list(bots)),
-        players=np.array(config.num_players),
-        cpu_seconds=np.array(time.process_time() - t0),
-    )
-    os.replace(tmp, path)
+    with atomic_path(part_path(folder, k), suffix=".npz") as tmp:
+        np.savez_compressed(
+            tmp,
+            rows=rows,
+            game=game,
+            won=np.array([r["won"] for r in recs]),
+            seeds=np.array([r["seed"] for r in recs], dtype=np.int64),
+            bots=np.array(list(bots)),
+            players=np.array(config.num_players),
+            cpu_seconds=np.array(time.process_time() - t0),
+        )
     return k
 
 

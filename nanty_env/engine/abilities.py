@@ -9,14 +9,13 @@ from typing import TYPE_CHECKING
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pop
-from nanty_env.engine.tables import tables
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
 
 
 def _possible(g: Game, p: int, a: int) -> bool:
-    t = tables()
+    t = g.t
     kind, params = t.ability[a], t.ability_params[a]
     if kind == "take_money":
         return True
@@ -35,7 +34,7 @@ def _possible(g: Game, p: int, a: int) -> bool:
 
 def trouble_nearby_targets(g: Game, a: int) -> list[int]:
     """East End: the area or a neighbour with at least one pawn and no trouble marker yet."""
-    return [x for x in sorted(tables().near[a]) if not g.trouble[x] and board.pawn_count(g, x)]
+    return [x for x in sorted(g.t.near[a]) if not g.trouble[x] and board.pawn_count(g, x)]
 
 
 def usable_abilities(g: Game, p: int) -> list[int]:
@@ -55,7 +54,7 @@ def usable_abilities(g: Game, p: int) -> list[int]:
 
 def use_ability(g: Game, p: int, a: int) -> None:
     """Use the ability of area ``a`` (legality already checked)."""
-    t = tables()
+    t = g.t
     kind, params = t.ability[a], t.ability_params[a]
     g.ability_used |= 1 << a
     name = t.data.areas[a].name(g.cfg.theme)

@@ -15,11 +15,26 @@ the deciding seat (0 = me, 1 = the next player to my left, ...), so one policy s
 | PAWN          | 72   | area * 6 + slot (slot 0-3: agent of relative seat, 4 grenadier, 5 citizen) |
 | PLAYER        | 4    | relative seat                                |
 | ABILITY       | 12   | city-area card (area index) whose ability is used |
+
+The Rise of Cthulhu expansion keeps these families and offsets and appends its own
+(``CTHULHU_FAMILIES``), so its space is ``Discrete(NUM_ACTIONS_CTHULHU)``:
+
+| family        | size | argument                                     |
+|---------------|------|----------------------------------------------|
+| ELDER         | 8    | Elder One (roster index): summon, attack, sacrifice, move |
+| ELDER_ABILITY | 8    | Elder One (roster index) whose ability is used |
+| GOO_ABILITY   | 1    | use your Great Old One's ability             |
+| BUILDING_TYPE | 6    | building type (index in the content pack) to place |
+
+In the expansion, ABILITY names the area of the player's building whose Building card ability
+is used. ``space_for(expansion)`` gives the :class:`ActionSpace` of a ruleset.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from nanty_env.data.cthulhu.model import MAX_ELDER_ONES, NUM_BUILDING_TYPES
 
 NUM_CARDS = 101
 NUM_AREAS = 12
@@ -95,6 +110,69 @@ def decode(action: int) -> Action:
         if action < start + size:
             return Action(name, None if size == 1 else action - start)
     raise AssertionError("unreachable")
+
+
+class ActionSpace:
+    """A flat action space built from ``(family, size)`` pairs: offsets, encoding, decoding."""
+
+    __slots__ = ("families", "n", "offsets", "sizes")
+
+    def __init__(self, families: tuple[tuple[str, int], ...]) -> None:
+        self.families = families
+        self.offsets: dict[str, int] = {}
+        pos = 0
+        for name, size in families:
+            self.offsets[name] = pos
+            pos += size
+        self.sizes = dict(families)
+        self.n = pos
+
+    def encode(self, family: str, arg: int | None = None) -> int:
+        """The integer for ``family`` with argument ``arg``; ``ValueError`` when out of range."""
+        if family not in self.offsets:
+            raise ValueError(f"unknown action family {family!r}")
+        size = self.sizes[family]
+        if size == 1:
+            if arg not in (None, 0):
+                raise ValueError(f"{family} takes no argument")
+            return self.offsets[family]
+        if arg is None or not 0 <= arg < size:
+            raise ValueError(f"{family} argument must be in [0, {size}), got {arg!r}")
+        return self.offsets[family] + arg
+
+    def decode(self, action: int) -> Action:
+        """The family and argument of an action integer."""
+        if not 0 <= action < self.n:
+            raise ValueError(f"action must be in [0, {self.n}), got {action!r}")
+        for name, size in self.families:
+            start = self.offsets[name]
+            if action < start + size:
+                return Action(name, None if size == 1 else action - start)
+        raise AssertionError("unreachable")
+
+
+CTHULHU_FAMILIES: tuple[tuple[str, int], ...] = (
+    ("ELDER", MAX_ELDER_ONES),
+    ("ELDER_ABILITY", MAX_ELDER_ONES),
+    ("GOO_ABILITY", 1),
+    ("BUILDING_TYPE", NUM_BUILDING_TYPES),
+)
+BASE_SPACE = ActionSpace(FAMILIES)
+CTHULHU_SPACE = ActionSpace(FAMILIES + CTHULHU_FAMILIES)
+NUM_ACTIONS_CTHULHU = CTHULHU_SPACE.n
+ELDER = CTHULHU_SPACE.offsets["ELDER"]
+ELDER_ABILITY = CTHULHU_SPACE.offsets["ELDER_ABILITY"]
+GOO_ABILITY = CTHULHU_SPACE.offsets["GOO_ABILITY"]
+BUILDING_TYPE = CTHULHU_SPACE.offsets["BUILDING_TYPE"]
+_SPACES = {None: BASE_SPACE, "cthulhu": CTHULHU_SPACE}
+
+
+def space_for(expansion: str | None = None) -> ActionSpace:
+    """The action space of the base game (``None``) or of an expansion."""
+    try:
+        return _SPACES[expansion]
+    except KeyError:
+        raise ValueError(f"unknown expansion {expansion!r}") from None
 
 
 def pawn_action(area: int, slot: int) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from nanty_env.engine.tables import LOAN_NET_WORTH, tables
+from nanty_env.engine.tables import LOAN_NET_WORTH, tables  # noqa: F401  (tests read board.tables)
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
@@ -20,8 +20,9 @@ NO_BUILDING = -1
 
 
 def pawn_count(g: Game, area: int) -> int:
-    """All pawns (agents of every player, grenadiers, new citizens) in ``area``."""
-    n = g.gren[area] + g.cit[area]
+    """All pawns (agents of every player, grenadiers, new citizens, and the expansion's Elder
+    Ones) in ``area``."""
+    n = g.gren[area] + g.cit[area] + g.eo[area]
     for row in g.agents:
         n += row[area]
     return n
@@ -73,9 +74,12 @@ def place_building(g: Game, seat: int, area: int) -> None:
 
 
 def remove_building(g: Game, area: int) -> None:
-    """Take the building off ``area``; its City Area card (if not retired) returns to display."""
+    """Take the building off ``area``; its City Area card (if not retired) returns to display
+    (in the expansion: its Building card returns to its owner's reserve)."""
     g.building[area] = NO_BUILDING
     g.city_gained[area] = -1
+    if g.has_elders:
+        g.btype[area] = -1
 
 
 def buildings_of(g: Game, seat: int) -> list[int]:
@@ -94,12 +98,15 @@ def ability_active(g: Game, seat: int, area: int) -> bool:
 
 def placement_areas(g: Game, seat: int) -> list[int]:
     """Where an agent symbol may put an agent: next to or with one of your agents; anywhere
-    when you have none on the board."""
+    when you have none on the board. In the expansion your Elder Ones count as minions too."""
     row = g.agents[seat]
-    if g.on_board[seat] == 0:
-        return list(range(12))
+    near = g.t.near
     ok = set()
-    near = tables().near
+    if g.has_elders:
+        for a in g.elder_areas_of(seat):
+            ok |= near[a]
+    if g.on_board[seat] == 0 and not ok:
+        return list(range(12))
     for a in range(12):
         if row[a]:
             ok |= near[a]
@@ -141,7 +148,7 @@ def controlled_areas(g: Game, seat: int) -> int:
 
 def building_value(g: Game, seat: int) -> int:
     """Printed cost of your buildings (0 in grenadier areas) less 12 per loan."""
-    cost = tables().cost
+    cost = g.t.cost
     v = sum(cost[a] for a in range(12) if g.building[a] == seat and not g.gren[a])
     return v + LOAN_NET_WORTH * len(g.loans[seat])
 

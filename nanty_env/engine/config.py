@@ -1,4 +1,5 @@
-"""Game configuration: player count, personality set, thresholds, theme and reaction windows."""
+"""Game configuration: player count, ruleset (base game or an expansion), personality set,
+thresholds, theme and reaction windows."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ PERSONALITY_SETS = ("standard", "variant", "classic")
 THRESHOLD_SETS = ("rulebook", "player_aid")
 THEMES = ("nanty", "discworld")
 WINDOW_POLICIES = ("public", "holders")
+EXPANSIONS = ("cthulhu",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +31,11 @@ class GameConfig:
             only to a player who can actually respond (fewer decisions, but who is asked leaks
             information through ``current_player``).
         log: keep a human-readable log of the game.
+        expansion: ``None`` for the base game, ``"cthulhu"`` for *The Rise of Cthulhu* (which
+            ignores ``personalities`` and ``thresholds``: its players get objectives instead).
+        content: with an expansion, a path to the user's own content pack (a TOML file or a
+            directory of TOML files, see ``nanty_env/data/cthulhu/README.md``); ``None`` plays
+            the shipped pack.
     """
 
     num_players: int = 4
@@ -37,6 +44,8 @@ class GameConfig:
     theme: str = "nanty"
     interrupt_windows: str = "public"
     log: bool = True
+    expansion: str | None = None
+    content: str | None = None
 
     def __post_init__(self) -> None:
         if self.num_players not in (2, 3, 4):
@@ -45,6 +54,13 @@ class GameConfig:
         _check("thresholds", self.thresholds, THRESHOLD_SETS)
         _check("theme", self.theme, THEMES)
         _check("interrupt_windows", self.interrupt_windows, WINDOW_POLICIES)
+        if self.expansion is not None:
+            _check("expansion", self.expansion, EXPANSIONS)
+        if self.content is not None:
+            if self.expansion is None:
+                raise ValueError("content packs are for an expansion: give expansion= too")
+            if not isinstance(self.content, str) or not self.content:
+                raise ValueError(f"content must be a path, got {self.content!r}")
 
     @property
     def threshold_set(self) -> str:
@@ -57,7 +73,13 @@ class GameConfig:
         return "variant" if self.personalities == "variant" else "standard"
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The fields as a dict; ``expansion`` and ``content`` only when set, so that a base
+        game's state (and every hash of it) is what it was before expansions existed."""
+        d = asdict(self)
+        for key in ("expansion", "content"):
+            if d[key] is None:
+                del d[key]
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameConfig:

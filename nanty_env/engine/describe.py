@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from nanty_env.engine import actions as A
-from nanty_env.engine.tables import tables
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
@@ -13,11 +12,20 @@ if TYPE_CHECKING:
 
 def describe_action(g: Game, action: int, seat: int) -> str:
     """What ``action`` means for ``seat`` (player-relative arguments made absolute)."""
+    if g.has_elders:
+        from nanty_env.engine.cthulhu.describe import describe_cthulhu_action
+
+        return describe_cthulhu_action(g, action, seat)
     try:
         act = A.decode(action)
     except ValueError:
         return f"<invalid action {action!r}>"
-    d, theme = tables().data, g.cfg.theme
+    return describe_decoded(g, act, seat)
+
+
+def describe_decoded(g: Game, act: A.Action, seat: int) -> str:
+    """The words for a decoded action of the base game's families."""
+    d, theme = g.t.data, g.cfg.theme
     fam, arg = act.family, act.arg
     if fam == "PASS":
         return "pass"

@@ -5,6 +5,10 @@
 players' unknown hand cards, the draw pile order, other players' personalities and the unseen
 set-aside ones, the event deck order and the future dice. Search bots use it to determinise
 without ever touching hidden state; the information-leak tests use ``determinize``.
+
+For the expansion (``cfg.expansion == "cthulhu"``) the other players' objectives and the
+set-aside ones, and the order of the event cards never drawn, are resampled instead of
+personalities and the event deck (see ``nanty_env.engine.cthulhu.determinize``).
 """
 
 from __future__ import annotations
@@ -27,10 +31,21 @@ def determinize(g: Game, seat: int, rng: np.random.Generator) -> Game:
 
 def sample_from_view(view: dict[str, Any], rng: np.random.Generator, cfg: GameConfig) -> Game:
     """A full game consistent with ``view`` (see module docstring)."""
+    if cfg.expansion is not None:
+        from nanty_env.engine.cthulhu.determinize import sample_cthulhu_from_view
+
+        return sample_cthulhu_from_view(view, rng, cfg)
+    hands, pool = sample_hands(view, rng, len(tables().data.cards))
+    return rest_of_base_sample(view, rng, cfg, hands, pool)
+
+
+def sample_hands(
+    view: dict[str, Any], rng: np.random.Generator, ncards: int, extra_visible: tuple = ()
+) -> tuple[list[list[int]], list[int]]:
+    """Other players' hands (the cards the seat knows, topped up at random) and the draw pile
+    (shuffled) from the cards the seat cannot see; ``extra_visible``: more cards in the open."""
     seat, n = view["seat"], view["num_players"]
     others = [q for q in range(n) if q != seat]
-    ncards = len(tables().data.cards)
-
     # Cards whose place the seat knows; all others are spread over other hands and the deck.
     hands: list[list[int]] = [[] for _ in range(n)]
     hands[seat] = list(view["hand"])
@@ -45,6 +60,7 @@ def sample_from_view(view: dict[str, Any], rng: np.random.Generator, cfg: GameCo
     for rows in (view["loans"], view["penalties"], [hands[q] for q in others]):
         for row in rows:
             visible |= set(row)
+    visible |= set(extra_visible)
     pool = [c for c in range(ncards) if c not in visible]
     rng.shuffle(pool)
     for q in others:
@@ -52,6 +68,19 @@ def sample_from_view(view: dict[str, Any], rng: np.random.Generator, cfg: GameCo
         hands[q] += [pool.pop() for _ in range(need)]
     if len(pool) != view["deck_size"]:
         raise ValueError("view is inconsistent: hidden cards do not add up")
+    return hands, pool
+
+
+def rest_of_base_sample(
+    view: dict[str, Any],
+    rng: np.random.Generator,
+    cfg: GameConfig,
+    hands: list[list[int]],
+    pool: list[int],
+) -> Game:
+    """The base game's remaining hidden state (personalities, event deck), then the game."""
+    seat, n = view["seat"], view["num_players"]
+    others = [q for q in range(n) if q != seat]
 
     # Personalities: own and seen set-aside cards are fixed; the rest is shuffled.
     own, seen = view["personality"], set(view["known_unused_personalities"])
@@ -103,7 +132,9 @@ def sample_from_view(view: dict[str, Any], rng: np.random.Generator, cfg: GameCo
         "rng": np.random.Generator(np.random.PCG64(int(rng.integers(2**63)))).bit_generator.state,
         "log": [],
     }
-    return Game.from_dict(d)
+    # built here from a view of a valid game (search bots draw thousands): not re-validated;
+    # tests/engine/test_validation.py checks that such states pass the validator
+    return Game.from_dict(d, validate=False)
 
 
 def _frame(f: dict[str, Any], hands: list[list[int]], rng: np.random.Generator) -> dict:

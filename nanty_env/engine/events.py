@@ -18,7 +18,7 @@ from nanty_env.engine.reactions import (
     remove_building_event,
     remove_pawn,
 )
-from nanty_env.engine.tables import CITIZENS, GRENADIERS, tables
+from nanty_env.engine.tables import CITIZENS, GRENADIERS
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
@@ -36,7 +36,7 @@ def draw_event(g: Game, p: int) -> None:
     """Draw the top random event and carry it out (each event happens at most once)."""
     e = g.event_deck.pop()
     g.events_done.append(e)
-    ev = tables().data.events[e]
+    ev = g.t.data.events[e]
     g.say(f"random event: {ev.name(g.cfg.theme)}")
     EVENT_START[ev.id](g, p)
 
@@ -78,7 +78,7 @@ class ClearTrouble:
 
 def flood(g: Game, p: int) -> None:
     rolled = _rolls(g, 2, distinct=True)
-    river = tables().river
+    river = g.t.river
     flooded = tuple(a for a in rolled if river[a])
     if flooded:
         push(
@@ -100,9 +100,9 @@ class Flood:
         p, fl = f["p"], f["fl"]
         for i, a in enumerate(fl):
             if g.agents[p][a] > f["stay"][i]:
-                out = [A.AREA + d for d in tables().neighbours[a] if d not in fl]
+                out = [A.AREA + d for d in g.t.neighbours[a] if d not in fl]
                 if holborn_usable(g, p):
-                    out.append(A.ABILITY + tables().holborn)
+                    out.append(A.ABILITY + g.t.holborn)
                 return out
         if not f["seats"]:
             pop(g)
@@ -129,7 +129,7 @@ class Flood:
 def fire(g: Game, p: int) -> None:
     """Burn the rolled building, then keep rolling while the roll is next to the last area and
     holds a building. A Holborn-saved building still burns for spreading (FAQ)."""
-    near = tables().neighbours
+    near = g.t.neighbours
     a = g.roll()
     chain, rolls = [], [a]
     while g.building[a] >= 0 and a not in chain:
@@ -178,7 +178,11 @@ def murder_targets(g: Game, p: int, a: int) -> list[int]:
     there."""
     from nanty_env.engine.flow import assassination_targets
 
-    out = [x for x in assassination_targets(g, p, need_trouble=False) if A.split_pawn(x)[0] == a]
+    out = [
+        x
+        for x in assassination_targets(g, p, need_trouble=False, grenadiers=True)
+        if A.split_pawn(x)[0] == a
+    ]
     if not out and g.agents[p][a]:
         out = [A.pawn_action(a, 0)]
     return sorted(out)

@@ -15,7 +15,7 @@ from nanty_env.engine import board
 from nanty_env.engine.abilities import usable_abilities, use_ability
 from nanty_env.engine.frames import Frame, call, handler, pop, push
 from nanty_env.engine.knowledge import card_revealed, cards_drawn
-from nanty_env.engine.tables import AGENTS_PER_PLAYER, BUILDINGS_PER_PLAYER, HAND_SIZE, tables
+from nanty_env.engine.tables import AGENTS_PER_PLAYER, BUILDINGS_PER_PLAYER, HAND_SIZE
 from nanty_env.engine.victory import end_by_deck, start_of_turn_win
 
 if TYPE_CHECKING:
@@ -30,14 +30,14 @@ def start_game(g: Game) -> None:
 
 
 def card_name(g: Game, c: int) -> str:
-    return tables().data.cards[c].name(g.cfg.theme)
+    return g.t.data.cards[c].name(g.cfg.theme)
 
 
 # ---------------------------------------------------------------------- own-turn extras
 def extras(g: Game, p: int) -> list[int]:
     """Actions open at every top-level decision of your own turn: City Area abilities,
     discarding interrupt cards, and Doctor John H. Watson once a card has been played."""
-    t = tables()
+    t = g.t
     out = [A.ABILITY + a for a in usable_abilities(g, p)] if p in g.building else []
     for c in g.hands[p]:
         if t.is_interrupt[c]:
@@ -47,11 +47,11 @@ def extras(g: Game, p: int) -> list[int]:
     return out
 
 
-def is_extra_action(a: int) -> bool:
+def is_extra_action(g: Game, a: int) -> bool:
     """Abilities, interrupt discards and interrupt plays are never symbol targets."""
     if a >= A.ABILITY or A.DISCARD_CARD <= a < A.SELECT_CARD:
         return True
-    return A.PLAY_CARD <= a < A.DISCARD_CARD and tables().is_interrupt[a - A.PLAY_CARD]
+    return A.PLAY_CARD <= a < A.DISCARD_CARD and g.t.is_interrupt[a - A.PLAY_CARD]
 
 
 def handle_extra(g: Game, p: int, action: int) -> bool:
@@ -61,13 +61,13 @@ def handle_extra(g: Game, p: int, action: int) -> bool:
         return True
     if A.DISCARD_CARD <= action < A.SELECT_CARD:
         c = action - A.DISCARD_CARD
-        if tables().is_interrupt[c]:
+        if g.t.is_interrupt[c]:
             discard_from_hand(g, p, c)
             return True
         return False
     if A.PLAY_CARD <= action < A.DISCARD_CARD:
         c = action - A.PLAY_CARD
-        if tables().interrupt_kind[c] == WATSON:
+        if g.t.interrupt_kind[c] == WATSON:
             play_watson(g, p, c)
             return True
     return False
@@ -115,7 +115,7 @@ def finish_card(g: Game, c: int) -> None:
 
 def playable_cards(g: Game, p: int) -> list[int]:
     """Cards that can be played as the card of a turn, a play-another or a two-card play."""
-    inter = tables().is_interrupt
+    inter = g.t.is_interrupt
     return sorted(c for c in g.hands[p] if not inter[c])
 
 
@@ -203,7 +203,7 @@ class Main:
     @staticmethod
     def act(g: Game, f: Frame, a: int) -> None:
         p = f["p"]
-        if A.PLAY_CARD <= a < A.DISCARD_CARD and not tables().is_interrupt[a - A.PLAY_CARD]:
+        if A.PLAY_CARD <= a < A.DISCARD_CARD and not g.t.is_interrupt[a - A.PLAY_CARD]:
             pop(g)
             play_card(g, p, a - A.PLAY_CARD)
         elif a == A.PASS:
@@ -247,7 +247,7 @@ class TwoCards:
         p = f["p"]
         if a == A.PASS:
             pop(g)
-        elif A.PLAY_CARD <= a < A.DISCARD_CARD and not tables().is_interrupt[a - A.PLAY_CARD]:
+        elif A.PLAY_CARD <= a < A.DISCARD_CARD and not g.t.is_interrupt[a - A.PLAY_CARD]:
             f["left"] -= 1
             play_card(g, p, a - A.PLAY_CARD)
         else:
@@ -257,7 +257,7 @@ class TwoCards:
 # ---------------------------------------------------------------------- symbols
 def symbol_options(g: Game, p: int, sym: str, c: int) -> list[int]:
     """Targets of symbol ``sym`` for ``p`` (without PASS and extras)."""
-    t = tables()
+    t = g.t
     if sym == "agent":
         if g.on_board[p] < AGENTS_PER_PLAYER:
             return [A.AREA + a for a in board.placement_areas(g, p)]
@@ -282,7 +282,7 @@ def symbol_options(g: Game, p: int, sym: str, c: int) -> list[int]:
 
 def buildable_areas(g: Game, p: int, cost_factor: float) -> list[int]:
     """Areas where ``p`` may build now: own agent there, no building, no trouble, affordable."""
-    cost = tables().cost
+    cost = g.t.cost
     row, money = g.agents[p], g.money[p]
     return [
         a
@@ -299,17 +299,23 @@ def building_price(cost: int, factor: float) -> int:
     return cost if factor >= 1 else -(-cost // 2)
 
 
-def assassination_targets(g: Game, p: int, *, need_trouble: bool = True) -> list[int]:
-    """PAWN actions for every pawn ``p`` may remove (not ``p``'s own agents)."""
+def assassination_targets(
+    g: Game, p: int, *, need_trouble: bool = True, grenadiers: bool | None = None
+) -> list[int]:
+    """PAWN actions for every pawn ``p`` may remove (not ``p``'s own agents). Grenadiers are
+    included unless ``grenadiers`` is False; by default they are in the base game and not in
+    the expansion, whose assassination spares them."""
     out = []
     n = g.n
+    if grenadiers is None:
+        grenadiers = not g.has_elders
     for a in range(12):
         if need_trouble and not g.trouble[a]:
             continue
         for q in range(n):
             if q != p and g.agents[q][a]:
                 out.append(A.pawn_action(a, (q - p) % n))
-        if g.gren[a]:
+        if grenadiers and g.gren[a]:
             out.append(A.pawn_action(a, A.SLOT_GRENADIER))
         if g.cit[a]:
             out.append(A.pawn_action(a, A.SLOT_CITIZEN))
@@ -340,7 +346,7 @@ class CardInPlay:
     @staticmethod
     def options(g: Game, f: Frame) -> list[int] | None:
         c, p = f["c"], f["p"]
-        syms = tables().symbols[c]
+        syms = g.t.symbols[c]
         i = f["i"]
         if i >= len(syms):
             pop(g)
@@ -361,11 +367,11 @@ class CardInPlay:
     @staticmethod
     def act(g: Game, f: Frame, a: int) -> None:
         p, c = f["p"], f["c"]
-        sym = tables().symbols[c][f["i"]]
+        sym = g.t.symbols[c][f["i"]]
         if a == A.PASS:
             f["i"] += 1
             return
-        if is_extra_action(a):
+        if is_extra_action(g, a):
             handle_extra(g, p, a)
             return
         f["i"] += 1
@@ -374,7 +380,7 @@ class CardInPlay:
 
 def do_symbol(g: Game, p: int, c: int, sym: str, a: int) -> None:
     """Carry out symbol ``sym`` of card ``c`` with target action ``a``."""
-    t = tables()
+    t = g.t
     if sym == "agent":
         if a >= A.PAWN:
             src, _ = A.split_pawn(a)
@@ -412,7 +418,7 @@ def do_symbol(g: Game, p: int, c: int, sym: str, a: int) -> None:
 
 
 def area_name(g: Game, a: int) -> str:
-    return tables().data.areas[a].name(g.cfg.theme)
+    return g.t.data.areas[a].name(g.cfg.theme)
 
 
 def place_agent(g: Game, p: int, a: int, *, trouble: bool = True) -> None:
@@ -422,7 +428,7 @@ def place_agent(g: Game, p: int, a: int, *, trouble: bool = True) -> None:
 
 def build(g: Game, p: int, a: int, factor: float) -> None:
     """Pay for and place a building in ``a``; with all six out, one is moved (chosen next)."""
-    price = building_price(tables().cost[a], factor)
+    price = building_price(g.t.cost[a], factor)
     g.money[p] -= price
     if board.own_buildings(g, p) >= BUILDINGS_PER_PLAYER:
         call(g, {"k": "relocate_building", "p": p, "a": a})

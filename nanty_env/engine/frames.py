@@ -11,11 +11,17 @@ decision when the frame is waiting for one. A handler has two functions:
 
 Reactions write their verdict into the frame that asked for them (``f["r"]``), found by its
 position ``f["up"]`` on the stack, so no callbacks or generators are needed.
+
+Handlers live in registries, one per ruleset: the base game's (``OPTIONS``/``ACT``) and an
+expansion's (``CTHULHU``), whose handlers add new kinds or replace base ones of the same name
+for that expansion's games only. ``frame_kinds(expansion)`` lists a ruleset's kinds.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -30,18 +36,51 @@ ACT: dict[str, Act] = {}
 DESCRIPTIONS: dict[str, str] = {}
 
 
-def handler(kind: str, description: str) -> Callable[[type], type]:
-    """Register a class with static ``options`` and (for decisions) ``act`` for frame ``kind``."""
+@dataclass(frozen=True)
+class Registry:
+    """The frame handlers of one ruleset (an expansion's add to or replace the base game's)."""
+
+    name: str
+    options: dict[str, Options]
+    act: dict[str, Act]
+    descriptions: dict[str, str]
+    package: str = ""  # the module that registers the handlers when imported
+
+
+BASE = Registry("base", OPTIONS, ACT, DESCRIPTIONS)
+CTHULHU = Registry("cthulhu", {}, {}, {}, "nanty_env.engine.cthulhu.game")
+REGISTRIES = {None: BASE, "cthulhu": CTHULHU}
+
+
+def handler(kind: str, description: str, registry: Registry = BASE) -> Callable[[type], type]:
+    """Register a class with static ``options`` and (for decisions) ``act`` for frame ``kind``
+    in ``registry`` (the base game's by default)."""
 
     def deco(cls: type) -> type:
-        if kind in OPTIONS:
+        if kind in registry.options:
             raise ValueError(f"frame kind {kind!r} registered twice")
-        OPTIONS[kind] = cls.options
-        ACT[kind] = getattr(cls, "act", _no_act)
-        DESCRIPTIONS[kind] = description
+        registry.options[kind] = cls.options
+        registry.act[kind] = getattr(cls, "act", _no_act)
+        registry.descriptions[kind] = description
         return cls
 
     return deco
+
+
+def ruleset_handlers(
+    expansion: str | None = None,
+) -> tuple[dict[str, Options], dict[str, Act], dict[str, str]]:
+    """The handlers in force for a ruleset: the base game's, overlaid with the expansion's."""
+    reg = REGISTRIES[expansion]
+    if reg is BASE:
+        return OPTIONS, ACT, DESCRIPTIONS
+    if reg.package:
+        importlib.import_module(reg.package)
+    return (
+        {**OPTIONS, **reg.options},
+        {**ACT, **reg.act},
+        {**DESCRIPTIONS, **reg.descriptions},
+    )
 
 
 def _no_act(g: Game, f: Frame, action: int) -> None:
@@ -81,6 +120,9 @@ def reply(g: Game, f: Frame, verdict: int) -> None:
         g.stack[up]["r"] = verdict
 
 
-def frame_kinds() -> list[str]:
-    """All registered frame kinds, sorted (a stable index for observations)."""
-    return sorted(OPTIONS)
+def frame_kinds(expansion: str | None = None) -> list[str]:
+    """The frame kinds of the base game (default) or of an expansion, sorted (a stable index
+    for observations)."""
+    if expansion is None:
+        return sorted(OPTIONS)
+    return sorted(ruleset_handlers(expansion)[0])

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from enum import Enum
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -15,11 +17,13 @@ from nanty_env.engine import (  # noqa: F401  (registers frame handlers)  # noqa
     flow,
     reactions,
     setup,
+    validation,
 )
 from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.errors import EngineError, IllegalActionError
-from nanty_env.engine.frames import ACT, OPTIONS, Frame
+from nanty_env.engine.errors import EngineError, IllegalActionError, InvalidStateError
+from nanty_env.engine.frames import ACT, OPTIONS, Act, Frame, Options
+from nanty_env.engine.tables import Tables, tables_for
 
 _LIST_FIELDS = (
     "gren",
@@ -44,13 +48,39 @@ _NESTED_FIELDS = ("agents", "hands", "loans", "penalties", "known_unused")
 _SCALAR_FIELDS = ("n", "active", "turn", "first_player", "ability_used")
 
 
+class Termination(Enum):
+    """How a game ended, for the base game and the expansion alike (``Outcome.termination``)."""
+
+    GOAL = "goal"  # a personality's goal held at the start of its owner's turn (base game)
+    SUDDEN_DEATH = "sudden_death"  # an objective announced at the start of a turn (expansion)
+    DECK = "deck"  # a player could not refill their hand
+    RIOTS = "riots"  # the Riots event with eight or more trouble markers (base game)
+    DOOMSDAY = "doomsday"  # the Insanity marker reached level 13 (expansion)
+
+
+_TERMINATIONS = {
+    "personality": Termination.GOAL,
+    "objective": Termination.SUDDEN_DEATH,
+    "deck_exhausted": Termination.DECK,
+    "riots": Termination.RIOTS,
+    "doomsday": Termination.DOOMSDAY,
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How the game ended: the winning seats and why (``reason``)."""
+    """How the game ended: the winning seats and why (``reason``, a string such as
+    ``"personality:fagin"``, ``"deck_exhausted:points"`` or ``"doomsday"``; ``termination``
+    names the kind of ending as a :class:`Termination`)."""
 
     winners: tuple[int, ...]
     reason: str
     points: tuple[int, ...] | None = None
+
+    @property
+    def termination(self) -> Termination:
+        """The kind of ending, read from ``reason`` (so that saved states need no new key)."""
+        return _TERMINATIONS[self.reason.split(":", 1)[0]]
 
 
 class Game:
@@ -93,18 +123,35 @@ class Game:
         "removed",
         "rng",
         "stack",
+        "t",
         "trouble",
         "turn",
     )
 
+    # The ruleset: frame handlers, and the defaults an expansion's subclass overrides.
+    _options: ClassVar[dict[str, Options]] = OPTIONS
+    _act: ClassVar[dict[str, Act]] = ACT
+    has_elders: ClassVar[bool] = False  # the expansion's Elder Ones (minions that are no agents)
+    eo: ClassVar[tuple[int, ...]] = (0,) * 12  # Elder Ones per area (none in the base game)
+    num_actions: ClassVar[int] = A.NUM_ACTIONS  # size of this ruleset's action space
+    ability_bits: ClassVar[int] = 12  # bits of ability_used (one per City Area card)
+
     # ------------------------------------------------------------------ construction
     @classmethod
     def new(cls, config: GameConfig | None = None, seed: int | None = 0) -> Game:
-        """A new game dealt from ``seed`` (same config and seed => same game)."""
+        """A new game dealt from ``seed`` (same config and seed => same game); an expansion's
+        config gives that expansion's game class."""
+        cfg = config or GameConfig()
+        if cfg.expansion is not None and cls is Game:
+            return _expansion_class(cfg.expansion).new(cfg, seed)
         g = cls.__new__(cls)
-        setup.deal(g, config or GameConfig(), np.random.default_rng(seed))
+        g.deal(cfg, np.random.default_rng(seed))
         g._advance()
         return g
+
+    def deal(self, cfg: GameConfig, rng: np.random.Generator) -> None:
+        """Fill this (empty) game with a freshly set-up one."""
+        setup.deal(self, cfg, rng)
 
     # ------------------------------------------------------------------ public surface
     @property
@@ -142,7 +189,7 @@ class Game:
                 f"player {self.current_player} in decision {self.decision!r}"
             )
         f = self.stack[-1]
-        ACT[f["k"]](self, f, int(action))
+        self._act[f["k"]](self, f, int(action))
         self._advance()
 
     def returns(self) -> list[float]:
@@ -168,7 +215,9 @@ class Game:
         the copy first draws a random number (see :class:`_LazyRng`): most copies made by
         search bots never roll a die, and building a generator is a third of a copy's cost.
         """
-        g = Game.__new__(Game)
+        cls = type(self)
+        g = cls.__new__(cls)
+        g.t = self.t
         g.cfg = self.cfg
         g.n = self.n
         g.active = self.active
@@ -226,10 +275,41 @@ class Game:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Game:
-        """Rebuild a game from :meth:`to_dict` output (or a hand-built state, see docs)."""
+    def from_dict(cls, d: dict[str, Any], *, validate: bool = True) -> Game:
+        """Rebuild a game from :meth:`to_dict` output (or a hand-built state, see docs); an
+        expansion's state gives that expansion's game class.
+
+        Raises:
+            InvalidStateError: the state breaks the schema or a rule (the message names the
+                field); checked by ``nanty_env.engine.validation`` unless ``validate`` is
+                false (for states the engine built itself, e.g. determinizations).
+        """
+        if cls is Game and _expansion_of(d) is not None:
+            return _expansion_class(_expansion_of(d)).from_dict(d, validate=validate)
+        if validate:
+            validation.check_schema(d, _SCALAR_FIELDS, _LIST_FIELDS, _NESTED_FIELDS)
+            cls._check_schema_extra(d)
+        cfg = GameConfig.from_dict(d["config"])
         g = cls.__new__(cls)
-        g.cfg = GameConfig.from_dict(d["config"])
+        g.cfg = cfg
+        g.t = tables_for(cfg)
+        g._load(d, validate)
+        g._legal = None
+        if validate:
+            validation.check_state(g)
+            if g.outcome is None:
+                validation.advance_checked(g)
+        elif g.outcome is None:
+            g._advance()
+        return g
+
+    @classmethod
+    def _check_schema_extra(cls, d: dict[str, Any]) -> None:
+        """The schema of the fields a ruleset adds to the base game's (none here)."""
+
+    def _load(self, d: dict[str, Any], validate: bool = False) -> None:
+        """Read the base game's fields of a :meth:`to_dict` state into this game."""
+        g = self
         for name in _SCALAR_FIELDS:
             setattr(g, name, int(d[name]))
         for name in _LIST_FIELDS:
@@ -249,12 +329,8 @@ class Game:
             )
         )
         state = d.get("rng")
-        g.rng = np.random.default_rng() if state is None else _generator(state)
+        g.rng = np.random.default_rng() if state is None else _rng_from(state, validate)
         g.log = list(d.get("log", []))
-        g._legal = None
-        if g.outcome is None:
-            g._advance()
-        return g
 
     # ------------------------------------------------------------------ internals
     def say(self, text: str) -> None:
@@ -281,12 +357,13 @@ class Game:
     def _advance(self) -> None:
         """Run automatic frames until a decision is pending or the game is over."""
         stack = self.stack
+        options = self._options
         for _ in range(100_000):
             if self.outcome is not None:
                 self._legal = None
                 return
             f = stack[-1]
-            legal = OPTIONS[f["k"]](self, f)
+            legal = options[f["k"]](self, f)
             if legal is None:
                 continue
             if not legal:
@@ -301,6 +378,21 @@ class Game:
         return f"<Game n={self.n} turn={self.turn} player={self.current_player} {self.decision}>"
 
 
+def _expansion_class(expansion: str) -> type[Game]:
+    """The game class of an expansion (imported only when an expansion is played)."""
+    from nanty_env.engine.cthulhu.game import CthulhuGame
+
+    return CthulhuGame
+
+
+def _expansion_of(d: Any) -> str | None:
+    """The expansion named by a state's config (None for the base game, or when the state is
+    too malformed to say: the validator then reports it)."""
+    cfg = d.get("config") if isinstance(d, Mapping) else None
+    expansion = cfg.get("expansion") if isinstance(cfg, Mapping) else None
+    return expansion if isinstance(expansion, str) else None
+
+
 _SEED = np.random.SeedSequence(0)  # any seed: a copied generator's state is overwritten at once
 
 
@@ -309,6 +401,15 @@ def _generator(state: dict[str, Any]) -> np.random.Generator:
     bits = np.random.PCG64(_SEED)
     bits.state = state
     return np.random.Generator(bits)
+
+
+def _rng_from(state: dict[str, Any], validate: bool) -> np.random.Generator:
+    if not validate:
+        return _generator(state)
+    try:
+        return _generator(dict(state))
+    except (TypeError, ValueError, KeyError) as e:
+        raise InvalidStateError(f"rng: not a PCG64 generator state ({e})") from e
 
 
 def _rng_state(rng: Any) -> dict[str, Any]:
@@ -333,10 +434,18 @@ class _LazyRng:
         self._gen: np.random.Generator | None = None
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in _LazyRng.__slots__:
+            # copy/pickle probe dunders and (on an instance they built with __new__) the
+            # unset slots: answering them from the generator would recurse forever
+            raise AttributeError(name)
         gen = self._gen
         if gen is None:
             gen = self._gen = _generator(self._state)
         return getattr(gen, name)
+
+    def __reduce__(self) -> tuple:
+        """Pickles and deep copies as the generator it stands for."""
+        return (_generator, (_rng_state(self),))
 
 
 def _jsonable(x: Any) -> Any:
@@ -361,4 +470,4 @@ def _describe(g: Game, action: int, seat: int | None = None) -> str:
     return describe_action(g, action, g.current_player if seat is None else seat)
 
 
-__all__ = ["A", "Game", "Outcome"]
+__all__ = ["A", "Game", "Outcome", "Tables", "Termination"]

@@ -3,7 +3,8 @@
 ``build_position`` starts from a seeded new game, overwrites what you give, puts every card
 you did not place on the draw pile, and starts the turn of ``active`` (its start-of-turn win
 check included). Areas, cards, events and personalities are named by their data ids.
-See ``docs/state.md`` for the full state schema.
+Expansion positions: :func:`build_cthulhu_position`.
+See ``docs/engine.md`` (State schema) for the full state schema.
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ def build_position(
     beyond it are set aside in ``removed``).
     """
     cfg = config or GameConfig(num_players=num_players)
+    if cfg.expansion is not None:
+        raise ValueError("for an expansion position use build_cthulhu_position")
     g = Game.new(cfg, seed)
     n = g.n
     if agents is not None:
@@ -136,3 +139,10 @@ def build_position(
     g.stack = [{"k": "turn", "p": active, "s": 0}]
     g._advance()
     return g
+
+
+def build_cthulhu_position(num_players: int = 4, **kw):  # -> CthulhuGame
+    """An expansion position: see :func:`nanty_env.engine.cthulhu.position.build_position`."""
+    from nanty_env.engine.cthulhu.position import build_position as build
+
+    return build(num_players, **kw)

@@ -14,7 +14,6 @@ from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.frames import Frame, call, handler, pop, push, reply
 from nanty_env.engine.knowledge import card_revealed
-from nanty_env.engine.tables import tables
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
@@ -29,7 +28,7 @@ DORRIT = "interrupt_prevent_removal"
 REPLACER = "interrupt_replace_removed_agent"
 
 # what is threatened -> which interrupt kinds could answer it (before looking at who caused it)
-_WHAT = ("remove", "move", "text", "building", "holborn")
+_WHAT = ("remove", "move", "text", "building", "holborn", "remove_elder")
 
 
 def answer_kinds(p: int, what: str, src: int, text: bool) -> list[str]:
@@ -42,21 +41,26 @@ def answer_kinds(p: int, what: str, src: int, text: bool) -> list[str]:
         kinds.append(GOODYEAR)
     if what == "remove" and (src == EVENT or other_player):
         kinds += [DORRIT, REPLACER]
+    elif what == "remove_elder" and other_player:  # the expansion: an Elder One is killed
+        kinds += [TOBY, DORRIT]
     return kinds
 
 
 def holborn_usable(g: Game, p: int) -> bool:
     """Whether ``p`` can pay Holborn now (working card, not gained this turn, £3)."""
-    h = tables().holborn
+    h = g.t.holborn
     return (
-        board.ability_active(g, p, h) and g.city_gained[h] != g.turn and g.money[p] >= HOLBORN_COST
+        h >= 0
+        and board.ability_active(g, p, h)
+        and g.city_gained[h] != g.turn
+        and g.money[p] >= HOLBORN_COST
     )
 
 
 def window_actions(g: Game, p: int, what: str, src: int, text: bool) -> list[int]:
     """Everything ``p`` could answer with (PASS included)."""
     kinds = answer_kinds(p, what, src, text)
-    t = tables()
+    t = g.t
     out = [A.PASS]
     if kinds:
         out += [A.PLAY_CARD + c for c in g.hands[p] if t.interrupt_kind[c] in kinds]
@@ -110,9 +114,9 @@ class React:
         g.hands[p].remove(c)
         g.discard.append(c)
         card_revealed(g, p, c)
-        name = tables().data.cards[c].name(g.cfg.theme)
+        name = g.t.data.cards[c].name(g.cfg.theme)
         g.say(f"player {p} plays {name}")
-        reply(g, f, REPLACE if tables().interrupt_kind[c] == REPLACER else BLOCKED)
+        reply(g, f, REPLACE if g.t.interrupt_kind[c] == REPLACER else BLOCKED)
 
 
 def remove_pawn(g: Game, owner: int, area: int, src: int, *, text: bool) -> None:
@@ -203,11 +207,11 @@ class Move:
 
 
 def _area(g: Game, a: int) -> str:
-    return tables().data.areas[a].name(g.cfg.theme)
+    return g.t.data.areas[a].name(g.cfg.theme)
 
 
 def _pawn(g: Game, owner: int) -> str:
-    theme = tables().data.themes[g.cfg.theme]
+    theme = g.t.data.themes[g.cfg.theme]
     if owner == board.GRENADIER:
         return theme["grenadier"]
     if owner == board.CITIZEN:

@@ -8,7 +8,7 @@ import numpy as np
 
 from nanty_env.engine.board import add_pawn
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.tables import HAND_SIZE, START_MONEY, tables
+from nanty_env.engine.tables import HAND_SIZE, START_MONEY, tables, tables_for
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
@@ -26,7 +26,7 @@ def personality_deck(cfg: GameConfig) -> list[int]:
 
 def deal(g: Game, cfg: GameConfig, rng: np.random.Generator) -> None:
     """Fill ``g`` with a freshly set-up game (rulebook 'Starting the game')."""
-    t = tables()
+    t = g.t = tables_for(cfg)
     n = cfg.num_players
     g.cfg, g.n, g.rng = cfg, n, rng
     g.agents = [[0] * 12 for _ in range(n)]

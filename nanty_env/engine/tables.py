@@ -1,11 +1,20 @@
-"""Flat lookup tables derived once from the game data, for the engine's hot paths."""
+"""Flat lookup tables derived once from the game data, for the engine's hot paths.
+
+Every game holds the tables of its ruleset in ``g.t``: the base game's are built once per
+process (:func:`tables`); an expansion's come from :func:`tables_for`, which caches them by
+content pack.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING
 
 from nanty_env.data import GameData, load_game_data
+
+if TYPE_CHECKING:
+    from nanty_env.engine.config import GameConfig
 
 AGENTS_PER_PLAYER = 12
 BUILDINGS_PER_PLAYER = 6
@@ -44,9 +53,18 @@ class Tables:
         return self.data.cards[card].id
 
 
+def tables_for(cfg: GameConfig) -> Tables:
+    """The tables of ``cfg``'s ruleset: the base game's, or an expansion's content pack."""
+    if cfg.expansion is None:
+        return tables()
+    from nanty_env.engine.cthulhu.tables import cthulhu_tables
+
+    return cthulhu_tables(cfg.content)
+
+
 @cache
 def tables() -> Tables:
-    """The engine's lookup tables (built once per process)."""
+    """The base game's lookup tables (built once per process)."""
     d = load_game_data()
     areas, cards = d.areas, d.cards
     holborn = next(a.index for a in areas if a.ability == "event_protection")

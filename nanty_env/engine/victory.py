@@ -19,7 +19,7 @@ LOAN_PENALTY = 15
 
 
 def personality(g: Game, seat: int):  # -> Personality
-    return tables().data.personalities[g.persona[seat]]
+    return g.t.data.personalities[g.persona[seat]]
 
 
 @cache
@@ -80,7 +80,7 @@ def _riot_losers(g: Game) -> set[int]:
 def points(g: Game, seat: int) -> int:
     """Final points: 5 per agent, building costs, £1 each, loans repaid (12) or -15 each;
     nothing for agents or buildings in an area that holds a grenadier."""
-    cost = tables().cost
+    cost = g.t.cost
     pts = 0
     for a in range(12):
         if g.gren[a]:
@@ -99,7 +99,7 @@ def points(g: Game, seat: int) -> int:
 
 def best_city_card(g: Game, seat: int) -> int:
     """The highest cost among the City Area cards ``seat`` holds (0 if none)."""
-    cost = tables().cost
+    cost = g.t.cost
     return max((cost[a] for a in range(12) if board.city_card_owner(g, a) == seat), default=0)
 
 

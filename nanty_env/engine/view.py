@@ -49,6 +49,18 @@ def event_areas(g: Game) -> list[int]:
 
 def player_view(g: Game, seat: int) -> dict[str, Any]:
     """What ``seat`` knows, as JSON-safe data."""
+    view = common_view(g, seat)
+    view["personality"] = g.persona[seat]
+    view["known_unused_personalities"] = list(g.known_unused[seat])
+    view["persona_pool_size"] = len(g.persona_pool)
+    if g.outcome is not None:
+        view["personalities"] = g.persona[:]
+    return view
+
+
+def common_view(g: Game, seat: int) -> dict[str, Any]:
+    """The part of a seat's view that the base game and the expansion share (everything but
+    the secret role cards)."""
     n = g.n
     over = g.outcome is not None
     me_deciding = not over and g.stack[-1]["p"] == seat
@@ -72,8 +84,6 @@ def player_view(g: Game, seat: int) -> dict[str, Any]:
         "hand_sizes": [len(h) for h in g.hands],
         "hand": sorted(g.hands[seat]),
         "known_cards": [sorted(g.known[seat][q]) if q != seat else [] for q in range(n)],
-        "personality": g.persona[seat],
-        "known_unused_personalities": list(g.known_unused[seat]),
         "discard": g.discard[:],
         "in_play": g.in_play[:],
         "resolving": resolving_cards(g),
@@ -88,12 +98,10 @@ def player_view(g: Game, seat: int) -> dict[str, Any]:
         "decision": g.stack[-1]["k"] if me_deciding else "",
         "context": _context(g.stack[-1]) if me_deciding else {},
         "legal_actions": g.legal_actions() if me_deciding else [],
-        "persona_pool_size": len(g.persona_pool),
         "stack": [_public_frame(f, seat) for f in g.stack],
         "terminal": over,
     }
     if over:
-        view["personalities"] = g.persona[:]
         view["winners"] = list(g.outcome.winners)
         view["reason"] = g.outcome.reason
     return view

@@ -308,3 +308,15 @@ def test_gather_records_reads_cached_files_and_writes_the_missing_one(tmp_path):
     args.records, args.players = [str(tmp_path / "a.pkl")], 3
     with pytest.raises(SystemExit, match="2-player games"):
         gather_records(args)
+
+
+def test_refit_writes_the_shipped_files_by_default():
+    from importlib import resources
+    from pathlib import Path
+
+    from agents.value_model import model_file
+    from lab.value_train import DATA_DIR
+
+    shipped = Path(str(resources.files("agents") / "data")).resolve()
+    assert DATA_DIR.resolve() == shipped
+    assert (DATA_DIR / model_file(2)).is_file() and (DATA_DIR / model_file(4)).is_file()

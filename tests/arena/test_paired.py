@@ -85,6 +85,14 @@ def test_compare_runs_checks_the_game_settings_and_entries():
         compare_runs(run(RUN_A), run(RUN_B), entry_b=2)
 
 
+def test_compare_runs_refuses_other_line_ups():
+    with pytest.raises(ValueError, match="line-ups differ"):
+        compare_runs(run(RUN_A, bots=("x", "random")), run(RUN_B, bots=("y", "heuristic")))
+    with pytest.raises(ValueError, match="line-ups differ"):  # same bots, other seats
+        compare_runs(run(RUN_A, bots=("x", "r")), run(RUN_B, bots=("r", "y")), 0, 1)
+    assert compare_runs(run(RUN_A, bots=("x", "r")), run(RUN_B, bots=("y", "r"))).games == 4
+
+
 def test_cli_compare_two_journals(tmp_path, capsys):
     journals = []
     for name, bots in (("a", "random,random"), ("b", "heuristic:plan=greedy,random")):
@@ -97,9 +105,14 @@ def test_cli_compare_two_journals(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "4 games played by both" in text and "heuristic:plan=greedy" in text
     assert "McNemar exact p" in text
-    assert main(["compare", *journals, "--entry-b", "1"]) == 0
-    with pytest.raises(SystemExit, match="no entry 5"):
-        main(["compare", *journals, "--entry-a", "5"])
+    capsys.readouterr()
+    # entry 1 of the second run faces a HeuristicBot where entry 0 of the first faced a random
+    assert main(["compare", *journals, "--entry-b", "1"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "line-ups differ" in err
+    assert "*, random and heuristic:plan=greedy, *" in err
+    assert main(["compare", *journals, "--entry-a", "5"]) == 2
+    assert "no entry 5" in capsys.readouterr().err
 
 
 def test_pooled_adds_up_comparisons_on_disjoint_games():
@@ -119,5 +132,5 @@ def test_cli_compare_pools_pairs_of_journals(tmp_path, capsys):
     assert main(["compare", ",".join(journals["a"]), ",".join(journals["b"])]) == 0
     text = capsys.readouterr().out
     assert "all 2 pairs of runs together" in text and "4 games played by both" in text
-    with pytest.raises(SystemExit, match="as many journals"):
-        main(["compare", ",".join(journals["a"]), journals["b"][0]])
+    assert main(["compare", ",".join(journals["a"]), journals["b"][0]]) == 2
+    assert "as many journals" in capsys.readouterr().err

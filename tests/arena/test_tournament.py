@@ -8,7 +8,14 @@ from collections import Counter
 
 import pytest
 
-from arena.tournament import TournamentSpec, run_tournament, schedule, seats_for, write_outputs
+from arena.tournament import (
+    JournalError,
+    TournamentSpec,
+    run_tournament,
+    schedule,
+    seats_for,
+    write_outputs,
+)
 from nanty_app.cli import main
 
 
@@ -106,12 +113,13 @@ def test_journal_resumes_an_interrupted_run(tmp_path):
     assert strip(again.records) == strip(part.records)
     resumed = run_tournament(full, workers=1, progress=False, journal=journal, resume=True)
     assert resumed.summary["bots"] == again.summary["bots"]  # all 6 games read back
+    before = journal.read_bytes()
     other = TournamentSpec(bots=("random", "random"), num_players=2, games=6, seed=4)
-    fresh = run_tournament(other, workers=1, progress=False, journal=journal, resume=True)
-    assert (
-        len(fresh.records) == 6
-        and json.loads(journal.read_text().splitlines()[0])["spec"]["seed"] == 4
-    )
+    with pytest.raises(JournalError, match=r"another tournament \(seed 3 there, 4 here\)"):
+        run_tournament(other, workers=1, progress=False, journal=journal, resume=True)
+    with pytest.raises(JournalError, match=r"already holds 6 finished games.*--resume"):
+        run_tournament(full, workers=1, progress=False, journal=journal)
+    assert journal.read_bytes() == before, "a refused journal is left exactly as it was"
 
 
 def test_cli_summary_of_a_journal(tmp_path, capsys):
@@ -137,3 +145,51 @@ def test_cli_summary_of_a_journal(tmp_path, capsys):
     assert main(["summary", str(tmp_path / "r_games.jsonl")]) == 0
     text = capsys.readouterr().out
     assert "4 of 4 games finished" in text and "random" in text
+
+
+def test_eval_records_every_game_and_the_journal_points_to_them(tmp_path, capsys):
+    from nanty_env.records import check_record, load_record
+
+    out, folder = tmp_path / "results.json", tmp_path / "records"
+    code = main(
+        [
+            "eval",
+            "--bots",
+            "heuristic,random",
+            "--players",
+            "2",
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+            "--records",
+            str(folder),
+            "--workers",
+            "2",
+            "--no-plots",
+            "--no-progress",
+        ]
+    )
+    assert code == 0
+    assert sorted(p.name for p in folder.iterdir()) == [f"game_{i:06d}.json" for i in range(4)]
+    lines = (tmp_path / "results_games.jsonl").read_text().splitlines()[1:]
+    for line in lines:
+        game = json.loads(line)
+        rec = load_record(game["record"])
+        assert rec["players"] == game["bots"] and rec["seed"] == game["deal_seed"]
+        assert rec["outcome"]["winners"] == game["winners"]
+        assert rec["meta"]["game"] == game["game"] and check_record(rec).ok
+    assert len(lines) == 4
+
+
+def test_roles_train_rewrites_the_shipped_role_model_by_default():
+    from importlib import resources
+    from pathlib import Path
+
+    from agents.roles import DEFAULT_MODEL_FILE
+    from nanty_app.cli import build_parser
+
+    shipped = Path(str(resources.files("agents") / "data" / DEFAULT_MODEL_FILE)).resolve()
+    assert Path(build_parser().parse_args(["roles-train"]).out).resolve() == shipped

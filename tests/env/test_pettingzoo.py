@@ -187,12 +187,12 @@ def test_rgb_array_render_is_an_image_of_the_viewers_own_view() -> None:
     for _ in range(150):
         e.step(int(rng.choice(e.game.legal_actions())))
     img = e.render()
-    assert img.shape == (640, 960, 3) and img.dtype == np.uint8 and img.std() > 0
+    assert img.shape == (760, 1280, 3) and img.dtype == np.uint8 and img.std() > 0
     seat = e.agent_name_mapping[e.agent_selection]
     for _ in range(2):  # resampling what this seat cannot see leaves its picture unchanged
         h = determinize(e.game, seat, rng)
-        assert np.array_equal(img, render_view_image(h.view(seat)))
+        assert np.array_equal(img, render_view_image(h.view(seat), config=e.config))
     other = (seat + 1) % 4
     assert not np.array_equal(img, e.render_image_for(e.possible_agents[other]))
     with pytest.raises(ValueError, match="render_mode"):
-        nanty_env.raw_env(render_mode="human")
+        nanty_env.raw_env(render_mode="video")

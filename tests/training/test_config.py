@@ -66,6 +66,17 @@ def test_overrides_by_dotted_key() -> None:
         ("ppo: [1, 2]", "'ppo' must be a mapping"),
         ("- 1\n- 2", "top level must be a mapping"),
         ("ppo: {n_steps: [", "not valid YAML"),
+        ("device: tpu", "device must be 'cpu', 'cuda', 'cuda:N', 'mps' or 'auto', got 'tpu'"),
+        ("seed: -1", "seed must be non-negative, got -1"),
+        ("ppo: {ent_coef: -0.01}", "ppo: ent_coef must be non-negative"),
+        ("ppo: {clip_range: -0.2}", "ppo: clip_range must be positive"),
+        ("ppo: {clip_range: 0}", "ppo: clip_range must be positive"),
+        ("selfplay: {weights: {random: .nan}}", "'selfplay.weights.random' must be a finite"),
+        ("env: {hint_weight: .inf}", "'env.hint_weight' must be a finite number"),
+        ("ppo: {target_kl: .nan}", "'ppo.target_kl' must be a finite number"),
+        ("time_limit_minutes: .nan", "'time_limit_minutes' must be a finite number"),
+        ("seed: 1\nout: x\nseed: 2", "key 'seed' given twice (lines 1 and 3)"),
+        ("ppo:\n  n_steps: 64\n  n_epochs: 2\n  n_steps: 128", "key 'n_steps' given twice"),
     ],
 )
 def test_errors_name_key_and_file(tmp_path: Path, text: str, message: str) -> None:
@@ -81,3 +92,24 @@ def test_empty_file_gives_defaults(tmp_path: Path) -> None:
     path = tmp_path / "empty.yaml"
     path.write_text("")
     assert load_config(path) == TrainConfig()
+
+
+def test_configs_built_in_code_are_checked_too() -> None:
+    from dataclasses import replace
+
+    from training.config import validate_config
+
+    cfg = TrainConfig()
+    validate_config(cfg)
+    for bad, message in (
+        (replace(cfg, device="tpu"), "device must be"),
+        (replace(cfg, ppo=replace(cfg.ppo, ent_coef=-1.0)), "ppo: ent_coef must be"),
+        (replace(cfg, env=replace(cfg.env, reward_mode="bogus")), "env: reward_mode must be"),
+    ):
+        with pytest.raises(ConfigError, match=message):
+            validate_config(bad)
+
+
+def test_missing_file_is_one_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read the config"):
+        load_config(tmp_path / "nope.yaml")

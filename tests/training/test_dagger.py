@@ -128,7 +128,7 @@ def test_saved_policy_in_workers(tmp_path: Path) -> None:
     model = tiny_model(cfg)
     with pytest.raises(ValueError, match="scratch"):
         dagger_round(model, cfg, 0, log=lambda *_: None)
-    d, cpu = dagger_round(model, cfg, 0, tmp_path / "p.zip", log=lambda *_: None)
+    d, cpu = dagger_round(model, cfg, 0, tmp_path / "p", log=lambda *_: None)
     serial = replace(cfg, pretrain=replace(cfg.pretrain, workers=1))
     one, _ = dagger_round(model, serial, 0, log=lambda *_: None)
     assert (d["action"] == one["action"]).all() and (d["played"] == one["played"]).all()

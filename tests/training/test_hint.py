@@ -119,7 +119,9 @@ def test_hint_weight_is_trained_and_saved(tmp_path: Path) -> None:
 
 def test_policy_bot_consults_the_hint_bot_and_plays_legally(tmp_path: Path) -> None:
     model = _model(NantySingleAgentEnv(num_players=3, hint=RandomBot()), hint_bot="heuristic")
-    bot = PolicyBot(model=model)
+    from agents.sb3_export import policy_from_sb3
+
+    bot = PolicyBot(policy=policy_from_sb3(model.policy))
     assert bot.hinter is not None and bot.hinter.name == "heuristic"
     assert bot.observes, "HeuristicBot follows the turns, so the PolicyBot must forward them"
     asked, observed = [], []

@@ -12,6 +12,7 @@ from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistrib
 from stable_baselines3.common.vec_env import DummyVecEnv
 
 from nanty_env.single import NantySingleAgentEnv
+from nanty_env.vector import make_vec_env
 from training.masked_policy import (
     LeanMaskableCategoricalDistribution,
     LeanMaskablePolicy,
@@ -112,3 +113,55 @@ def test_update_threads_during_updates_only() -> None:
         assert torch.get_num_threads() == 1
     assert seen["rollout"] == {1}
     assert seen["update"] == {min(2, os.cpu_count() or 1)}
+
+
+def _trained(policy) -> MaskablePPO:
+    env = make_vec_env(2, seed=0, num_players=4)
+    model = MaskablePPO(
+        policy,
+        env,
+        n_steps=64,
+        batch_size=64,
+        n_epochs=2,
+        policy_kwargs={"net_arch": [64, 64]},
+        seed=0,
+    )
+    model.learn(384)  # three rollouts and updates
+    return model
+
+
+def test_lean_training_learns_what_stock_learns_on_a_fixed_seed() -> None:
+    """Before/after: the stock policy and the lean one (lean distribution, sparse first layer,
+    fused Adam) trained from the same seed take the same actions and end with the same
+    parameters, up to float rounding."""
+    stock, lean = _trained("MlpPolicy"), _trained(LeanMaskablePolicy)
+    assert np.array_equal(stock.rollout_buffer.actions, lean.rollout_buffer.actions)
+    assert np.allclose(stock.rollout_buffer.log_probs, lean.rollout_buffer.log_probs, atol=1e-4)
+    assert np.allclose(stock.rollout_buffer.values, lean.rollout_buffer.values, atol=1e-4)
+    moved = 0.0
+    fresh = MaskablePPO(
+        "MlpPolicy", stock.env, policy_kwargs={"net_arch": [64, 64]}, seed=0
+    ).policy.state_dict()
+    for (name, a), b in zip(
+        stock.policy.state_dict().items(), lean.policy.state_dict().values(), strict=True
+    ):
+        assert torch.allclose(a, b, atol=1e-5), name
+        moved = max(moved, float((a - fresh[name]).abs().max()))
+    assert moved > 1e-3  # the parameters did train
+
+
+def test_importing_training_first_makes_openmp_wait_passively() -> None:
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    code = "import os, training, torch; print(os.environ['OMP_WAIT_POLICY'])"
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "PASSIVE"
+    env["OMP_WAIT_POLICY"] = "ACTIVE"  # an explicit choice is kept
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == "ACTIVE"

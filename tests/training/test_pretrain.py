@@ -77,7 +77,7 @@ def test_pretrain_then_ppo_with_cpu_limit(tmp_path: Path) -> None:
     overrides = {**TINY, "pretrain.cache_dir": str(tmp_path / "cache"), "cpu_limit_minutes": 30}
     cfg = load_config(ROOT / "configs" / "quick.yaml", **overrides)
     out = train(cfg, total_timesteps=256, out=tmp_path / "run", progress=False)
-    assert (out / "pretrained.zip").exists() and (out / "model.zip").exists()
+    assert (out / "pretrained.json").exists() and (out / "model.safetensors").exists()
     info = json.loads((out / "train.json").read_text())
     assert info["pretrain"]["decisions"] > 0 and len(info["pretrain"]["epochs"]) == 2
     assert info["cpu_seconds_total"] > 0
@@ -167,3 +167,26 @@ def test_cache_of_a_learned_teacher_follows_the_shipped_value_model(monkeypatch)
     after = cache_path(learned), cache_path(learned, 3, "random"), cache_path(plain)
     assert before[0] != after[0] and before[1] != after[1]
     assert before[2] == after[2]  # a teacher without the learned value keeps its key
+
+
+def test_a_cache_is_trusted_for_its_content_not_its_name(tmp_path: Path, capsys) -> None:
+    """A damaged file, or one written for other settings, under the expected name is ignored
+    and replaced by freshly generated data (written atomically: no temporary file is left)."""
+    base = {**TINY, "pretrain.cache_dir": str(tmp_path), "pretrain.teacher": "random"}
+    base["pretrain.games"] = 2
+    cfg = load_config(ROOT / "configs" / "quick.yaml", **base)
+    fresh, _, _ = generate_part(cfg, log=lambda *_: None)
+    path = cache_path(cfg)
+    good = path.read_bytes()
+    for damage in (b"not an npz at all", good[: len(good) // 2]):
+        path.write_bytes(damage)
+        data, _, earlier = generate_part(cfg, log=lambda *_: None)
+        assert earlier == 0 and (data["action"] == fresh["action"]).all()
+        assert "ignoring cache" in capsys.readouterr().out
+    other = load_config(ROOT / "configs" / "quick.yaml", **{**base, "seed": 5})
+    generate_part(other, log=lambda *_: None)
+    path.write_bytes(cache_path(other).read_bytes())  # another run's data under this name
+    data, _, earlier = generate_part(cfg, log=lambda *_: None)
+    assert "written for other settings" in capsys.readouterr().out
+    assert earlier == 0 and (data["action"] == fresh["action"]).all()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted({path.name, cache_path(other).name})

@@ -39,26 +39,24 @@ def test_train_checkpoint_policybot_resume(tmp_path: Path) -> None:
     cfg = load_config(ROOT / "configs" / "quick.yaml", **TINY)
     out = train(cfg, total_timesteps=1024, out=tmp_path / "run", progress=False)
 
-    last = out / "checkpoints" / "last.zip"
-    assert last.exists()
-    first_steps = json.loads((out / "checkpoints" / "last.json").read_text())["timesteps"]
+    last = out / "checkpoints" / "last"
+    state = json.loads((out / "checkpoints" / "last.train.json").read_text())
+    first_steps = state["timesteps"]
     assert first_steps >= 1024
-    assert list((out / "snapshots").glob("step_*.zip")), "no snapshot was taken"
+    assert (out / "checkpoints" / f"step_{first_steps}.train.json").exists()
+    assert list((out / "snapshots").glob("step_*.safetensors")), "no snapshot was taken"
+    assert not list(out.rglob("*.zip")), "nothing is saved in a pickle-based format"
     assert (out / "eval.csv").exists() and (out / "learning_curve.png").exists()
 
-    # the checkpoint plays legally through the harness (which raises on an illegal action)
-    bots = [PolicyBot(path=str(last)), RandomBot(), RandomBot()]
-    _, record = play_game(bots, GameConfig(num_players=3, log=False), seed=5)
-    assert record.decisions > 0
+    # the checkpoint and the final model play legally through the harness
+    for path in (last, out):
+        bots = [PolicyBot(path=str(path)), RandomBot(), RandomBot()]
+        _, record = play_game(bots, GameConfig(num_players=3, log=False), seed=5)
+        assert record.decisions > 0
 
-    # resuming continues from the saved step count
-    train(cfg, total_timesteps=2048, out=out, resume=last, progress=False)
-    resumed = json.loads((out / "checkpoints" / "last.json").read_text())["timesteps"]
+    # resuming continues from the saved step count, with the optimizer's state
+    train(cfg, total_timesteps=2048, out=out, resume=out, progress=False)
+    resumed = json.loads((out / "checkpoints" / "last.train.json").read_text())["timesteps"]
     assert resumed >= 2048 > first_steps
     steps = [int(r["timesteps"]) for r in csv.DictReader((out / "progress.csv").open())]
     assert steps == sorted(steps) and steps[-1] > first_steps
-
-    # a fresh run in the same folder starts its logs afresh instead of appending
-    train(cfg, total_timesteps=512, out=out, progress=False)
-    steps = [int(r["timesteps"]) for r in csv.DictReader((out / "progress.csv").open())]
-    assert steps and max(steps) < first_steps

@@ -10,7 +10,7 @@ import pytest
 
 from agents.value_net import NUM_INPUT, load
 from training.config import ConfigError, load_config
-from training.train import train
+from training.train import RunFolderError, train
 from training.value_fit import dataset, fit, lambda_targets, targets
 from training.value_iteration import round_bots
 from training.value_records import GAMES_PER_PART, generate, part_path
@@ -93,5 +93,12 @@ def test_value_rounds_write_a_network_and_resume(tmp_path):
     assert net.players == 2
     stamps = {p: p.stat().st_mtime_ns for p in out.rglob("*.npz")}
     stamps |= {p: p.stat().st_mtime_ns for p in (out / "nets").iterdir()}
-    train(cfg, progress=False)  # everything exists: nothing is played or fitted again
+    train(cfg, resume=out, progress=False)  # everything exists: nothing played or fitted
     assert all(p.stat().st_mtime_ns == t for p, t in stamps.items())
+    with pytest.raises(RunFolderError, match="already holds a run"):
+        train(cfg, progress=False)
+    with pytest.raises(RunFolderError, match="its own folder"):
+        train(cfg, resume=tmp_path, progress=False)
+    changed = _config(tmp_path, f"[{{bots: ['{GREEDY}'], games: 10, seed: 4}}]")
+    with pytest.raises(RunFolderError, match="holds games of"):
+        train(changed, resume=out, progress=False)

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 # Importing the families registers their handlers.
 from nanty_env.engine.effects import pieces, rolls, simple, targeted  # noqa: F401
 from nanty_env.engine.effects.registry import EFFECTS
-from nanty_env.engine.tables import tables
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
@@ -21,7 +20,7 @@ if TYPE_CHECKING:
 
 def start_effect(g: Game, p: int, c: int) -> None:
     """Carry out the scroll of card ``c`` for player ``p``."""
-    card = tables().data.cards[c]
+    card = g.t.data.cards[c]
     if not card.effect:
         return
     EFFECTS[card.effect](g, p, c, card.params)

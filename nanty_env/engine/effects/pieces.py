@@ -13,7 +13,7 @@ from nanty_env.engine.effects.targeted import picked, player_action, transfer
 from nanty_env.engine.flow import assassination_targets, owner_slot, pawn_owner
 from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pop
 from nanty_env.engine.reactions import BLOCKED, ask, move_pawn_by, remove_pawn
-from nanty_env.engine.tables import BUILDINGS_PER_PLAYER, tables
+from nanty_env.engine.tables import BUILDINGS_PER_PLAYER
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
@@ -111,8 +111,8 @@ class PayFirst:
         pop(g)
         p, c = f["p"], f["c"]
         q = picked(g, p, a)
-        name = tables().effect[c]
-        transfer(g, p, q, tables().data.cards[c].params["amount"])
+        name = g.t.effect[c]
+        transfer(g, p, q, g.t.data.cards[c].params["amount"])
         if name == "pay_player_to_assassinate":
             # Henry "Holy" Peter: the paid player removes a pawn (not the card player's) from
             # an area with trouble; the money stays paid whatever happens next (FAQ).
@@ -157,7 +157,7 @@ class MoveOwn:
                     if row[a] and (g.trouble[a] or not f["ft"])
                 ],
             )
-        dests = range(12) if f["any"] else tables().neighbours[src]
+        dests = range(12) if f["any"] else g.t.neighbours[src]
         return [A.AREA + d for d in dests if d != src]
 
     @staticmethod
@@ -197,7 +197,7 @@ class PickForeign:
         pop(g)
         p = f["p"]
         area, slot = A.split_pawn(a)
-        move_pawn_by(g, p, pawn_owner(g, p, slot), area, tables().neighbours[area])
+        move_pawn_by(g, p, pawn_owner(g, p, slot), area, g.t.neighbours[area])
 
 
 @effect("swap_two_pawns")
@@ -276,7 +276,7 @@ class BuyBuilding:
     def options(g: Game, f: Frame) -> list[int] | None:
         p = f["p"]
         if f["s"] == 0:
-            cost = tables().cost
+            cost = g.t.cost
             out = [
                 A.AREA + a
                 for a in range(12)
@@ -299,7 +299,7 @@ class BuyBuilding:
         if f.get("r", 0) == BLOCKED:
             g.say(f"player {owner} keeps the building")
             return None
-        transfer(g, p, owner, tables().cost[a])
+        transfer(g, p, owner, g.t.cost[a])
         board.remove_building(g, a)
         if board.own_buildings(g, p) >= BUILDINGS_PER_PLAYER:
             call(g, {"k": "relocate_building", "p": p, "a": a})

@@ -13,7 +13,7 @@ from nanty_env.engine.effects.registry import effect
 from nanty_env.engine.flow import build, buildable_areas, draw_cards
 from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pop
 from nanty_env.engine.knowledge import card_revealed, personalities_seen, personality_swapped
-from nanty_env.engine.tables import HAND_SIZE, tables
+from nanty_env.engine.tables import HAND_SIZE
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
@@ -160,7 +160,7 @@ def place_agent_in_trouble_area(g: Game, p: int, c: int, params: Params) -> None
 def place_agents_near_area(g: Game, p: int, c: int, params: Params) -> None:
     """One agent (then, for Ridcully / William Gladstone, optionally a second), one at a
     time, in the area or next to it."""
-    areas = tuple(sorted(tables().near[params["area"]]))
+    areas = tuple(sorted(g.t.near[params["area"]]))
     for i in reversed(range(params["max"])):
         _place(g, p, areas, optional=i > 0)
 
@@ -173,7 +173,7 @@ def place_trouble_anywhere(g: Game, p: int, c: int, params: Params) -> None:
 
 @effect("place_trouble_adjacent_to_trouble")
 def place_trouble_adjacent_to_trouble(g: Game, p: int, c: int, params: Params) -> None:
-    near = tables().neighbours
+    near = g.t.neighbours
     areas = tuple(a for a in range(12) if not g.trouble[a] and any(g.trouble[b] for b in near[a]))
     call(g, {"k": "trouble_on", "p": p, "areas": areas})
 

@@ -11,7 +11,6 @@ from nanty_env.engine.effects.registry import effect, others
 from nanty_env.engine.frames import Frame, call, handler, pop
 from nanty_env.engine.knowledge import card_given, card_revealed, hand_seen, hands_exchanged
 from nanty_env.engine.reactions import BLOCKED, ask
-from nanty_env.engine.tables import tables
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
@@ -57,8 +56,8 @@ def targeted(name: str, eligible: Eligible) -> Callable[[OnTarget], OnTarget]:
     return deco
 
 
-def _params(c: int) -> Params:
-    return tables().data.cards[c].params
+def _params(g: Game, c: int) -> Params:
+    return g.t.data.cards[c].params
 
 
 @handler("targeted", "choose the player your card's text is aimed at")
@@ -66,8 +65,8 @@ class Targeted:
     @staticmethod
     def options(g: Game, f: Frame) -> list[int] | None:
         p, c = f["p"], f["c"]
-        eligible, on_target = TARGETED[f.get("e") or tables().effect[c]]
-        params = {"amount": f["amount"]} if "amount" in f else _params(c)
+        eligible, on_target = TARGETED[f.get("e") or g.t.effect[c]]
+        params = {"amount": f["amount"]} if "amount" in f else _params(g, c)
         if f["s"] == 0:
             opts = eligible(g, p, params)
             if not opts:
@@ -166,10 +165,10 @@ class PayOr:
         if a == A.CONFIRM:
             transfer(g, t, p, f["amount"])
             return
-        if tables().effect[c] == "pay_or_take_penalty_card":
+        if g.t.effect[c] == "pay_or_take_penalty_card":
             g.in_play.remove(c)
             g.penalties[t].append(c)
-            g.say(f"player {t} must keep {tables().data.cards[c].name(g.cfg.theme)}")
+            g.say(f"player {t} must keep {g.t.data.cards[c].name(g.cfg.theme)}")
         else:
             call(g, {"k": "burn_building", "p": p, "t": t})
 
@@ -242,8 +241,7 @@ class DiscardTheirs:
         g.discard.append(x)
         card_revealed(g, t, x)
         g.say(
-            f"player {f['p']} discards {tables().data.cards[x].name(g.cfg.theme)} "
-            f"from player {t}'s hand"
+            f"player {f['p']} discards {g.t.data.cards[x].name(g.cfg.theme)} from player {t}'s hand"
         )
 
 
@@ -307,14 +305,14 @@ class Each:
     @staticmethod
     def options(g: Game, f: Frame) -> list[int] | None:
         p, c = f["p"], f["c"]
-        window, on_each = EACH[tables().effect[c]]
+        window, on_each = EACH[g.t.effect[c]]
         if not f["seats"]:
             pop(g)
             return None
         q = f["seats"][0]
         if f["s"] == 0:
             f["s"] = 1
-            if window and _affected(g, q, tables().effect[c]):
+            if window and _affected(g, q, g.t.effect[c]):
                 ask(g, q, "text", -1, p, True)
             else:
                 f["r"] = 0
@@ -322,8 +320,8 @@ class Each:
         f["s"], f["seats"] = 0, f["seats"][1:]
         if f.get("r", 0) == BLOCKED:
             g.say(f"player {q} is not affected")
-        elif _affected(g, q, tables().effect[c]):
-            on_each(g, p, q, c, _params(c))
+        elif _affected(g, q, g.t.effect[c]):
+            on_each(g, p, q, c, _params(g, c))
         return None
 
 
@@ -398,7 +396,7 @@ class Transfer:
         if f.get("r", 0) == BLOCKED:
             g.say(f"player {f['payer']} is not affected")
         else:
-            transfer(g, f["payer"], f["to"], _params(f["c"])["amount"])
+            transfer(g, f["payer"], f["to"], _params(g, f["c"])["amount"])
         return None
 
     @staticmethod

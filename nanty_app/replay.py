@@ -1,0 +1,112 @@
+"""``nanty replay FILE``: a recorded game turn by turn with everything revealed (hands,
+personalities, the order of the draw pile); ``--check`` re-simulates it and exits 0 only if every
+action is legal and the game ends exactly as recorded (1 with the first mismatch, 2 when the
+file is not a readable record)."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Mapping
+from typing import Any, TextIO
+
+from nanty_env.board_svg import revealed_view
+from nanty_env.engine import IllegalActionError
+from nanty_env.records import RecordError, check_record, load_record, new_game, record_config
+from nanty_env.render import COLOUR_NAMES, render_view_text
+from nanty_env.words import outcome_words
+
+EXIT_MISMATCH, EXIT_UNREADABLE = 1, 2
+_LOG_PREFIX = re.compile(r"^\[t\d+ p\d+\] ")
+
+
+def print_replay(record: Mapping[str, Any], out: TextIO, *, boards: bool = False) -> int:
+    """Write the game turn by turn; the full revealed board at the start, at the end and (with
+    ``boards``) at the start of every turn. Returns the exit code."""
+    cfg = record_config(record)
+    names = record.get("players") or []
+    seats = ", ".join(
+        f"player {s} ({COLOUR_NAMES[s]}{', ' + names[s] if s < len(names) else ''})"
+        for s in range(cfg.num_players)
+    )
+    print(
+        f"Game record: {cfg.num_players} players ({seats}); seed {record['seed']}; "
+        f"{len(record['actions'])} actions; from {record.get('source') or 'unknown'}",
+        file=out,
+    )
+    game = new_game(record)
+    turn = -1
+    print("\n" + render_view_text(revealed_view(game), cfg, names, choices=False), file=out)
+    for i, entry in enumerate(record["actions"], start=1):
+        if game.turn != turn:
+            turn = game.turn
+            if boards and i > 1:
+                print(
+                    "\n" + render_view_text(revealed_view(game), cfg, names, choices=False),
+                    file=out,
+                )
+            print(f"\n── turn {turn}: player {game.active}'s turn ──", file=out)
+            print(_hands_line(game, cfg.theme), file=out)
+        seat = entry.get("seat", game.current_player)
+        label = names[seat] if 0 <= seat < len(names) else ""
+        who = f"player {seat}" + (f" ({label})" if label else "")
+        print(f"  {i:>4}. {who}: {entry.get('text', entry['action'])}", file=out)
+        before = len(game.log)
+        try:
+            game.apply(int(entry["action"]))
+        except IllegalActionError as e:
+            print(f"\nThe record does not replay at action {i}: {e}", file=out)
+            return EXIT_MISMATCH
+        for line in game.log[before:]:
+            print(f"          {_LOG_PREFIX.sub('', line)}", file=out)
+    print("\n" + render_view_text(revealed_view(game), cfg, names, choices=False), file=out)
+    return 0
+
+
+def _hands_line(game: Any, theme: str) -> str:
+    from nanty_env.words import Words
+
+    w = Words(theme, game.n)
+    state = game.to_dict()
+    parts = []
+    for s in range(game.n):
+        hand = ", ".join(w.card(c) for c in sorted(state["hands"][s])) or "(empty)"
+        parts.append(f"   player {s} £{state['money'][s]}: {hand}")
+    return "\n".join(parts)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        record = load_record(args.file)
+    except RecordError as e:
+        print(f"nanty replay: {e}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    if args.check:
+        result = check_record(record)
+        if not result.ok:
+            print(f"MISMATCH in {args.file}: {result.problem}", file=sys.stderr)
+            return EXIT_MISMATCH
+        o = record["outcome"]
+        theme = record_config(record).theme
+        ending = outcome_words(o["winners"], o["reason"], theme) if o else "unfinished game"
+        print(f"OK {args.file}: {result.actions} actions replayed; {ending}")
+        return 0
+    return print_replay(record, sys.stdout, boards=args.boards)
+
+
+def add_replay_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "replay",
+        help="replay a game record with everything revealed, or --check it",
+        description=__doc__,
+    )
+    p.add_argument("file", help="a game record (JSON) from nanty play, nanty eval or the env")
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="re-simulate: exit 0 only if every action is legal and the outcome matches",
+    )
+    p.add_argument("--boards", action="store_true", help="the whole board at every turn")
+    p.set_defaults(func=cmd_replay)
+    return p

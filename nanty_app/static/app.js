@@ -1,0 +1,257 @@
+// Nanty Narking in the browser: play against bots, watch game records.
+// Plain JavaScript talking to the JSON API of nanty_app/server.py; the board is the server's SVG.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = typeof body === "string" ? body : JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const data = await response.json();
+  if (!response.ok) {
+    throw new Error(data.error || `HTTP ${response.status}`);
+  }
+  return data;
+}
+
+function showError(id, error) {
+  const box = $(id);
+  if (!error) {
+    box.hidden = true;
+    box.textContent = "";
+    return;
+  }
+  box.hidden = false;
+  box.textContent = error.message || String(error);
+}
+
+// ------------------------------------------------------------------ tabs
+for (const tab of document.querySelectorAll(".tab")) {
+  tab.addEventListener("click", () => {
+    for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t === tab);
+    for (const page of document.querySelectorAll(".page")) page.hidden = page.id !== tab.dataset.tab;
+    if (tab.dataset.tab === "replay") loadRecordList();
+  });
+}
+
+// ------------------------------------------------------------------ play
+let game = null;
+let botTimer = null;
+
+async function loadBots() {
+  const { bots } = await api("GET", "/api/bots");
+  const defaults = ["heuristic", "random", "random"];
+  document.querySelectorAll(".bot-choice").forEach((select, i) => {
+    const none = i === 0 ? [] : ["none"];
+    for (const name of [...none, ...bots]) {
+      const option = document.createElement("option");
+      option.value = name;
+      option.textContent = name;
+      select.appendChild(option);
+    }
+    select.value = defaults[i];
+  });
+}
+
+$("new-game").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearTimeout(botTimer);
+  showError("play-error", null);
+  const bots = [...document.querySelectorAll(".bot-choice")]
+    .map((s) => s.value)
+    .filter((v) => v !== "none");
+  const body = { bots, theme: $("theme").value };
+  if ($("seed").value !== "") body.seed = Number($("seed").value);
+  try {
+    game = await api("POST", "/api/games", body);
+    $("log").innerHTML = "";
+    $("game").hidden = false;
+    showGame();
+  } catch (error) {
+    showError("play-error", error);
+  }
+});
+
+function showGame() {
+  $("board").innerHTML = game.svg;
+  const names = game.names.map((n, i) => `player ${i} (${n})`);
+  $("status").textContent = `Seed ${game.seed} · you are player 0 · record ${game.record || "not saved"}`;
+  renderLog();
+  const choices = $("choices");
+  choices.innerHTML = "";
+  const result = $("result");
+  if (game.over) {
+    $("question").textContent = "";
+    result.hidden = false;
+    result.textContent = `Game over. ${game.outcome.text}` +
+      (game.outcome.you_won ? " — you win!" : " — you lose.");
+    result.dataset.outcome = game.outcome.you_won ? "won" : "lost";
+    return;
+  }
+  result.hidden = true;
+  if (game.your_turn) {
+    $("question").textContent = `Your decision: ${game.question}`;
+    game.choices.forEach((choice, i) => {
+      const button = document.createElement("button");
+      button.className = "choice";
+      button.type = "button";
+      button.dataset.action = choice.action;
+      button.textContent = `${i + 1}. ${choice.text}`;
+      if (choice.hint) button.title = choice.hint;
+      button.addEventListener("click", () => act(choice.action));
+      choices.appendChild(button);
+    });
+  } else {
+    $("question").textContent = `${names[game.to_move]} is deciding: ${game.question}`;
+    const delay = Number($("speed").value);
+    botTimer = setTimeout(() => advance(delay === 0 ? 2000 : 1), delay);
+  }
+}
+
+function renderLog() {
+  const log = $("log");
+  const shown = log.children.length;
+  for (const move of game.log.slice(shown)) {
+    const item = document.createElement("li");
+    const who = `player ${move.seat} (${game.names[move.seat]})`;
+    item.textContent = `${who}: ${move.text}`;
+    item.style.color = game.colours[move.seat];
+    if (move.lines.length) {
+      const lines = document.createElement("div");
+      lines.className = "lines";
+      lines.textContent = move.lines.join(" · ");
+      item.appendChild(lines);
+    }
+    log.appendChild(item);
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+async function act(action) {
+  for (const button of document.querySelectorAll(".choice")) button.disabled = true;
+  try {
+    game = await api("POST", `/api/games/${game.id}/act`, { action });
+    showError("play-error", null);
+  } catch (error) {
+    showError("play-error", error);
+  }
+  showGame();
+}
+
+async function advance(max) {
+  try {
+    game = await api("POST", `/api/games/${game.id}/advance`, { max });
+    showError("play-error", null);
+    showGame();
+  } catch (error) {
+    showError("play-error", error);
+  }
+}
+
+// ------------------------------------------------------------------ replay
+let record = null; // {name, total}
+let position = 0;
+let autoplayTimer = null;
+
+async function loadRecordList() {
+  try {
+    const { records } = await api("GET", "/api/records");
+    const list = $("record-list");
+    const chosen = list.value;
+    list.innerHTML = "";
+    for (const r of records) {
+      const option = document.createElement("option");
+      option.value = r.name;
+      const ending = r.outcome || "unfinished";
+      option.textContent = `${r.name} — ${r.players.join(", ")} — ${r.actions} actions — ${ending}`;
+      list.appendChild(option);
+    }
+    if (chosen) list.value = chosen;
+    showError("replay-error", null);
+  } catch (error) {
+    showError("replay-error", error);
+  }
+}
+
+$("open-record").addEventListener("click", () => {
+  const name = $("record-list").value;
+  if (name) openRecord(name);
+});
+
+$("record-file").addEventListener("change", async () => {
+  const file = $("record-file").files[0];
+  if (!file) return;
+  try {
+    const summary = await api("POST", "/api/records", await file.text());
+    await loadRecordList();
+    $("record-list").value = summary.name;
+    openRecord(summary.name);
+  } catch (error) {
+    showError("replay-error", error);
+  }
+});
+
+async function openRecord(name) {
+  stopAutoplay();
+  record = { name, total: 0 };
+  await goTo(0);
+  $("viewer").hidden = false;
+}
+
+async function goTo(k) {
+  if (!record) return;
+  try {
+    const step = await api("GET", `/api/records/${encodeURIComponent(record.name)}/step/${k}`);
+    record.total = step.total;
+    position = step.index;
+    $("replay-board").innerHTML = step.svg;
+    const slider = $("slider");
+    slider.max = String(step.total);
+    slider.value = String(step.index);
+    $("position").textContent = `action ${step.index} of ${step.total}`;
+    const who = (a) => `player ${a.seat}${step.names[a.seat] ? " (" + step.names[a.seat] + ")" : ""}`;
+    $("replay-last").textContent = step.last ? `${who(step.last)}: ${step.last.text}` : "The deal.";
+    const lines = $("replay-lines");
+    lines.innerHTML = "";
+    for (const line of step.lines) {
+      const item = document.createElement("li");
+      item.textContent = line;
+      lines.appendChild(item);
+    }
+    $("replay-next").textContent = step.over
+      ? `Game over. ${step.outcome}`
+      : step.next ? `Next: ${who(step.next)}: ${step.next.text}` : "The record ends here.";
+    showError("replay-error", null);
+  } catch (error) {
+    showError("replay-error", error);
+  }
+}
+
+function stopAutoplay() {
+  clearInterval(autoplayTimer);
+  autoplayTimer = null;
+  $("autoplay").textContent = "▷ play";
+}
+
+$("first").addEventListener("click", () => { stopAutoplay(); goTo(0); });
+$("back").addEventListener("click", () => { stopAutoplay(); if (position > 0) goTo(position - 1); });
+$("forward").addEventListener("click", () => {
+  stopAutoplay();
+  if (record && position < record.total) goTo(position + 1);
+});
+$("last").addEventListener("click", () => { stopAutoplay(); if (record) goTo(record.total); });
+$("slider").addEventListener("input", () => { stopAutoplay(); goTo(Number($("slider").value)); });
+$("autoplay").addEventListener("click", () => {
+  if (autoplayTimer) return stopAutoplay();
+  $("autoplay").textContent = "❚❚ pause";
+  autoplayTimer = setInterval(() => {
+    if (!record || position >= record.total) return stopAutoplay();
+    goTo(position + 1);
+  }, 400);
+});
+
+loadBots().catch((error) => showError("play-error", error));

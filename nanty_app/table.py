@@ -1,0 +1,203 @@
+"""A game with people and bots at it: who moves next, the bots' moves, the record.
+
+Both the terminal game (``nanty play``) and the browser UI (``nanty serve``) sit people at a
+``Table``. Bots see only their own seat's view (as in ``agents.base.play_game``); every action,
+whoever takes it, goes into the game record, which :meth:`Table.save` writes atomically.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from agents.base import Bot, bot_rngs
+from agents.registry import make_bot
+from nanty_env.engine import Game, GameConfig, IllegalActionError
+from nanty_env.records import GameRecorder, action_entry, write_record
+from nanty_env.words import Words
+
+HUMAN = "human"
+_LOG_PREFIX = re.compile(r"^\[t(\d+) p(\d+)\] ")
+
+
+@dataclass(frozen=True)
+class Move:
+    """One action taken at the table: by whom, in words, and what the game log said after."""
+
+    seat: int
+    action: int
+    text: str
+    by_bot: bool
+    forced: bool
+    log: tuple[str, ...]
+    public_text: str = ""  # the words for those who may not see the card passed
+    knowers: tuple[int, ...] | None = None  # who may see ``text`` (None: everyone)
+
+    def text_for(self, seats: Sequence[int]) -> str:
+        """The words that may be shown to people at ``seats`` (all of them)."""
+        if self.knowers is None or all(s in self.knowers for s in seats):
+            return self.text
+        return self.public_text
+
+
+class Table:
+    """``seats[s]`` is ``"human"`` or a bot spec (``agents.registry``). A decision with a single
+    legal action is taken for whoever owes it (nothing to choose), as the tournaments do."""
+
+    def __init__(
+        self,
+        config: GameConfig,
+        seed: int,
+        seats: Sequence[str],
+        *,
+        records: str | Path | None = None,
+        source: str = "nanty play",
+        names: Sequence[str] | None = None,
+    ) -> None:
+        if len(seats) != config.num_players:
+            raise ValueError(f"{config.num_players} players but {len(seats)} seats")
+        self.config = GameConfig.from_dict({**config.to_dict(), "log": True})
+        self.seed = int(seed)
+        self.seats = [s.strip() for s in seats]
+        self.bots: dict[int, Bot] = {
+            s: make_bot(spec) for s, spec in enumerate(self.seats) if spec != HUMAN
+        }
+        self.game = Game.new(self.config, self.seed)
+        for s, bot in self.bots.items():
+            bot.reset(s, self.config)
+        self._rngs = bot_rngs(self.seed, self.config.num_players)
+        self.names = list(names) if names else [self.default_name(s) for s in range(len(seats))]
+        started = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        self.recorder = GameRecorder(
+            self.config, self.seed, players=self.names, source=source, meta={"seats": self.seats}
+        )
+        self.record_path = (
+            Path(records) / f"play_{started}_seed{self.seed}.json" if records is not None else None
+        )
+        self.moves: list[Move] = []
+        self._last_turn = -1
+        self._log_seen = 0
+        self.words = Words(self.config.theme, self.config.num_players)
+
+    def default_name(self, seat: int) -> str:
+        spec = self.seats[seat]
+        if spec != HUMAN:
+            return spec
+        humans = [s for s, x in enumerate(self.seats) if x == HUMAN]
+        return "you" if len(humans) == 1 else f"person {humans.index(seat) + 1}"
+
+    # ------------------------------------------------------------------ state
+    @property
+    def over(self) -> bool:
+        return self.game.is_terminal
+
+    @property
+    def to_move(self) -> int:
+        """The seat that owes the pending decision (-1 once the game is over)."""
+        return self.game.current_player
+
+    def human_to_move(self) -> bool:
+        return not self.over and self.seats[self.to_move] == HUMAN
+
+    def view(self, seat: int) -> dict[str, Any]:
+        return self.game.view(seat)
+
+    def hint(self, action: int) -> str:
+        """What the card an action names does ("" if it names none)."""
+        return self.words.hint(action)
+
+    def choices(self, seat: int) -> list[tuple[int, str]]:
+        """The legal actions of ``seat`` with their words (empty unless it decides)."""
+        if self.over or self.to_move != seat:
+            return []
+        frame = self.game.view(seat)["stack"][-1]
+        return [(a, self.words.choice(frame, a)) for a in self.game.legal_actions()]
+
+    # ------------------------------------------------------------------ moving
+    def play(self, seat: int, action: int) -> Move:
+        """A person's action. Raises ``IllegalActionError`` (game unchanged) when it is not
+        ``seat``'s decision or not legal."""
+        if self.over:
+            raise IllegalActionError("the game is over")
+        if seat != self.to_move:
+            raise IllegalActionError(f"it is player {self.to_move}'s decision, not player {seat}'s")
+        if self.seats[seat] != HUMAN:
+            raise IllegalActionError(f"player {seat} is a bot")
+        return self._apply(int(action), by_bot=False)
+
+    def step(self) -> Move | None:
+        """Take the next decision if nobody needs to be asked (a bot's, or a forced one);
+        ``None`` when a person must decide or the game is over."""
+        if self.over:
+            return None
+        self._observe_turn()
+        g = self.game
+        legal = g.legal_actions()
+        seat = g.current_player
+        if len(legal) == 1:
+            return self._apply(legal[0], by_bot=seat in self.bots, forced=True)
+        bot = self.bots.get(seat)
+        if bot is None:
+            return None
+        view = g.view(seat)
+        action = int(bot.act(view, view["legal_actions"], self._rngs[seat]))
+        if action not in legal:
+            raise IllegalActionError(
+                f"bot {bot.name!r} in seat {seat} chose the illegal action {action!r}"
+            )
+        return self._apply(action, by_bot=True)
+
+    def advance(self, limit: int = 100_000) -> list[Move]:
+        """Take decisions until a person must decide or the game is over (at most ``limit``)."""
+        out = []
+        for _ in range(limit):
+            move = self.step()
+            if move is None:
+                break
+            out.append(move)
+        return out
+
+    def _apply(self, action: int, *, by_bot: bool, forced: bool = False) -> Move:
+        g = self.game
+        seat = g.current_player
+        entry = action_entry(g, action)
+        frame = g.view(seat)["stack"][-1]
+        knowers = self.words.knowers(frame, action)
+        public = self.words.choice(frame, action, hide_card=True) if knowers else entry["text"]
+        g.apply(action)
+        self.recorder.actions.append(entry)
+        new_log = tuple(_LOG_PREFIX.sub("", line) for line in g.log[self._log_seen :])
+        self._log_seen = len(g.log)
+        move = Move(seat, action, entry["text"], by_bot, forced, new_log, public, knowers)
+        self.moves.append(move)
+        if g.is_terminal:
+            self._observe_end()
+        return move
+
+    def _observe_turn(self) -> None:
+        g = self.game
+        if g.turn == self._last_turn:
+            return
+        self._last_turn = g.turn
+        for s, bot in self.bots.items():
+            if getattr(bot, "observes", False):
+                bot.observe(g.view(s))
+
+    def _observe_end(self) -> None:
+        for s, bot in self.bots.items():
+            if getattr(bot, "observes", False):
+                bot.observe(self.game.view(s))
+
+    # ------------------------------------------------------------------ record
+    def record(self) -> dict[str, Any]:
+        return self.recorder.record(self.game)
+
+    def save(self) -> Path | None:
+        """Write the record (finished or not) if the table has a records folder."""
+        if self.record_path is None:
+            return None
+        return write_record(self.record_path, self.record())

@@ -1,0 +1,216 @@
+"""``nanty play``: play Nanty Narking against the bots in the terminal.
+
+One person sits at seat 0 (``--humans 2`` or more: hot-seat, the screen is cleared and the
+next person called before each hand is shown). Each decision shows the board, your hand, your
+personality and the legal actions numbered from 1; type a number. Choices can come from a pipe
+(``yes 1 | nanty play --bots random,random,random --seed 3``); at the end of the input the game
+stops with a message. Every game is saved as a record (after each of your moves, and at the
+end), to be replayed with ``nanty replay``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from nanty_app.table import HUMAN, Move, Table
+from nanty_env.engine import GameConfig
+from nanty_env.render import COLOUR_NAMES, render_view_text
+from nanty_env.words import outcome_words
+
+CLEAR = "\x1b[2J\x1b[H"
+EXIT_STOPPED = 3  # the game was stopped before its end (end of input or 'q')
+HELP = (
+    "Type the number of your choice, 'b' to see the board again, 'q' to stop (the game is saved)."
+)
+
+
+class Stop(Exception):
+    """The person stopped the game (``q``) or the input ended."""
+
+
+class TerminalGame:
+    """The play loop, reading choices from ``read`` and writing to ``out``."""
+
+    def __init__(
+        self,
+        table: Table,
+        *,
+        read: Callable[[str], str],
+        out: TextIO,
+        color: bool,
+        clear: bool,
+    ) -> None:
+        self.table = table
+        self.read = read
+        self.out = out
+        self.color = color
+        self.clear = clear
+        self.humans = [s for s, x in enumerate(table.seats) if x == HUMAN]
+        self.last_human = -1
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def run(self) -> int:
+        t = self.table
+        self.say(self.welcome())
+        try:
+            while not t.over:
+                for move in t.advance():
+                    self.show_move(move)
+                if t.over:
+                    break
+                self.human_turn(t.to_move)
+        except Stop as stop:
+            path = t.save()
+            self.say(f"\n{stop} The game is stopped and saved" + (f" to {path}" if path else "."))
+            self.say(f"Replay it with: nanty replay {path}" if path else "")
+            return EXIT_STOPPED
+        except KeyboardInterrupt:
+            path = t.save()
+            self.say(f"\nInterrupted. The game is saved to {path}." if path else "\nInterrupted.")
+            return EXIT_STOPPED
+        path = t.save()
+        seat = self.humans[0] if len(self.humans) == 1 else -1
+        final = t.view(max(seat, 0))
+        o = t.game.outcome
+        if seat >= 0:
+            self.say(render_view_text(final, t.config, t.names, color=self.color))
+        else:
+            self.say("\nGame over. " + outcome_words(o.winners, o.reason, t.config.theme))
+        if o.points:
+            self.say("Points: " + ", ".join(f"player {q} {p}" for q, p in enumerate(o.points)))
+        mine = [s for s in self.humans if s in o.winners]
+        if self.humans:
+            self.say("You win!" if mine else "You lose.")
+        if path:
+            self.say(f"The game is saved to {path}; replay it with: nanty replay {path}")
+        return 0
+
+    def welcome(self) -> str:
+        t = self.table
+        seats = ", ".join(
+            f"player {s} ({COLOUR_NAMES[s]}): {t.names[s]}" for s in range(len(t.seats))
+        )
+        return f"Nanty Narking, seed {t.seed}. {seats}.\n{HELP}"
+
+    def show_move(self, move: Move) -> None:
+        only = " (the only choice)" if move.forced else ""
+        text = move.text_for(self.humans)  # everyone at the screen may read it
+        self.say(f"  player {move.seat} ({self.table.names[move.seat]}): {text}{only}")
+        for line in move.log:
+            self.say(f"      {line}")
+
+    def human_turn(self, seat: int) -> None:
+        t = self.table
+        if len(self.humans) > 1 and seat != self.last_human:
+            if self.clear:
+                self.out.write(CLEAR)
+            self.say(f"\n=== Player {seat} ({t.names[seat]}): your turn to decide. ===")
+            self.ask_line(f"Player {seat}, press Enter when only you can see the screen: ")
+            if self.clear:
+                self.out.write(CLEAR)
+        self.last_human = seat
+        choices = t.choices(seat)
+        self.say("")
+        self.say(render_view_text(t.view(seat), t.config, t.names, color=self.color))
+        while True:
+            answer = self.ask_line(f"Player {seat}, your choice [1-{len(choices)}]: ").strip()
+            if answer.lower() in ("q", "quit", "exit"):
+                raise Stop("You stopped the game.")
+            if answer.lower() in ("b", "board"):
+                self.say(render_view_text(t.view(seat), t.config, t.names, color=self.color))
+                continue
+            if answer.lower() in ("h", "help", "?"):
+                self.say(HELP)
+                continue
+            if not answer.isdigit() or not 1 <= int(answer) <= len(choices):
+                self.say(f"Please type a number from 1 to {len(choices)} ('h' for help).")
+                continue
+            action, _ = choices[int(answer) - 1]
+            move = t.play(seat, action)
+            self.show_move(move)
+            t.save()
+            return
+
+    def ask_line(self, prompt: str) -> str:
+        try:
+            return self.read(prompt)
+        except EOFError:
+            raise Stop("End of input before the game ended.") from None
+
+
+def _read_line(inp: TextIO, out: TextIO) -> Callable[[str], str]:
+    """A prompt reader that raises EOFError at the end of ``inp`` (a pipe or a terminal)."""
+
+    def read(prompt: str) -> str:
+        out.write(prompt)
+        out.flush()
+        line = inp.readline()
+        if not line:
+            raise EOFError
+        if not inp.isatty():
+            out.write(line if line.endswith("\n") else line + "\n")
+        return line
+
+    return read
+
+
+def add_play_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "play",
+        help="play a game against bots in the terminal",
+        description=__doc__.split("\n\n")[1] if __doc__ else None,
+    )
+    p.add_argument(
+        "--bots",
+        default="heuristic,random,random",
+        help="bot specs for the other seats, comma-separated (see 'nanty bots')",
+    )
+    p.add_argument("--humans", type=int, default=1, help="people at the table (hot-seat)")
+    p.add_argument("--seed", type=int, default=None, help="deal (default: a random one)")
+    p.add_argument("--records", default="records", help="folder for the game record")
+    p.add_argument("--personalities", default="standard", help="standard, variant or classic")
+    p.add_argument("--theme", default="nanty", help="nanty (London) or discworld")
+    p.add_argument("--no-color", action="store_true", help="no ANSI colours")
+    p.set_defaults(func=cmd_play)
+    return p
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if args.humans < 1:
+        raise SystemExit("nanty play: --humans must be at least 1")
+    seats = [HUMAN] * args.humans + bots
+    if not 2 <= len(seats) <= 4:
+        raise SystemExit(
+            f"nanty play: a game has 2 to 4 players; {args.humans} people and {len(bots)} bots "
+            "make " + str(len(seats))
+        )
+    seed = args.seed if args.seed is not None else _random_seed()
+    try:
+        config = GameConfig(
+            num_players=len(seats), personalities=args.personalities, theme=args.theme
+        )
+        table = Table(config, seed, seats, records=Path(args.records), source="nanty play")
+    except ValueError as e:
+        raise SystemExit(f"nanty play: {e}") from e
+    tty = sys.stdout.isatty()
+    game = TerminalGame(
+        table,
+        read=_read_line(sys.stdin, sys.stdout),
+        out=sys.stdout,
+        color=tty and not args.no_color,
+        clear=tty and sys.stdin.isatty(),
+    )
+    return game.run()
+
+
+def _random_seed() -> int:
+    import secrets
+
+    return secrets.randbelow(1_000_000)

@@ -1,0 +1,545 @@
+"""The board as an SVG picture: the map of London with every piece, the players, the piles, the
+hand and the pending decision in words.
+
+The picture is drawn from a *view* dict only: a seat's view (``Game.view``) shows what that seat
+knows and nothing else, so hidden cards cannot leak into it; :func:`revealed_view` adds
+everything (all hands and personalities, the order of the draw pile and of the events) for
+replays and researchers. The browser shows this SVG as it is; ``render_image`` turns it into
+pixels for ``render_mode="rgb_array"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+from xml.sax.saxutils import escape
+
+from nanty_env.board_layout import (
+    AREAS,
+    BRIDGES,
+    MAP_H,
+    MAP_W,
+    RIVER_HALF_WIDTH,
+    bank,
+    outline_points,
+    river_y,
+)
+from nanty_env.engine import Game, GameConfig
+from nanty_env.engine.tables import tables
+from nanty_env.words import Words, card_words, decision_words, goal_words, outcome_words
+
+View = Mapping[str, Any]
+
+SEAT_COLOURS = ("#d1342f", "#2f6bd6", "#2f9e4a", "#e8b400")
+SEAT_COLOUR_NAMES = ("red", "blue", "green", "yellow")
+WIDTH, HEIGHT = 1280, 760
+MAP_X, MAP_Y = 12.0, 58.0
+PANEL_X, PANEL_W = 888.0, 380.0
+INK = "#3b2f20"
+PAPER = "#f5edd9"
+WATER = "#8db3d4"
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+
+def revealed_view(game: Game) -> dict[str, Any]:
+    """The view of the deciding seat plus everything hidden: every hand and personality, the
+    draw pile and the event deck in order (next card last), the set-aside personalities."""
+    state = game.to_dict()
+    seat = max(game.current_player, 0)
+    view = game.view(seat)
+    if game.outcome is not None and game.outcome.points is not None:
+        view["points"] = list(game.outcome.points)
+    view.update(
+        revealed=True,
+        hands=[sorted(h) for h in state["hands"]],
+        personalities=list(state["persona"]),
+        deck=list(state["deck"]),
+        event_deck=list(state["event_deck"]),
+        persona_pool=list(state["persona_pool"]),
+    )
+    return view
+
+
+def board_svg(
+    view: View,
+    config: GameConfig | None = None,
+    players: Sequence[str] | None = None,
+) -> str:
+    """The SVG picture of ``view`` (a seat's view, or a :func:`revealed_view`).
+
+    ``config`` supplies the theme and the goal thresholds (default: the standard game);
+    ``players`` optional labels per seat (e.g. ``["you", "heuristic", "random"]``).
+    """
+    cfg = config or GameConfig(num_players=view["num_players"])
+    pic = _Picture(view, cfg, list(players or []))
+    return pic.draw()
+
+
+class _Picture:
+    def __init__(self, view: View, cfg: GameConfig, players: list[str]) -> None:
+        self.v = view
+        self.cfg = cfg
+        self.n = view["num_players"]
+        self.theme = cfg.theme
+        self.words = Words(cfg.theme, self.n)
+        self.t = tables()
+        self.terms = self.t.data.themes[cfg.theme]
+        self.revealed = bool(view.get("revealed"))
+        self.players = players
+        self.out: list[str] = []
+
+    # ------------------------------------------------------------------ helpers
+    def add(self, s: str) -> None:
+        self.out.append(s)
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        s: str,
+        size: float = 12,
+        *,
+        weight: str = "normal",
+        anchor: str = "start",
+        fill: str = INK,
+        style: str = "",
+        cls: str = "",
+    ) -> None:
+        extra = f' font-style="{style}"' if style else ""
+        extra += f' class="{cls}"' if cls else ""
+        self.add(
+            f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" font-weight="{weight}" '
+            f'text-anchor="{anchor}" fill="{fill}"{extra}>{escape(s)}</text>'
+        )
+
+    def seat_label(self, q: int) -> str:
+        label = f"Player {q}"
+        if q < len(self.players) and self.players[q]:
+            label += f" · {self.players[q]}"
+        if not self.revealed and q == self.v["seat"]:
+            label += " (you)" if "you" not in label else ""
+        return label
+
+    # ------------------------------------------------------------------ whole picture
+    def draw(self) -> str:
+        self.add(
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
+            f'width="{WIDTH}" height="{HEIGHT}" font-family="{FONT}" class="nanty-board">'
+        )
+        self.add(f'<rect width="{WIDTH}" height="{HEIGHT}" fill="{PAPER}"/>')
+        self.header()
+        self.add(f'<g transform="translate({MAP_X},{MAP_Y})">')
+        self.map()
+        self.add("</g>")
+        self.panel()
+        self.decision_bar()
+        self.add("</svg>")
+        return "\n".join(self.out)
+
+    def header(self) -> None:
+        v = self.v
+        title = self.terms["game_title"]
+        self.text(MAP_X, 34, title, 24, weight="bold")
+        who = "everything revealed" if self.revealed else f"seen by player {v['seat']}"
+        status = "game over" if v["terminal"] else f"turn {v['turn']} · player {v['active']}'s turn"
+        self.text(MAP_X + 200, 33, f"{status} · {who}", 15, cls="status")
+        self.legend_row(PANEL_X + 4, 30)
+
+    # ------------------------------------------------------------------ the map
+    def map(self) -> None:
+        v = self.v
+        data = self.t.data
+        for area in data.areas:
+            shape = AREAS[area.id]
+            pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in outline_points(shape.outline))
+            troubled = v["trouble"][area.index]
+            self.add(
+                f'<polygon id="area-{area.id}" class="area" data-area="{area.index}" '
+                f'points="{pts}" fill="{shape.fill}" stroke="{INK}" stroke-width="2" '
+                f'stroke-linejoin="round"><title>{escape(self.area_title(area.index))}</title>'
+                "</polygon>"
+            )
+            if troubled:
+                self.add(
+                    f'<polygon points="{pts}" fill="#c0392b" fill-opacity="0.08" '
+                    'stroke="none" pointer-events="none"/>'
+                )
+        self.river()
+        for area in data.areas:
+            for extra in AREAS[area.id].extra:
+                pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in outline_points(extra))
+                self.add(
+                    f'<polygon class="neck" points="{pts}" fill="{AREAS[area.id].fill}" '
+                    'stroke="none"/>'
+                )
+        for area in data.areas:
+            if area.index in v.get("event_areas", []):
+                pts = " ".join(
+                    f"{x:.1f},{y:.1f}" for x, y in outline_points(AREAS[area.id].outline)
+                )
+                self.add(
+                    f'<polygon points="{pts}" fill="none" stroke="#e67e22" stroke-width="5" '
+                    'stroke-dasharray="10 6" class="event-area"/>'
+                )
+        for area in data.areas:
+            self.area_label(area.index)
+            self.area_pieces(area.index)
+
+    def area_title(self, a: int) -> str:
+        area = self.t.data.areas[a]
+        ability = self.t.ability[a]
+        from nanty_env.words import ABILITY_WORDS
+
+        power = ABILITY_WORDS.get(ability, "").format(
+            a_agent=self.words.a_agent, **self.t.ability_params[a]
+        )
+        return f"{area.number} {area.name(self.theme)} (£{area.cost}): {power}"
+
+    def river(self) -> None:
+        north = bank("N", 0, MAP_W)
+        south = bank("S", MAP_W, 0)
+        pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in [*north, *south])
+        self.add(f'<polygon points="{pts}" fill="{WATER}" stroke="#4f7ea6" stroke-width="1.5"/>')
+        self.text(
+            253,
+            river_y(253) + 5,
+            "River Thames",
+            13,
+            anchor="middle",
+            fill="#f4f8fb",
+            style="italic",
+        )
+        for x, _, _ in BRIDGES:
+            y0 = river_y(x) - RIVER_HALF_WIDTH - 5
+            h = 2 * RIVER_HALF_WIDTH + 10
+            self.add(
+                f'<rect class="bridge" x="{x - 8:.1f}" y="{y0:.1f}" width="16" height="{h:.1f}" '
+                'rx="2" fill="#a07a4f" stroke="#5c4327" stroke-width="1.5"/>'
+            )
+            for k in range(1, 5):
+                yy = y0 + k * h / 5
+                self.add(
+                    f'<line x1="{x - 8:.1f}" y1="{yy:.1f}" x2="{x + 8:.1f}" y2="{yy:.1f}" '
+                    'stroke="#5c4327" stroke-width="0.8"/>'
+                )
+
+    def area_label(self, a: int) -> None:
+        area = self.t.data.areas[a]
+        x, y = AREAS[area.id].label
+        name = area.name(self.theme)
+        cx = x - _text_width(name, 14) / 2 - 16
+        self.add(
+            f'<circle cx="{cx:.1f}" cy="{y - 5:.1f}" r="9.5" fill="{PAPER}" stroke="{INK}" '
+            'stroke-width="1.2"/>'
+        )
+        self.text(cx, y - 1, str(area.number), 11, weight="bold", anchor="middle")
+        self.text(x, y, name, 14, weight="bold", anchor="middle", cls="area-name")
+        owner = self.v["buildings"][a]
+        card = "" if owner < 0 or not self.v["city_retired"][a] else " · card retired"
+        self.text(x, y + 14, f"£{area.cost}{card}", 10.5, anchor="middle", fill="#6b5a3e")
+
+    def area_pieces(self, a: int) -> None:
+        v = self.v
+        x0, y0, w = AREAS[self.t.data.areas[a].id].pieces
+        items: list[tuple[float, Callable[[float, float], None]]] = []
+        owner = v["buildings"][a]
+        if owner >= 0:
+            items.append((26, lambda x, y, o=owner: self.building(x, y, o, a)))
+        for q in range(self.n):
+            k = v["agents"][q][a]
+            if k:
+                width = 12 * k + 6 if k <= 3 else 40
+                items.append((width, lambda x, y, q=q, k=k: self.agents(x, y, q, k)))
+        if v["grenadiers"][a]:
+            k = v["grenadiers"][a]
+            items.append((16 if k == 1 else 36, lambda x, y, k=k: self.neutral(x, y, "gren", k)))
+        if v["citizens"][a]:
+            k = v["citizens"][a]
+            items.append((16 if k == 1 else 36, lambda x, y, k=k: self.neutral(x, y, "cit", k)))
+        if v["trouble"][a]:
+            items.append((24, lambda x, y: self.trouble(x, y)))
+        rows: list[list[tuple[float, Callable[[float, float], None]]]] = [[]]
+        used = 0.0
+        for width, draw in items:
+            if rows[-1] and used + width > w:
+                rows.append([])
+                used = 0.0
+            rows[-1].append((width, draw))
+            used += width + 4
+        y = y0 + 14
+        for row in rows:
+            x = x0 + (w - (sum(wd for wd, _ in row) + 4 * (len(row) - 1))) / 2
+            for width, draw in row:
+                draw(x, y)
+                x += width + 4
+            y += 30
+
+    def pawn(self, x: float, y: float, fill: str, stroke: str = INK, hat: str = "") -> None:
+        """A pawn whose feet stand at (x, y + 10)."""
+        self.add(
+            f'<path d="M{x - 6:.1f},{y + 10:.1f} Q{x - 6:.1f},{y:.1f} {x:.1f},{y:.1f} '
+            f'Q{x + 6:.1f},{y:.1f} {x + 6:.1f},{y + 10:.1f} Z" fill="{fill}" stroke="{stroke}" '
+            'stroke-width="1"/>'
+        )
+        self.add(
+            f'<circle cx="{x:.1f}" cy="{y - 3.5:.1f}" r="4.2" fill="{fill}" stroke="{stroke}" '
+            'stroke-width="1"/>'
+        )
+        if hat == "bearskin":
+            self.add(
+                f'<rect x="{x - 4:.1f}" y="{y - 14:.1f}" width="8" height="8" rx="3" '
+                f'fill="#111" stroke="{stroke}" stroke-width="0.8"/>'
+            )
+        elif hat == "cap":
+            self.add(
+                f'<path d="M{x - 5:.1f},{y - 6:.1f} L{x + 6.5:.1f},{y - 6:.1f} L{x + 3:.1f},'
+                f'{y - 10:.1f} L{x - 4:.1f},{y - 10:.1f} Z" fill="#5a4a36"/>'
+            )
+
+    def agents(self, x: float, y: float, q: int, k: int) -> None:
+        colour = SEAT_COLOURS[q]
+        self.add(f'<g class="agents seat-{q}" data-count="{k}">')
+        if k <= 3:
+            for i in range(k):
+                self.pawn(x + 6 + 12 * i, y, colour)
+        else:
+            self.pawn(x + 6, y, colour)
+            self.text(x + 15, y + 10, f"×{k}", 13, weight="bold", fill=colour)
+        self.add("</g>")
+
+    def neutral(self, x: float, y: float, kind: str, k: int) -> None:
+        if kind == "gren":
+            fill, hat, name = "#8e1b1b", "bearskin", self.terms["grenadier"]
+        else:
+            fill, hat, name = "#b9ab92", "cap", self.terms["citizen"]
+        self.add(f'<g class="{kind}" data-count="{k}"><title>{escape(name)}</title>')
+        self.pawn(x + 6, y, fill, hat=hat)
+        if k > 1:
+            self.text(x + 15, y + 10, f"×{k}", 13, weight="bold")
+        self.add("</g>")
+
+    def building(self, x: float, y: float, owner: int, a: int) -> None:
+        colour = SEAT_COLOURS[owner]
+        retired = self.v["city_retired"][a]
+        self.add(
+            f'<g class="building seat-{owner}"><polygon points="{x:.1f},{y + 11:.1f} '
+            f"{x:.1f},{y:.1f} {x + 11:.1f},{y - 9:.1f} {x + 22:.1f},{y:.1f} {x + 22:.1f},"
+            f'{y + 11:.1f}" fill="{colour}" stroke="{INK}" stroke-width="1.4"/>'
+            f'<rect x="{x + 8:.1f}" y="{y + 3:.1f}" width="6" height="8" fill="{PAPER}" '
+            'opacity="0.8"/>'
+        )
+        if retired:
+            self.add(
+                f'<line x1="{x - 2:.1f}" y1="{y - 9:.1f}" x2="{x + 24:.1f}" y2="{y + 12:.1f}" '
+                'stroke="#222" stroke-width="2"/>'
+            )
+        self.add("</g>")
+
+    def trouble(self, x: float, y: float) -> None:
+        self.add(
+            f'<g class="trouble"><title>{escape(self.terms["trouble_marker"])}</title>'
+            f'<circle cx="{x + 10:.1f}" cy="{y + 3:.1f}" r="9.5" fill="#1d1d1d" stroke="#d62d20" '
+            'stroke-width="2.5"/>'
+        )
+        self.text(x + 10, y + 8, "!", 14, weight="bold", anchor="middle", fill="#ffffff")
+        self.add("</g>")
+
+    # ------------------------------------------------------------------ the panel
+    def panel(self) -> None:
+        x, y = PANEL_X, MAP_Y
+        self.add(
+            f'<rect x="{x - 8}" y="{y - 4}" width="{PANEL_W}" height="{MAP_H + 8}" rx="8" '
+            f'fill="#fbf6ea" stroke="#cbb994"/>'
+        )
+        y += 14
+        for q in range(self.n):
+            y = self.player_block(x, y, q)
+        y = self.piles(x, y + 4)
+        if not self.revealed:
+            y = self.hand(x, y + 6)
+
+    def player_block(self, x: float, y: float, q: int) -> float:
+        v = self.v
+        colour = SEAT_COLOURS[q]
+        deciding = v["current_player"] == q
+        top = y - 12
+        lines: list[tuple[str, str]] = []
+        n_cards = v["hand_sizes"][q]
+        facts = [f"{n_cards} card{'s' if n_cards != 1 else ''} in hand"]
+        if v["loans"][q]:
+            facts.append(f"{len(v['loans'][q])} loan{'s' if len(v['loans'][q]) > 1 else ''}")
+        for c in v["penalties"][q]:
+            facts.append(f"stuck with {self.words.card(c)}")
+        lines += [(s, INK) for s in _wrap(" · ".join(facts), 58)]
+        held = [
+            self.words.area(a)
+            for a in range(12)
+            if v["buildings"][a] == q and not v["city_retired"][a]
+        ]
+        if held:
+            lines.append(("City Area cards: " + ", ".join(held), INK))
+        persona = self.known_personality(q)
+        if persona is not None:
+            lines.append((f"Personality: {self.words.personality(persona)}", "#5b2c6f"))
+            goal = goal_words(persona, self.n, self.cfg.threshold_set, self.theme)
+            if goal and (q == v["seat"] or self.revealed):
+                lines += [(s, "#5b2c6f") for s in _wrap("Goal: " + goal, 58)]
+        else:
+            lines.append(("Personality: secret", "#777"))
+        if self.revealed:
+            hand = [self.words.card(c) for c in v["hands"][q]]
+            lines += [(s, "#1f3b57") for s in _wrap("Hand: " + (", ".join(hand) or "empty"), 58)]
+        height = 22 + 14 * len(lines)
+        stroke = "#c0392b" if deciding else "#d8c9a6"
+        self.add(
+            f'<rect class="player-block" data-seat="{q}" x="{x - 2}" y="{top}" '
+            f'width="{PANEL_W - 12}" height="{height}" rx="5" fill="#fffdf7" stroke="{stroke}" '
+            f'stroke-width="{2.5 if deciding else 1}"/>'
+        )
+        self.pawn(x + 9, y - 4, colour)
+        mark = ""
+        if v["terminal"] and q in v.get("winners", []):
+            mark = "  ★ winner"
+        elif q == v["active"] and not v["terminal"]:
+            mark = "  ◆ their turn"
+        self.text(x + 22, y + 4, self.seat_label(q) + mark, 13, weight="bold", fill=colour)
+        self.text(
+            x + PANEL_W - 20,
+            y + 4,
+            f"{self.terms['money_symbol']}{v['money'][q]}",
+            14,
+            weight="bold",
+            anchor="end",
+        )
+        yy = y + 19
+        for s, fill in lines:
+            self.text(x + 8, yy, s, 11, fill=fill)
+            yy += 14
+        return top + height + 18
+
+    def known_personality(self, q: int) -> int | None:
+        v = self.v
+        if self.revealed:
+            return v["personalities"][q]
+        if v.get("personalities") is not None:  # the game is over: all are shown
+            return v["personalities"][q]
+        return v["personality"] if q == v["seat"] else None
+
+    def piles(self, x: float, y: float) -> float:
+        v = self.v
+        w = self.words
+        top = f" (top: {w.card(v['discard'][-1])})" if v["discard"] else ""
+        rows = [
+            f"Draw pile {v['deck_size']} · discard pile {len(v['discard'])}{top}",
+            f"Random events left {v['event_deck_size']}",
+        ]
+        if v["events_done"]:
+            last = self.t.data.events[v["events_done"][-1]].name(self.theme)
+            rows[-1] += f" · last: {last}"
+        resolving = v.get("resolving") or []
+        if resolving:
+            rows.append(
+                "In play: " + ", ".join(f"{w.card(c)} (player {p})" for p, c, _ in resolving)
+            )
+        if self.revealed:
+            nxt = [w.card(c) for c in reversed(v["deck"][-3:])]
+            rows.append("Next cards: " + (", ".join(nxt) or "none"))
+            if v["event_deck"]:
+                rows.append(
+                    "Next event: " + self.t.data.events[v["event_deck"][-1]].name(self.theme)
+                )
+        out: list[str] = []
+        for r in rows:
+            out += _wrap(r, 60)
+        for s in out:
+            self.text(x, y, s, 11.5)
+            y += 15
+        return y
+
+    def hand(self, x: float, y: float) -> float:
+        v = self.v
+        cards = v["hand"]
+        self.text(x, y + 2, f"Your hand ({len(cards)})", 13, weight="bold")
+        y += 18
+        wide = len(cards) <= 7  # room for each card's text under its name
+        for c in cards:
+            words = card_words(c, self.theme)
+            self.add(f'<g class="hand-card"><title>{escape(words)}</title>')
+            self.text(x + 8, y, self.words.card(c), 11.5, weight="bold")
+            y += 13
+            for line in _wrap(words, 64)[: 2 if wide else 1]:
+                self.text(x + 14, y, line.strip(), 10, fill="#6b5a3e")
+                y += 12
+            self.add("</g>")
+            y += 3
+        known = [(q, cs) for q, cs in enumerate(v.get("known_cards", [])) if cs and q != v["seat"]]
+        for q, cs in known:
+            for s in _wrap(
+                f"You know player {q} holds: " + ", ".join(self.words.card(c) for c in cs), 60
+            ):
+                self.text(x, y, s, 10.5, fill="#1f3b57")
+                y += 14
+        return y
+
+    def legend_row(self, x: float, y: float) -> None:
+        self.pawn(x + 8, y - 6, "#999")
+        self.text(x + 18, y + 3, self.terms["agent"], 10.5)
+        self.pawn(x + 70, y - 6, "#8e1b1b", hat="bearskin")
+        self.text(x + 80, y + 3, self.terms["grenadier"], 10.5)
+        self.pawn(x + 160, y - 6, "#b9ab92", hat="cap")
+        self.text(x + 170, y + 3, self.terms["citizen"], 10.5)
+        self.trouble(x + 250, y - 6)
+        self.text(x + 274, y + 3, self.terms["trouble_marker"], 10.5)
+
+    # ------------------------------------------------------------------ decision
+    def decision_bar(self) -> None:
+        v = self.v
+        y = MAP_Y + MAP_H + 16
+        self.add(
+            f'<rect x="{MAP_X}" y="{y}" width="{WIDTH - 2 * MAP_X}" height="{HEIGHT - y - 10}" '
+            f'rx="8" fill="#3b2f20"/>'
+        )
+        if v["terminal"]:
+            line = "Game over. " + outcome_words(
+                v.get("winners", []), v.get("reason", ""), self.theme
+            )
+            self.text(MAP_X + 16, y + 30, line, 16, weight="bold", fill="#ffe9a8", cls="decision")
+            pts = v.get("points")
+            if pts:
+                scores = ", ".join(f"player {q} {p}" for q, p in enumerate(pts))
+                self.text(MAP_X + 16, y + 50, f"Points: {scores}", 12, fill="#f5edd9")
+            return
+        question, choices = decision_words(v, self.theme)
+        cp = v["current_player"]
+        if not self.revealed and cp == v["seat"]:
+            head = "Your decision: "
+        else:
+            head = f"{self.seat_label(cp)} decides: "
+        self.text(
+            MAP_X + 16, y + 28, head + question, 16, weight="bold", fill="#ffe9a8", cls="decision"
+        )
+        if choices:
+            shown = "; ".join(f"{i}. {t}" for i, (_, t) in enumerate(choices[:6], start=1))
+            if len(choices) > 6:
+                shown += f"; … {len(choices) - 6} more"
+            self.text(MAP_X + 16, y + 50, shown[:190], 12, fill="#f5edd9", cls="choices")
+
+
+def _text_width(s: str, size: float) -> float:
+    """Roughly how wide ``s`` is in bold DejaVu Sans at ``size`` (for placing things)."""
+    return 0.66 * size * len(s)
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """Greedy word wrap at ``width`` characters."""
+    lines: list[str] = []
+    cur = ""
+    for word in text.split():
+        if cur and len(cur) + 1 + len(word) > width:
+            lines.append(cur)
+            cur = "  " + word
+        else:
+            cur = f"{cur} {word}" if cur else word
+    if cur:
+        lines.append(cur)
+    return lines

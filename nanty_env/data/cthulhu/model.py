@@ -1,0 +1,350 @@
+"""Records and vocabularies of *The Rise of Cthulhu* content (the expansion's data files).
+
+The expansion shares the base game's board and themes and brings its own action cards, events,
+Elder Ones, Great Old Ones, objectives, Insanity track and building types. Every item carries
+its provenance: ``source`` is ``"rulebook"`` when the expansion rulebook prints it and
+``"assumed"`` when it does not (``reason`` says why the item is what it is), so a user who owns
+the game can see at a glance what to type in from the real cards.
+
+The vocabularies (symbols, effect ids, ability kinds, metrics) are the contract between the data
+files and the engine's handlers: the loader rejects anything outside them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from nanty_env.data.model import (
+    DEFAULT_THEME,
+    EFFECT_PARAMS,
+    Area,
+    Card,
+    Event,
+    Personality,
+    _check_theme,
+    _Record,
+)
+
+__all__ = [
+    "ABILITY_KINDS",
+    "ANCHORED_ABILITIES",
+    "CTHULHU_DECKS",
+    "CTHULHU_EFFECT_PARAMS",
+    "CTHULHU_EVENTS",
+    "CTHULHU_SYMBOLS",
+    "DOOMSDAY_LEVEL",
+    "MAX_ELDER_ONES",
+    "MAX_SYMBOLS",
+    "NUM_ACTION_CARDS",
+    "NUM_BUILDING_TYPES",
+    "NUM_EVENT_CARDS",
+    "NUM_GREAT_OLD_ONES",
+    "NUM_OBJECTIVES",
+    "OBJECTIVE_METRICS",
+    "OBJECTIVE_RULES",
+    "SOURCES",
+    "TRACK_GRENADIERS",
+    "BuildingType",
+    "CthulhuCard",
+    "CthulhuData",
+    "CthulhuEvent",
+    "ElderOne",
+    "GreatOldOne",
+    "Objective",
+    "TrackLevel",
+]
+
+SOURCES: tuple[str, ...] = ("rulebook", "assumed")
+"""Where an item comes from: printed in the expansion rulebook, or assumed (with a reason)."""
+
+# Component counts printed in the rulebook's component list.
+NUM_ACTION_CARDS = 101
+NUM_EVENT_CARDS = 9
+NUM_GREAT_OLD_ONES = 4
+NUM_OBJECTIVES = 7
+NUM_BUILDING_TYPES = 6  # 24 building cards, 6 per player
+DOOMSDAY_LEVEL = 13  # the Insanity marker reaching it ends the game (Azathoth awakes)
+TRACK_GRENADIERS = 4  # the base game's four grenadier pawns stand on the track at the start
+
+MAX_ELDER_ONES = 8
+"""Largest Elder One roster a content pack may have (the rulebook does not print the count;
+eight lets four players hold two each). The action space reserves this many slots."""
+
+MAX_SYMBOLS = 5
+"""Most symbols a card may show (as in the base game)."""
+
+CTHULHU_SYMBOLS: tuple[str, ...] = (
+    "minion",
+    "summon",
+    "building",
+    "assassinate",
+    "money",
+    "scroll",
+    "insanity",
+    "play_another",
+    "interrupt",
+)
+"""The expansion's actions, as its rulebook lists them: place or move a minion, summon,
+place a building, assassination, take money, scroll, insanity (the only mandatory one), play
+another card, interrupt."""
+
+CTHULHU_DECKS: tuple[str, ...] = ("yellow", "purple")
+"""Action decks in dealing order: the yellow deck is shuffled on top of the purple one."""
+
+_NO_EXPANSION_EFFECTS = ("view_unused_personalities", "swap_personality", "buy_opponent_building")
+
+CTHULHU_EFFECT_PARAMS: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        **{k: v for k, v in EFFECT_PARAMS.items() if k not in _NO_EXPANSION_EFFECTS},
+        "move_own_minion_out_of_trouble": frozenset(),
+        "take_face_up_card": frozenset(),
+        "advance_insanity": frozenset(),
+        "earn_per_elder_one": frozenset({"amount"}),
+    }
+)
+"""Scroll effects an expansion card may name: the base game's, except those about personality
+cards and buying City Area buildings (the expansion has neither), plus the expansion's own."""
+
+CTHULHU_EVENTS: tuple[str, ...] = (
+    "flood",
+    "fire",
+    "fog",
+    "explosion",
+    "mysterious_murders",
+    "subsidence",
+    "immigrants",
+    "earthquake",
+    "stars_are_right",
+)
+"""Event effects the engine implements for the expansion's event deck."""
+
+ABILITY_KINDS: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        "take_money": frozenset({"amount"}),
+        "discard_for_money": frozenset({"amount"}),
+        "place_minion_here": frozenset(),
+        "pay_to_place_minion_nearby": frozenset({"cost"}),
+        "place_trouble_here": frozenset(),
+        "place_trouble_nearby": frozenset(),
+        "collect_per_minion_here": frozenset({"amount"}),
+        "remove_minion_or_grenadier_here": frozenset(),
+        "pay_to_advance_insanity": frozenset({"cost"}),
+        "place_trouble_near_own_minion": frozenset(),
+        "move_own_minion": frozenset(),
+        "take_money_per_elder_one": frozenset({"base", "per_elder"}),
+    }
+)
+"""Once-per-turn abilities of buildings, Elder Ones and Great Old Ones, with their parameters."""
+
+ANCHORED_ABILITIES: frozenset[str] = frozenset(
+    {
+        "place_minion_here",
+        "pay_to_place_minion_nearby",
+        "place_trouble_here",
+        "place_trouble_nearby",
+        "collect_per_minion_here",
+        "remove_minion_or_grenadier_here",
+    }
+)
+"""Abilities that act on "the area with" their holder (a building or an Elder One); a Great Old
+One has no area, so it cannot have one of these."""
+
+OBJECTIVE_METRICS: tuple[str, ...] = (
+    "controlled_areas",
+    "occupied_areas",
+    "trouble_markers",
+    "net_worth",
+    "building_value",
+    "own_buildings",
+    "pieces_on_board",
+    "elder_hp",
+)
+"""Quantities an objective can set a threshold on (minions = agents and your Elder Ones)."""
+
+OBJECTIVE_RULES: tuple[str, ...] = ("", "sloth")
+"""``""``: a threshold goal checked at the start of the owner's turn; ``"sloth"``: never checked
+then, wins when the game ends by the draw pile or by doomsday."""
+
+
+def _same_name(name: str) -> Mapping[str, str]:
+    return MappingProxyType({"nanty": name, "discworld": name})
+
+
+@dataclass(frozen=True, slots=True)
+class CthulhuCard(Card):
+    """An expansion action card (a :class:`Card` with its provenance)."""
+
+    source: str
+    reason: str
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.index, self.id))
+
+
+@dataclass(frozen=True, slots=True)
+class CthulhuEvent(Event):
+    """An expansion event card: the engine carries it out by ``effect``."""
+
+    effect: str
+    source: str
+    reason: str
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.index, self.id))
+
+
+@dataclass(frozen=True, slots=True)
+class ElderOne(_Record):
+    """An Elder One: hit points (HP) and a once-per-turn ability acting on its area."""
+
+    index: int
+    id: str
+    title: str
+    hp: int
+    ability: str
+    params: Mapping[str, int]
+    text: str
+    source: str
+    reason: str
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.index, self.id))
+
+    def name(self, theme: str = DEFAULT_THEME) -> str:
+        _check_theme(theme)
+        return self.title
+
+
+@dataclass(frozen=True, slots=True)
+class GreatOldOne(_Record):
+    """A Great Old One player board: its once-per-turn ability (not an action)."""
+
+    index: int
+    id: str
+    title: str
+    ability: str
+    params: Mapping[str, int]
+    text: str
+    source: str
+    reason: str
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.index, self.id))
+
+    def name(self, theme: str = DEFAULT_THEME) -> str:
+        _check_theme(theme)
+        return self.title
+
+
+@dataclass(frozen=True, slots=True)
+class Objective(_Record):
+    """A secret objective: thresholds by player count (any one met wins) or the Sloth rule."""
+
+    index: int
+    id: str
+    title: str
+    rule: str
+    goals: Mapping[int, Mapping[str, int]]
+    text: str
+    source: str
+    reason: str
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.index, self.id))
+
+    def name(self, theme: str = DEFAULT_THEME) -> str:
+        _check_theme(theme)
+        return self.title
+
+    def goal(self, num_players: int) -> Mapping[str, int]:
+        """The thresholds for ``num_players`` (empty for Sloth)."""
+        return self.goals.get(num_players, MappingProxyType({}))
+
+
+@dataclass(frozen=True, slots=True)
+class TrackLevel(_Record):
+    """One box of the Insanity (Doomsday) track."""
+
+    level: int
+    grenadier: bool
+    event: bool
+    source: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class BuildingType(_Record):
+    """A building type: its Building card's cost and ability."""
+
+    index: int
+    id: str
+    title: str
+    number: int
+    cost: int
+    ability: str
+    params: Mapping[str, int]
+    text: str
+    source: str
+    reason: str
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.index, self.id))
+
+    def name(self, theme: str = DEFAULT_THEME) -> str:
+        _check_theme(theme)
+        return self.title
+
+
+@dataclass(frozen=True, slots=True)
+class CthulhuData(_Record):
+    """All content of one expansion pack, validated (see ``load_cthulhu_data``).
+
+    ``areas`` and ``themes`` are the base game's; ``personalities`` is empty (objectives replace
+    them); ``digest`` identifies the pack's files (SHA-256 over their contents).
+    """
+
+    areas: tuple[Area, ...]
+    cards: tuple[CthulhuCard, ...]
+    events: tuple[CthulhuEvent, ...]
+    personalities: tuple[Personality, ...]
+    themes: Mapping[str, Mapping[str, str]]
+    card_index: Mapping[str, int]
+    area_index: Mapping[str, int]
+    event_index: Mapping[str, int]
+    elder_ones: tuple[ElderOne, ...]
+    great_old_ones: tuple[GreatOldOne, ...]
+    objectives: tuple[Objective, ...]
+    track: tuple[TrackLevel, ...]
+    buildings: tuple[BuildingType, ...]
+    elder_index: Mapping[str, int]
+    goo_index: Mapping[str, int]
+    objective_index: Mapping[str, int]
+    building_index: Mapping[str, int]
+    digest: str
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.digest))
+
+    def term(self, theme: str, key: str) -> str:
+        _check_theme(theme)
+        return self.themes[theme][key]
+
+    def items(self) -> dict[str, tuple[Any, ...]]:
+        """Every section of the pack by name (for provenance listings)."""
+        return {
+            "card": self.cards,
+            "event": self.events,
+            "elder_one": self.elder_ones,
+            "great_old_one": self.great_old_ones,
+            "objective": self.objectives,
+            "level": self.track,
+            "building": self.buildings,
+        }
+
+
+def same_name(name: str) -> Mapping[str, str]:
+    """A theme -> name table giving ``name`` in every theme (the expansion is London-only)."""
+    return _same_name(name)

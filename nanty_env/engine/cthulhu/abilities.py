@@ -1,0 +1,167 @@
+"""Once-per-turn abilities of Building cards, Elder Ones and the Great Old One boards.
+
+All three are used on your own turn at any top-level decision, are not actions, and share one
+vocabulary of ability kinds (``nanty_env/data/cthulhu/model.py``). A building's ability cannot be
+used in the turn its card was gained, an Elder One's not in the turn it arrived. ``used`` bits
+in ``g.ability_used``: 0-11 the building in that area, 12 the Great Old One, 13+ the Elder One.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from nanty_env.engine import actions as A
+from nanty_env.engine.abilities import discard_frame
+from nanty_env.engine.cthulhu import pieces
+from nanty_env.engine.cthulhu.track import advance_insanity
+from nanty_env.engine.effects.pieces import kill
+from nanty_env.engine.effects.targeted import transfer
+from nanty_env.engine.frames import call
+from nanty_env.engine.tables import AGENTS_PER_PLAYER
+
+if TYPE_CHECKING:
+    from nanty_env.engine.cthulhu.game import CthulhuGame as Game
+
+GOO_BIT = 12
+ELDER_BIT = 13
+NO_AREA = -1
+
+
+def _others_with_minions_here(g: Game, p: int, area: int) -> list[int]:
+    return [q for q in range(g.n) if q != p and pieces.minions_in(g, q, area)]
+
+
+def _remove_targets(g: Game, p: int, area: int) -> list[int]:
+    """Basatan: another player's agent or a grenadier in the area (never an Elder One)."""
+    out = [A.pawn_action(area, (q - p) % g.n) for q in range(g.n) if q != p and g.agents[q][area]]
+    if g.gren[area]:
+        out.append(A.pawn_action(area, A.SLOT_GRENADIER))
+    return sorted(out)
+
+
+def possible(g: Game, p: int, kind: str, params: Mapping[str, Any], area: int) -> bool:
+    """Whether using the ability would do something now (``area``: where its holder stands)."""
+    if kind in ("take_money", "take_money_per_elder_one"):
+        return True
+    if kind == "discard_for_money":
+        return bool(g.hands[p])
+    if kind == "place_minion_here":
+        return g.on_board[p] < AGENTS_PER_PLAYER
+    if kind == "pay_to_place_minion_nearby":
+        return g.on_board[p] < AGENTS_PER_PLAYER and g.money[p] >= params["cost"]
+    if kind == "place_trouble_here":
+        return not g.trouble[area]
+    if kind == "place_trouble_nearby":
+        return any(not g.trouble[x] for x in g.t.near[area])
+    if kind == "collect_per_minion_here":
+        return any(g.money[q] for q in _others_with_minions_here(g, p, area))
+    if kind == "remove_minion_or_grenadier_here":
+        return bool(_remove_targets(g, p, area))
+    if kind == "pay_to_advance_insanity":
+        return g.money[p] >= params["cost"]
+    if kind == "place_trouble_near_own_minion":
+        return any(not g.trouble[a] for a in pieces.minion_areas(g, p))
+    if kind == "move_own_minion":
+        return bool(pieces.minion_areas(g, p))
+    raise AssertionError(f"unknown ability kind {kind!r}")
+
+
+def use(g: Game, p: int, kind: str, params: Mapping[str, Any], area: int, who: str) -> None:
+    """Carry out the ability (legality already checked); ``who`` names its holder in the log."""
+    g.say(f"player {p} uses {who}")
+    if kind == "take_money":
+        g.money[p] += params["amount"]
+    elif kind == "take_money_per_elder_one":
+        g.money[p] += params["base"] + params["per_elder"] * len(pieces.own_elders(g, p))
+    elif kind == "discard_for_money":
+        call(g, discard_frame(p, need=1, most=1, pay=params["amount"]))
+    elif kind == "place_minion_here":
+        call(g, {"k": "place_agent", "p": p, "areas": (area,), "not": -1})
+    elif kind == "pay_to_place_minion_nearby":
+        g.money[p] -= params["cost"]
+        call(g, {"k": "place_agent", "p": p, "areas": tuple(sorted(g.t.near[area])), "not": -1})
+    elif kind == "place_trouble_here":
+        g.trouble[area] = 1
+    elif kind == "place_trouble_nearby":
+        areas = tuple(x for x in sorted(g.t.near[area]) if not g.trouble[x])
+        call(g, {"k": "trouble_on", "p": p, "areas": areas})
+    elif kind == "collect_per_minion_here":
+        for q in _others_with_minions_here(g, p, area):
+            transfer(g, q, p, params["amount"] * pieces.minions_in(g, q, area))
+    elif kind == "remove_minion_or_grenadier_here":
+        kill(g, p, p, _remove_targets(g, p, area), must=True)
+    elif kind == "pay_to_advance_insanity":
+        g.money[p] -= params["cost"]
+        advance_insanity(g, p)
+    elif kind == "place_trouble_near_own_minion":
+        areas = tuple(a for a in pieces.minion_areas(g, p) if not g.trouble[a])
+        call(g, {"k": "trouble_on", "p": p, "areas": areas})
+    elif kind == "move_own_minion":
+        call(g, {"k": "pick_minion", "p": p, "ft": 0})
+
+
+# ---------------------------------------------------------------------- holders
+def usable_buildings(g: Game, p: int) -> list[int]:
+    """Areas of ``p``'s buildings whose card ability can be used now."""
+    t, used, turn = g.t, g.ability_used, g.turn
+    out = []
+    for a, owner in enumerate(g.building):
+        if owner != p or used >> a & 1 or g.city_gained[a] == turn:
+            continue
+        k = g.btype[a]
+        if possible(g, p, t.building_ability[k], t.building_params[k], a):
+            out.append(a)
+    return out
+
+
+def goo_usable(g: Game, p: int) -> bool:
+    if g.ability_used >> GOO_BIT & 1:
+        return False
+    k = g.goo[p]
+    return possible(g, p, g.t.goo_ability[k], g.t.goo_params[k], NO_AREA)
+
+
+def usable_elders(g: Game, p: int) -> list[int]:
+    """``p``'s Elder Ones whose ability can be used now (not in the turn they arrived)."""
+    t, used, turn = g.t, g.ability_used, g.turn
+    out = []
+    for e, owner in enumerate(g.elder_owner):
+        if owner != p or used >> (ELDER_BIT + e) & 1 or g.elder_arrived[e] == turn:
+            continue
+        if possible(g, p, t.elder_ability[e], t.elder_params[e], g.elder_area[e]):
+            out.append(e)
+    return out
+
+
+def ability_actions(g: Game, p: int) -> list[int]:
+    """Every ability ``p`` may use now, as actions."""
+    out = [A.ABILITY + a for a in usable_buildings(g, p)] if p in g.building else []
+    if goo_usable(g, p):
+        out.append(A.GOO_ABILITY)
+    if p in g.elder_owner:
+        out += [A.ELDER_ABILITY + e for e in usable_elders(g, p)]
+    return out
+
+
+def use_building(g: Game, p: int, a: int) -> None:
+    t = g.t
+    k = g.btype[a]
+    g.ability_used |= 1 << a
+    name = t.data.buildings[k].name(g.cfg.theme)
+    area = t.data.areas[a].name(g.cfg.theme)
+    use(g, p, t.building_ability[k], t.building_params[k], a, f"the {name} in {area}")
+
+
+def use_goo(g: Game, p: int) -> None:
+    t = g.t
+    k = g.goo[p]
+    g.ability_used |= 1 << GOO_BIT
+    use(g, p, t.goo_ability[k], t.goo_params[k], NO_AREA, t.data.great_old_ones[k].title)
+
+
+def use_elder(g: Game, p: int, e: int) -> None:
+    t = g.t
+    g.ability_used |= 1 << (ELDER_BIT + e)
+    who = t.data.elder_ones[e].title
+    use(g, p, t.elder_ability[e], t.elder_params[e], g.elder_area[e], who)

@@ -1,0 +1,299 @@
+"""The expansion's turn: the sudden-death announcement first (never in the first round), the
+card of the turn and its symbols top to bottom (each optional but Insanity), play-another
+chains, the once-per-turn abilities, and refilling the hand to five from the draw pile or the
+three face-up cards (no discarding down).
+
+These frames replace the base game's ``turn``, ``main``, ``card``, ``end`` and ``two`` in
+expansion games; ``refill`` and ``take_faceup`` are new.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from nanty_env.engine import actions as A
+from nanty_env.engine.cthulhu import abilities, symbols
+from nanty_env.engine.cthulhu.effects import start_effect
+from nanty_env.engine.cthulhu.track import advance_insanity
+from nanty_env.engine.cthulhu.victory import end_by_deck, start_of_turn_win
+from nanty_env.engine.flow import (
+    WATSON,
+    discard_from_hand,
+    draw_cards,
+    finish_card,
+    play_card,
+    play_watson,
+    playable_cards,
+)
+from nanty_env.engine.frames import CTHULHU, Frame, handler, pop, push
+from nanty_env.engine.knowledge import card_revealed
+from nanty_env.engine.tables import HAND_SIZE
+
+if TYPE_CHECKING:
+    from nanty_env.engine.cthulhu.game import CthulhuGame as Game
+
+FACE_UP = 3  # cards lying face up beside the draw pile
+
+
+# ---------------------------------------------------------------------- own-turn extras
+def extras(g: Game, p: int) -> list[int]:
+    """Open at every top-level decision of your own turn: building, Great Old One and Elder
+    One abilities, discarding interrupt cards, and Watson once a card has been played."""
+    out = abilities.ability_actions(g, p)
+    t = g.t
+    for c in g.hands[p]:
+        if t.is_interrupt[c]:
+            out.append(A.DISCARD_CARD + c)
+            if g.played and t.interrupt_kind[c] == WATSON:
+                out.append(A.PLAY_CARD + c)
+    return out
+
+
+def is_extra_action(g: Game, a: int) -> bool:
+    if A.ABILITY <= a < A.ELDER or (a >= A.ELDER_ABILITY and a < A.BUILDING_TYPE):
+        return True
+    if A.DISCARD_CARD <= a < A.SELECT_CARD:
+        return True
+    return A.PLAY_CARD <= a < A.DISCARD_CARD and g.t.is_interrupt[a - A.PLAY_CARD]
+
+
+def handle_extra(g: Game, p: int, a: int) -> None:
+    if A.ABILITY <= a < A.ELDER:
+        abilities.use_building(g, p, a - A.ABILITY)
+    elif a == A.GOO_ABILITY:
+        abilities.use_goo(g, p)
+    elif A.ELDER_ABILITY <= a < A.GOO_ABILITY:
+        abilities.use_elder(g, p, a - A.ELDER_ABILITY)
+    elif A.DISCARD_CARD <= a < A.SELECT_CARD:
+        discard_from_hand(g, p, a - A.DISCARD_CARD)
+    else:
+        play_watson(g, p, a - A.PLAY_CARD)
+
+
+def _is_card_of_turn(g: Game, a: int) -> bool:
+    return A.PLAY_CARD <= a < A.DISCARD_CARD and not g.t.is_interrupt[a - A.PLAY_CARD]
+
+
+# ---------------------------------------------------------------------- face-up cards
+def refill_face_up(g: Game) -> None:
+    """Top the face-up row back up to three from the draw pile (while it lasts)."""
+    while len(g.faceup) < FACE_UP and g.deck:
+        g.faceup.append(g.deck.pop())
+
+
+def take_face_up(g: Game, p: int, c: int) -> None:
+    """``p`` takes face-up card ``c`` into their hand (everyone sees which)."""
+    g.faceup.remove(c)
+    g.hands[p].append(c)
+    card_revealed(g, p, c, to_hand=True)
+    refill_face_up(g)
+    g.say(f"player {p} takes {g.t.data.cards[c].name(g.cfg.theme)} from the face-up cards")
+
+
+def cards_left(g: Game) -> int:
+    return len(g.deck) + len(g.faceup)
+
+
+# ---------------------------------------------------------------------- frames
+@handler("turn", "the turn cycle (automatic)", CTHULHU)
+class Turn:
+    """``s``: 0 start (announcement), 1 after the card of the turn, 2 refill, 3 next player.
+    Doctor Watson ends a turn by setting ``s`` to 2, as in the base game."""
+
+    @staticmethod
+    def options(g: Game, f: Frame) -> list[int] | None:
+        s = f["s"]
+        if s == 0:
+            g.ability_used = 0
+            g.played = []
+            g.elder_hits = [0] * len(g.elder_hits)
+            f["p"] = g.active
+            if start_of_turn_win(g, g.active):
+                return None
+            f["s"] = 1
+            push(g, {"k": "main", "p": g.active})
+        elif s == 1:
+            f["s"] = 2
+            push(g, {"k": "end", "p": g.active})
+        elif s == 2:
+            p = g.active
+            need = HAND_SIZE - len(g.hands[p]) - len(g.penalties[p])
+            if need > 0 and cards_left(g) < need:
+                end_by_deck(g)
+                return None
+            f["s"] = 3
+            if need > 0:
+                push(g, {"k": "refill", "p": p, "left": need})
+        else:
+            g.active = (g.active + 1) % g.n
+            g.turn += 1
+            f["s"] = 0
+            f["p"] = g.active
+        return None
+
+
+@handler("refill", "draw your next card from the pile or take a face-up card", CTHULHU)
+class Refill:
+    """CONFIRM draws the top card of the pile; SELECT_CARD takes that face-up card (which is
+    replaced from the pile)."""
+
+    @staticmethod
+    def options(g: Game, f: Frame) -> list[int] | None:
+        if f["left"] <= 0:
+            pop(g)
+            return None
+        out = [A.SELECT_CARD + c for c in g.faceup]
+        if g.deck:
+            out.append(A.CONFIRM)
+        out.sort()
+        return out
+
+    @staticmethod
+    def act(g: Game, f: Frame, a: int) -> None:
+        f["left"] -= 1
+        if a == A.CONFIRM:
+            draw_cards(g, f["p"], 1)
+        else:
+            take_face_up(g, f["p"], a - A.SELECT_CARD)
+
+
+@handler("main", "choose the card to play this turn", CTHULHU)
+class Main:
+    @staticmethod
+    def options(g: Game, f: Frame) -> list[int] | None:
+        p = f["p"]
+        out = [A.PLAY_CARD + c for c in playable_cards(g, p)]
+        if not out:
+            out.append(A.PASS)
+        out += extras(g, p)
+        out.sort()
+        return out
+
+    @staticmethod
+    def act(g: Game, f: Frame, a: int) -> None:
+        p = f["p"]
+        if _is_card_of_turn(g, a):
+            pop(g)
+            play_card(g, p, a - A.PLAY_CARD)
+        elif a == A.PASS:
+            g.say(f"player {p} has no card to play and passes")
+            pop(g)
+        else:
+            handle_extra(g, p, a)
+
+
+@handler("end", "use abilities or end the turn", CTHULHU)
+class End:
+    @staticmethod
+    def options(g: Game, f: Frame) -> list[int] | None:
+        out = [A.PASS, *extras(g, f["p"])]
+        out.sort()
+        return out
+
+    @staticmethod
+    def act(g: Game, f: Frame, a: int) -> None:
+        if a == A.PASS:
+            pop(g)
+        else:
+            handle_extra(g, f["p"], a)
+
+
+@handler("two", "play up to two more cards, one after the other", CTHULHU)
+class TwoCards:
+    @staticmethod
+    def options(g: Game, f: Frame) -> list[int] | None:
+        p = f["p"]
+        if f["left"] <= 0:
+            pop(g)
+            return None
+        out = [A.PASS, *(A.PLAY_CARD + c for c in playable_cards(g, p)), *extras(g, p)]
+        out.sort()
+        return out
+
+    @staticmethod
+    def act(g: Game, f: Frame, a: int) -> None:
+        p = f["p"]
+        if a == A.PASS:
+            pop(g)
+        elif _is_card_of_turn(g, a):
+            f["left"] -= 1
+            play_card(g, p, a - A.PLAY_CARD)
+        else:
+            handle_extra(g, p, a)
+
+
+# ---------------------------------------------------------------------- the card in play
+def symbol_options(g: Game, p: int, sym: str) -> list[int]:
+    """Targets of symbol ``sym`` for ``p`` (without PASS and extras)."""
+    if sym == "minion":
+        return symbols.minion_options(g, p)
+    if sym == "insanity" or sym == "money" or sym == "scroll":
+        return [A.CONFIRM]
+    if sym == "play_another":
+        return [A.PLAY_CARD + x for x in playable_cards(g, p)]
+    if sym == "assassinate":
+        return symbols.assassinate_options(g, p)
+    if sym == "building":
+        return [A.AREA + a for a in symbols.buildable_areas(g, p, symbols.FULL)]
+    if sym == "summon":
+        return [A.CONFIRM] if symbols.summon_possible(g, p) else []
+    return []  # interrupt: never a symbol of a played card
+
+
+@handler("card", "resolve the next symbol of the card in play (or skip it)", CTHULHU)
+class CardInPlay:
+    @staticmethod
+    def options(g: Game, f: Frame) -> list[int] | None:
+        c, p, i = f["c"], f["p"], f["i"]
+        syms = g.t.symbols[c]
+        if i >= len(syms):
+            pop(g)
+            finish_card(g, c)
+            return None
+        sym = syms[i]
+        targets = symbol_options(g, p, sym)
+        # As in the base game: skip a symbol without targets, but only on public grounds.
+        if not targets and sym != "play_another" and not abilities.ability_actions(g, p):
+            f["i"] = i + 1
+            return None
+        out = targets + extras(g, p)
+        if sym != "insanity":
+            out.append(A.PASS)
+        out.sort()
+        return out
+
+    @staticmethod
+    def act(g: Game, f: Frame, a: int) -> None:
+        p, c = f["p"], f["c"]
+        if a == A.PASS:
+            f["i"] += 1
+            return
+        sym = g.t.symbols[c][f["i"]]
+        if is_extra_action(g, a):
+            handle_extra(g, p, a)
+            return
+        f["i"] += 1
+        do_symbol(g, p, c, sym, a)
+
+
+def do_symbol(g: Game, p: int, c: int, sym: str, a: int) -> None:
+    """Carry out symbol ``sym`` of card ``c`` with target action ``a``."""
+    if sym == "minion":
+        symbols.do_minion(g, p, a)
+    elif sym == "insanity":
+        advance_insanity(g, p)
+    elif sym == "money":
+        g.money[p] += g.t.money[c]
+        g.say(f"player {p} takes £{g.t.money[c]}")
+    elif sym == "scroll":
+        start_effect(g, p, c)
+    elif sym == "assassinate":
+        symbols.do_assassinate(g, p, a)
+    elif sym == "building":
+        symbols.do_building(g, p, a - A.AREA, symbols.FULL)
+    elif sym == "summon":
+        symbols.do_summon(g, p)
+    elif sym == "play_another":
+        pop(g)
+        finish_card(g, c)
+        play_card(g, p, a - A.PLAY_CARD)

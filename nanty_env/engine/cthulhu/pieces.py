@@ -1,0 +1,161 @@
+"""The expansion's pieces: Elder Ones (minions that are not agents), typed buildings, and the
+board metrics that objectives and scoring share.
+
+A player's minions are their agents and the Elder Ones they control. Elder Ones are pawns for
+the trouble rule (entering an occupied area brings a marker; leaving takes it away) and count
+as one piece each for area control. An Elder One in the pool has area and owner -1.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from nanty_env.engine import board
+
+if TYPE_CHECKING:
+    from nanty_env.engine.cthulhu.game import CthulhuGame as Game
+
+MAX_OWN_ELDERS = 2
+NO_TYPE = -1
+
+
+# ---------------------------------------------------------------------- Elder Ones
+def own_elders(g: Game, seat: int) -> list[int]:
+    """The Elder Ones ``seat`` controls (roster indices)."""
+    return [e for e, o in enumerate(g.elder_owner) if o == seat]
+
+
+def pool(g: Game) -> list[int]:
+    """Elder Ones available to be summoned."""
+    return [e for e, a in enumerate(g.elder_area) if a < 0]
+
+
+def minions_in(g: Game, seat: int, area: int) -> int:
+    """``seat``'s agents plus Elder Ones in ``area``."""
+    n = g.agents[seat][area]
+    for a, o in zip(g.elder_area, g.elder_owner, strict=True):
+        if a == area and o == seat:
+            n += 1
+    return n
+
+
+def minion_areas(g: Game, seat: int) -> list[int]:
+    """Areas holding at least one of ``seat``'s minions, sorted."""
+    row = g.agents[seat]
+    out = {a for a in range(12) if row[a]}
+    out.update(a for a, o in zip(g.elder_area, g.elder_owner, strict=True) if o == seat)
+    return sorted(out)
+
+
+def place_elder(g: Game, e: int, seat: int, area: int) -> None:
+    """A summoned Elder One arrives in ``area`` for ``seat``, with a trouble marker."""
+    g.elder_area[e], g.elder_owner[e], g.elder_arrived[e] = area, seat, g.turn
+    g.elder_hits[e] = 0
+    g.eo[area] += 1
+    g.trouble[area] = 1
+
+
+def move_elder(g: Game, e: int, dst: int) -> None:
+    """Move an Elder One under the trouble rule (it leaves, then enters)."""
+    src = g.elder_area[e]
+    g.eo[src] -= 1
+    g.trouble[src] = 0
+    occupied = board.pawn_count(g, dst) > 0
+    g.elder_area[e] = dst
+    g.eo[dst] += 1
+    if occupied:
+        g.trouble[dst] = 1
+
+
+def remove_elder(g: Game, e: int) -> None:
+    """The Elder One goes back to the pool; its owner loses it; the area's marker goes."""
+    a = g.elder_area[e]
+    g.eo[a] -= 1
+    g.trouble[a] = 0
+    g.elder_area[e] = g.elder_owner[e] = g.elder_arrived[e] = -1
+    g.elder_hits[e] = 0
+
+
+# ---------------------------------------------------------------------- buildings
+def types_on_board(g: Game, seat: int) -> list[int]:
+    return [g.btype[a] for a in range(12) if g.building[a] == seat]
+
+
+def reserve(g: Game, seat: int) -> list[int]:
+    """Building types whose card ``seat`` still has in reserve."""
+    out = set(range(len(g.t.building_cost)))
+    out.difference_update(types_on_board(g, seat))
+    return sorted(out)
+
+
+def place_building(g: Game, seat: int, area: int, kind: int) -> None:
+    """Put ``seat``'s building of type ``kind`` in ``area``; its card is gained this turn."""
+    g.building[area] = seat
+    g.btype[area] = kind
+    g.city_gained[area] = g.turn
+
+
+def building_value(g: Game, seat: int) -> int:
+    cost = g.t.building_cost
+    return sum(cost[g.btype[a]] for a in range(12) if g.building[a] == seat)
+
+
+def best_building(g: Game, seat: int) -> int:
+    """The highest cost among ``seat``'s buildings on the board (0 if none): the tie-break."""
+    cost = g.t.building_cost
+    return max((cost[g.btype[a]] for a in range(12) if g.building[a] == seat), default=0)
+
+
+# ---------------------------------------------------------------------- control and metrics
+def pieces_in(g: Game, seat: int, area: int) -> int:
+    """Agents, Elder Ones and buildings of ``seat`` in ``area`` (the control count)."""
+    return minions_in(g, seat, area) + (g.building[area] == seat)
+
+
+def controls(g: Game, seat: int, area: int) -> bool:
+    """More pieces than each other player and than all new citizens; no grenadier there;
+    trouble markers do not matter."""
+    if g.gren[area]:
+        return False
+    mine = pieces_in(g, seat, area)
+    if mine <= g.cit[area]:
+        return False
+    return all(pieces_in(g, q, area) < mine for q in range(g.n) if q != seat)
+
+
+def controlled_areas(g: Game, seat: int) -> int:
+    return sum(1 for a in range(12) if controls(g, seat, a))
+
+
+def occupied_areas(g: Game, seat: int) -> int:
+    return sum(1 for a in minion_areas(g, seat) if not g.gren[a])
+
+
+def loans_due(g: Game, seat: int) -> int:
+    repay = g.t.loan_repay
+    return sum(repay[c] for c in g.loans[seat])
+
+
+def net_worth(g: Game, seat: int) -> int:
+    return g.money[seat] + building_value(g, seat) - loans_due(g, seat)
+
+
+def pieces_on_board(g: Game, seat: int) -> int:
+    return g.on_board[seat] + len(own_elders(g, seat)) + board.own_buildings(g, seat)
+
+
+def elder_hp(g: Game, seat: int) -> int:
+    hp = g.t.elder_hp
+    return sum(hp[e] for e in own_elders(g, seat))
+
+
+METRICS = {
+    "controlled_areas": controlled_areas,
+    "occupied_areas": occupied_areas,
+    "trouble_markers": lambda g, seat: board.trouble_count(g),
+    "net_worth": net_worth,
+    "building_value": building_value,
+    "own_buildings": board.own_buildings,
+    "pieces_on_board": pieces_on_board,
+    "elder_hp": elder_hp,
+}

@@ -1,0 +1,339 @@
+"""The expansion's action symbols and the decisions they open.
+
+* minion: place an agent (in or next to an area with one of your minions; anywhere if you have
+  none) or move one of your minions (agents or Elder Ones) to an adjacent area;
+* summon: roll the die; pay an Elder One's HP per point the roll is above the Insanity level
+  (nothing at or below it) and place it where you have a minion, with a trouble marker;
+* building: pick an area (your minion there, no building, no trouble), then a type from your
+  reserve; with all six out, move one of yours there instead, paying its cost;
+* assassinate: a pawn as in the base game (never a grenadier), or an Elder One of another
+  player: one hit, then you may sacrifice your own minions there (agent 1 hit, Elder One its
+  HP); hits reaching its HP send it back to the pool (its owner may react first). Hits last
+  until the end of the turn;
+* insanity (mandatory): see ``track``.
+
+Frames: ``summon``, ``summon_place``, ``pick_minion``, ``move_minion``, ``sacrifice``,
+``elder_rm``, ``build_type``, and the expansion's ``relocate_building`` and ``half_build``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from nanty_env.engine import actions as A
+from nanty_env.engine import board
+from nanty_env.engine.cthulhu import pieces
+from nanty_env.engine.flow import assassination_targets, building_price, place_agent
+from nanty_env.engine.frames import CTHULHU, Frame, call, choices_or_pop, handler, pop, push
+from nanty_env.engine.reactions import BLOCKED, PROCEED, ask
+from nanty_env.engine.tables import AGENTS_PER_PLAYER
+
+if TYPE_CHECKING:
+    from nanty_env.engine.cthulhu.game import CthulhuGame as Game
+
+FULL, HALF = 0, 1  # building price: full or half (rounded up)
+
+
+def _area(g: Game, a: int) -> str:
+    return g.t.data.areas[a].name(g.cfg.theme)
+
+
+def _elder(g: Game, e: int) -> str:
+    return g.t.data.elder_ones[e].title
+
+
+# ---------------------------------------------------------------------- minion
+def minion_options(g: Game, p: int) -> list[int]:
+    """Place an agent (AREA) or move one of your minions (PAWN of your agent, ELDER)."""
+    out = []
+    if g.on_board[p] < AGENTS_PER_PLAYER:
+        out = [A.AREA + a for a in board.placement_areas(g, p)]
+    row = g.agents[p]
+    out += [A.pawn_action(a, 0) for a in range(12) if row[a]]
+    out += [A.ELDER + e for e in pieces.own_elders(g, p)]
+    return out
+
+
+def do_minion(g: Game, p: int, a: int) -> None:
+    if a < A.PAWN:
+        place_agent(g, p, a - A.AREA)
+    elif a < A.PLAYER:
+        call(g, {"k": "move_minion", "p": p, "a": A.split_pawn(a)[0], "e": -1})
+    else:
+        e = a - A.ELDER
+        call(g, {"k": "move_minion", "p": p, "a": g.elder_area[e], "e": e})
+
+
+@handler("move_minion", "choose where your minion being moved goes", CTHULHU)
+class MoveMinion:
+    """``a``: the area it leaves; ``e``: the Elder One moving, -1 for an agent."""
+
+    @staticmethod
+    def options(g: Game, f: Frame) -> list[int] | None:
+        return [A.AREA + d for d in g.t.neighbours[f["a"]]]
+
+    @staticmethod
+    def act(g: Game, f: Frame, a: int) -> None:
+        pop(g)
+        p, src, dst = f["p"], f["a"], a - A.AREA
+        if f["e"] < 0:
+            board.move_pawn(g, p, src, dst)
+            g.say(f"player {p} moves an agent from {_area(g, src)} to {_area(g, dst)}")
+        else:
+            pieces.move_elder(g, f["e"], dst)
+            g.say(f"player {p} moves {_elder(g, f['e'])} to {_area(g, dst)}")
+
+
+@handler("pick_minion", "choose one of your minions to move to an adjacent area", CTHULHU)
+class PickMinion:
+    """``ft``: 1 = only a minion in an area with a trouble marker (Samuel Pickwick)."""
+
+    @staticmethod
+    def options(g: Game, f: Frame) -> list[int] | None:
+        p, ft = f["p"], f["ft"]
+        row = g.agents[p]
+        out = [A.pawn_action(a, 0) for a in range(12) if row[a] and (g.trouble[a] or not ft)]
+        out += [
+            A.ELDER + e for e in pieces.own_elders(g, p) if g.trouble[g.elder_area[e]] or not ft
+        ]
+        return choices_or_pop(g, out)
+
+    @staticmethod
+    def act(g: Game, f: Frame, a: int) -> None:
+        pop(g)
+        do_minion(g, f["p"], a)
+
+
+# ---------------------------------------------------------------------- summon
+def summon_possible(g: Game, p: int) -> bool:
+    """An Elder One in the pool, fewer than two controlled, and a minion to place it by."""
+    return (
+        -1 in g.elder_area
+        and len(pieces.own_elders(g, p)) < pieces.MAX_OWN_ELDERS
+        and bool(pieces.minion_areas(g, p))
+    )
+
+
+def summon_price(g: Game, e: int, roll: int) -> int:
+    """HP x the points the roll is above the Insanity level (0 at or below it)."""
+    return g.t.elder_hp[e] * max(0, roll - g.insanity)
+
+
+def do_summon(g: Game, p: int) -> None:
+    roll = g.roll() + 1
+    g.say(f"player {p} rolls {roll} to summon (Insanity {g.insanity})")
+    call(g, {"k": "summon", "p": p, "roll": roll})
+
+
+@handler("summon", "choose an Elder One to summon (paying for a roll above the level)", CTHULHU)
+class Summon:
+    @staticmethod
+    def options(g: Game, f: Frame) -> list[int] | None:
+        p, roll = f["p"], f["roll"]
+        money = g.money[p]
+        out = [A.ELDER + e for e in pieces.pool(g) if summon_price(g, e, roll) <= money]
+        if not out:  # public grounds: the roll, the money and the pool are known to all
+            pop(g)
+            g.say(f"player {p} cannot summon")
+            return None
+        return [A.PASS, *out]
+
+    @staticmethod
+    def act(g: Game, f: Frame, a: int) -> None:
+        pop(g)
+        if a == A.PASS:
+            return
+        p, e = f["p"], a - A.ELDER
+        price = summon_price(g, e, f["roll"])
+        g.money[p] -= price
+        g.say(f"player {p} summons {_elder(g, e)}" + (f" for £{price}" if price else ""))
+        push(g, {"k": "summon_place", "p": p, "e": e})
+
+
+@handler("summon_place", "choose where the summoned Elder One arrives", CTHULHU)
+class SummonPlace:
+    @staticmethod
+    def options(g: Game, f: Frame) -> list[int] | None:
+        return [A.AREA + a for a in pieces.minion_areas(g, f["p"])]
+
+    @staticmethod
+    def act(g: Game, f: Frame, a: int) -> None:
+        pop(g)
+        pieces.place_elder(g, f["e"], f["p"], a - A.AREA)
+        g.say(f"{_elder(g, f['e'])} arrives in {_area(g, a - A.AREA)}")
+
+
+# ---------------------------------------------------------------------- assassinate
+def assassinate_options(g: Game, p: int) -> list[int]:
+    """Pawns as in the base game but no grenadiers, and other players' Elder Ones, in areas
+    with a trouble marker."""
+    out = assassination_targets(g, p)
+    out += [
+        A.ELDER + e
+        for e, (a, o) in enumerate(zip(g.elder_area, g.elder_owner, strict=True))
+        if o >= 0 and o != p and g.trouble[a]
+    ]
+    return out
+
+
+def do_assassinate(g: Game, p: int, a: int) -> None:
+    if a < A.PLAYER:
+        from nanty_env.engine.flow import pawn_owner
+
+        area, slot = A.split_pawn(a)
+        g.say(f"player {p} assassinates in {_area(g, area)}")
+        owner = pawn_owner(g, p, slot)
+        call(g, {"k": "rm", "p": p, "a": area, "o": owner, "src": p, "text": 0, "s": 0})
+        return
+    e = a - A.ELDER
+    g.elder_hits[e] += 1
+    g.say(f"player {p} hits {_elder(g, e)} ({g.elder_hits[e]} of {g.t.elder_hp[e]} HP)")
+    call(g, {"k": "sacrifice", "p": p, "e": e})
+
+
+@handler("sacrifice", "sacrifice your own minions there for more hits, or stop", CTHULHU)
+class Sacrifice:
+    """An agent of yours in the Elder One's area adds 1 hit, an Elder One of yours its HP."""
+
+    @staticmethod
+    def options(g: Game, f: Frame) -> list[int] | None:
+        p, e = f["p"], f["e"]
+        a = g.elder_area[e]
+        if g.elder_hits[e] >= g.t.elder_hp[e]:
+            pop(g)
+            push(g, {"k": "elder_rm", "p": p, "e": e, "s": 0})
+            return None
+        out = [A.pawn_action(a, 0)] if g.agents[p][a] else []
+        out += [A.ELDER + x for x in pieces.own_elders(g, p) if g.elder_area[x] == a]
+        if not out:
+            pop(g)
+            return None
+        return [A.PASS, *out]
+
+    @staticmethod
+    def act(g: Game, f: Frame, a: int) -> None:
+        p, e = f["p"], f["e"]
+        if a == A.PASS:
+            pop(g)
+            return
+        area = g.elder_area[e]
+        if a < A.PLAYER:
+            board.take_pawn(g, p, area)
+            g.elder_hits[e] += 1
+            g.say(f"player {p} sacrifices an agent in {_area(g, area)}")
+        else:
+            x = a - A.ELDER
+            g.elder_hits[e] += g.t.elder_hp[x]
+            g.say(f"player {p} sacrifices {_elder(g, x)}")
+            pieces.remove_elder(g, x)
+
+
+@handler("elder_rm", "an Elder One's hits reach its HP (automatic; asks its owner first)", CTHULHU)
+class ElderRemove:
+    @staticmethod
+    def options(g: Game, f: Frame) -> list[int] | None:
+        e = f["e"]
+        owner = g.elder_owner[e]
+        if f["s"] == 0:
+            f["s"] = 1
+            if owner >= 0:
+                ask(g, owner, "remove_elder", g.elder_area[e], f["p"], False)
+            return None
+        pop(g)
+        if owner < 0:
+            return None
+        if f.get("r", PROCEED) == BLOCKED:
+            g.elder_hits[e] = 0
+            g.say(f"{_elder(g, e)} is saved")
+            return None
+        g.say(f"{_elder(g, e)} returns to the pool; player {owner} loses it")
+        pieces.remove_elder(g, e)
+        return None
+
+
+# ---------------------------------------------------------------------- buildings
+def _cheapest(g: Game, p: int) -> int:
+    """The cheapest building ``p`` could place now (from reserve, or moved if all are out)."""
+    cost = g.t.building_cost
+    kinds = pieces.reserve(g, p) or pieces.types_on_board(g, p)
+    return min(cost[k] for k in kinds)
+
+
+def buildable_areas(g: Game, p: int, half: int) -> list[int]:
+    """Areas with one of ``p``'s minions, no building and no trouble marker, when ``p`` can pay
+    for some building there."""
+    factor = 0.5 if half else 1.0
+    if g.money[p] < building_price(_cheapest(g, p), factor):
+        return []
+    return [a for a in pieces.minion_areas(g, p) if g.building[a] < 0 and not g.trouble[a]]
+
+
+def do_building(g: Game, p: int, area: int, half: int) -> None:
+    kind = "build_type" if pieces.reserve(g, p) else "relocate_building"
+    call(g, {"k": kind, "p": p, "a": area, "half": half})
+
+
+def _price(g: Game, kind: int, half: int) -> int:
+    return building_price(g.t.building_cost[kind], 0.5 if half else 1.0)
+
+
+@handler("build_type", "choose the type of the building you place", CTHULHU)
+class BuildType:
+    @staticmethod
+    def options(g: Game, f: Frame) -> list[int] | None:
+        p, half = f["p"], f["half"]
+        return [
+            A.BUILDING_TYPE + k for k in pieces.reserve(g, p) if _price(g, k, half) <= g.money[p]
+        ]
+
+    @staticmethod
+    def act(g: Game, f: Frame, a: int) -> None:
+        pop(g)
+        p, area, k = f["p"], f["a"], a - A.BUILDING_TYPE
+        price = _price(g, k, f["half"])
+        g.money[p] -= price
+        pieces.place_building(g, p, area, k)
+        name = g.t.data.buildings[k].name(g.cfg.theme)
+        g.say(f"player {p} pays £{price} for a {name} in {_area(g, area)}")
+
+
+@handler("relocate_building", "all six buildings are out: choose the one to move", CTHULHU)
+class RelocateBuilding:
+    """The moved building keeps its type; you pay its cost; its card counts as gained now."""
+
+    @staticmethod
+    def options(g: Game, f: Frame) -> list[int] | None:
+        p, half = f["p"], f["half"]
+        return [
+            A.AREA + b
+            for b in board.buildings_of(g, p)
+            if _price(g, g.btype[b], half) <= g.money[p]
+        ]
+
+    @staticmethod
+    def act(g: Game, f: Frame, a: int) -> None:
+        pop(g)
+        p, src, dst = f["p"], a - A.AREA, f["a"]
+        k = g.btype[src]
+        price = _price(g, k, f["half"])
+        g.money[p] -= price
+        board.remove_building(g, src)
+        pieces.place_building(g, p, dst, k)
+        g.say(f"player {p} pays £{price} and moves a building to {_area(g, dst)}")
+
+
+@handler("half_build", "build at half price (or decline)", CTHULHU)
+class HalfBuild:
+    @staticmethod
+    def options(g: Game, f: Frame) -> list[int] | None:
+        out = [A.AREA + a for a in buildable_areas(g, f["p"], HALF)]
+        if not out:
+            pop(g)
+            return None
+        return [A.PASS, *out]
+
+    @staticmethod
+    def act(g: Game, f: Frame, a: int) -> None:
+        pop(g)
+        if a != A.PASS:
+            do_building(g, f["p"], a - A.AREA, HALF)

@@ -1,0 +1,129 @@
+"""The expansion's lookup tables: the base game's fields (for the shared handlers) filled from an
+expansion content pack, plus the expansion's own, cached per pack."""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from nanty_env.data.cthulhu import CthulhuData, load_cthulhu_data
+from nanty_env.data.cthulhu.loader import pack_sources
+from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL
+from nanty_env.engine.tables import Tables
+
+_NO_PARAMS: Any = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class CthulhuTables(Tables):
+    """Per-card, per-type and per-level facts of one content pack as flat tuples.
+
+    Of the base fields, ``ability``/``ability_params`` are empty (no City Area cards), ``holborn``
+    is -1, ``grey_cards``/``red_cards`` hold the yellow (top) and purple (bottom) decks, and
+    ``cost`` keeps the board's circled costs, which the expansion does not use.
+    """
+
+    building_cost: tuple[int, ...]
+    building_ability: tuple[str, ...]
+    building_params: tuple[Any, ...]
+    elder_hp: tuple[int, ...]
+    elder_ability: tuple[str, ...]
+    elder_params: tuple[Any, ...]
+    goo_ability: tuple[str, ...]
+    goo_params: tuple[Any, ...]
+    track_grenadier: tuple[bool, ...]  # by level 0..13 (index 0 unused)
+    track_event: tuple[bool, ...]
+    loan_repay: tuple[int, ...]  # by card (0 for non-loans)
+    loan_penalty: tuple[int, ...]
+
+    @property
+    def num_elders(self) -> int:
+        return len(self.elder_hp)
+
+    @property
+    def grenadier_levels(self) -> tuple[int, ...]:
+        return tuple(lv for lv in range(DOOMSDAY_LEVEL + 1) if self.track_grenadier[lv])
+
+
+def build_tables(d: CthulhuData) -> CthulhuTables:
+    """The tables of content pack ``d``."""
+    areas, cards = d.areas, d.cards
+    flags = {lv.level: lv for lv in d.track}
+    return CthulhuTables(
+        data=d,  # type: ignore[arg-type]  (duck-typed like GameData)
+        neighbours=tuple(tuple(a.neighbours) for a in areas),
+        near=tuple(frozenset((a.index, *a.neighbours)) for a in areas),
+        cost=tuple(a.cost for a in areas),
+        river=tuple(a.river for a in areas),
+        start_areas=tuple(a.index for a in areas if a.start),
+        ability=("",) * len(areas),
+        ability_params=tuple({} for _ in areas),
+        symbols=tuple(tuple(c.symbols) for c in cards),
+        money=tuple(c.money for c in cards),
+        effect=tuple(c.effect for c in cards),
+        is_interrupt=tuple(c.interrupt for c in cards),
+        interrupt_kind=tuple(c.effect if c.interrupt else "" for c in cards),
+        grey_cards=tuple(c.index for c in cards if c.deck == "yellow"),
+        red_cards=tuple(c.index for c in cards if c.deck == "purple"),
+        removed_with_two=frozenset(c.index for c in cards if c.removed_with_two_players),
+        holborn=-1,
+        loan_cards=frozenset(c.index for c in cards if c.effect == "take_loan"),
+        building_cost=tuple(b.cost for b in d.buildings),
+        building_ability=tuple(b.ability for b in d.buildings),
+        building_params=tuple(b.params for b in d.buildings),
+        elder_hp=tuple(e.hp for e in d.elder_ones),
+        elder_ability=tuple(e.ability for e in d.elder_ones),
+        elder_params=tuple(e.params for e in d.elder_ones),
+        goo_ability=tuple(x.ability for x in d.great_old_ones),
+        goo_params=tuple(x.params for x in d.great_old_ones),
+        track_grenadier=(False, *tuple(flags[lv].grenadier for lv in range(1, 14))),
+        track_event=(False, *tuple(flags[lv].event for lv in range(1, 14))),
+        loan_repay=tuple(c.params["repay"] if c.effect == "take_loan" else 0 for c in cards),
+        loan_penalty=tuple(c.params["penalty"] if c.effect == "take_loan" else 0 for c in cards),
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def _tables_by_digest(digest: str, content: str | None) -> CthulhuTables:
+    return build_tables(load_cthulhu_data(content))
+
+
+@functools.lru_cache(maxsize=64)
+def _digest_by_stat(content: str | None, stamp: tuple[Any, ...]) -> str:
+    """The digest of a user's pack as it is on disk at ``stamp`` (file sizes and times)."""
+    return load_cthulhu_data(content).digest
+
+
+def _stamp(content: str) -> tuple[Any, ...]:
+    """Size and modification time of the pack's files: a cheap test that it is unchanged."""
+    paths = [content]
+    if os.path.isdir(content):
+        paths = sorted(os.path.join(content, x) for x in os.listdir(content))
+    out = []
+    for p in paths:
+        try:
+            st = os.stat(p)
+        except OSError:
+            continue
+        out.append((p, st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
+@functools.cache
+def _shipped() -> CthulhuTables:
+    return build_tables(load_cthulhu_data(None))
+
+
+def cthulhu_tables(content: str | None = None) -> CthulhuTables:
+    """The tables of the shipped pack (``None``, built once) or of the user's pack at
+    ``content``, cached by the SHA-256 of its files (re-read only when a file changes)."""
+    if content is None:
+        return _shipped()
+    digest = _digest_by_stat(content, _stamp(content))
+    return _tables_by_digest(digest, content)
+
+
+__all__ = ["CthulhuTables", "build_tables", "cthulhu_tables", "pack_sources"]

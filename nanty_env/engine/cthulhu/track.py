@@ -1,0 +1,80 @@
+"""The Insanity (Doomsday) track: the Insanity action, grenadiers leaving the track, and the
+expansion's event deck, which cycles (a drawn event goes to the bottom).
+
+The marker only rises. Entering a grenadier box: roll the die; the grenadier standing in that
+box goes into the rolled area and removes the trouble marker there (it brings none). Entering an
+event box: draw the top event, carry it out, put it at the bottom. Reaching 13: doomsday.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL
+from nanty_env.engine import events as base_events
+from nanty_env.engine.cthulhu.victory import end_by_doomsday
+
+if TYPE_CHECKING:
+    from nanty_env.engine.cthulhu.game import CthulhuGame as Game
+
+
+def grenadiers_on_track(g: Game) -> int:
+    """Grenadiers still standing in boxes the marker has not reached."""
+    flags = g.t.track_grenadier
+    return sum(1 for lv in range(g.insanity + 1, DOOMSDAY_LEVEL + 1) if flags[lv])
+
+
+def advance_insanity(g: Game, p: int) -> None:
+    """The Insanity action of player ``p``: one level up and whatever the new box holds."""
+    g.insanity += 1
+    level = g.insanity
+    g.say(f"player {p} advances the Insanity marker to {level}")
+    if level >= DOOMSDAY_LEVEL:
+        g.say("Azathoth awakes: doomsday")
+        end_by_doomsday(g)
+        return
+    t = g.t
+    if t.track_grenadier[level]:
+        release_grenadier(g)
+    if t.track_event[level]:
+        draw_event(g, p)
+
+
+def release_grenadier(g: Game) -> None:
+    """The grenadier of the box just reached goes into the rolled area; trouble there goes."""
+    a = g.roll()
+    g.gren[a] += 1
+    g.trouble[a] = 0
+    g.say(f"a grenadier leaves the track for area {a + 1}")
+
+
+def draw_event(g: Game, p: int) -> None:
+    """Draw the top event, carry it out, and put it at the bottom of the event deck."""
+    e = g.event_deck.pop()
+    g.event_deck.insert(0, e)
+    g.events_done.append(e)
+    ev = g.t.data.events[e]
+    g.say(f"event: {ev.name(g.cfg.theme)}")
+    EVENT_EFFECTS[ev.effect](g, p)
+
+
+def stars_are_right(g: Game, p: int) -> None:
+    """A trouble marker goes into every area that holds an Elder One."""
+    for a in range(12):
+        if g.eo[a]:
+            g.trouble[a] = 1
+    g.say("the stars are right: trouble wherever an Elder One stands")
+
+
+EVENT_EFFECTS: dict[str, Callable[[Game, int], None]] = {
+    "flood": base_events.flood,
+    "fire": base_events.fire,
+    "fog": base_events.fog,
+    "explosion": base_events.explosion,
+    "mysterious_murders": base_events.mysterious_murders,
+    "subsidence": base_events.subsidence,
+    "immigrants": base_events.immigrants,
+    "earthquake": base_events.earthquake,
+    "stars_are_right": stars_are_right,
+}

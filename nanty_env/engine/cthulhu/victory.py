@@ -1,0 +1,102 @@
+"""Ending and winning the expansion: objectives announced at the start of a turn (a
+sudden-death victory), the draw pile running out, doomsday at Insanity 13, Sloth, and scoring.
+
+Outcome reasons: ``objective:<id>`` (sudden death), ``deck_exhausted:objective`` (Sloth wins
+when a player cannot refill), ``deck_exhausted:points``, and ``doomsday`` (level 13, won by
+Sloth's holder or on points).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from nanty_env.engine.cthulhu import pieces
+from nanty_env.engine.game import Outcome
+
+if TYPE_CHECKING:
+    from nanty_env.engine.cthulhu.game import CthulhuGame as Game
+
+AGENT_POINTS = 5
+ELDER_POINTS_PER_HP = 5
+SLOTH = "sloth"
+
+
+def objective(g: Game, seat: int):  # -> Objective
+    return g.t.data.objectives[g.objective[seat]]
+
+
+def objective_met(g: Game, seat: int) -> bool:
+    """Whether ``seat``'s objective holds now (any one of its thresholds; never for Sloth)."""
+    obj = objective(g, seat)
+    if obj.rule == SLOTH:
+        return False
+    return any(pieces.METRICS[name](g, seat) >= need for name, need in obj.goal(g.n).items())
+
+
+def first_round(g: Game) -> bool:
+    """Whether every player is still on their first turn."""
+    return g.turn <= g.n
+
+
+def start_of_turn_win(g: Game, seat: int) -> bool:
+    """The first option of a turn: announce a sudden-death victory when the objective holds
+    (never during the first round). Ends the game and returns True when it does."""
+    if first_round(g) or not objective_met(g, seat):
+        return False
+    g.finish(Outcome((seat,), f"objective:{objective(g, seat).id}"))
+    return True
+
+
+def sloth_holders(g: Game) -> tuple[int, ...]:
+    return tuple(s for s in range(g.n) if objective(g, s).rule == SLOTH)
+
+
+def end_by_deck(g: Game) -> None:
+    """A player cannot refill: Sloth's holder wins, else the most points."""
+    sloth = sloth_holders(g)
+    if sloth:
+        g.finish(Outcome(sloth, "deck_exhausted:objective", all_points(g)))
+    else:
+        g.finish(score_outcome(g, "deck_exhausted:points"))
+
+
+def end_by_doomsday(g: Game) -> None:
+    """The Insanity marker reached 13: Sloth's holder wins, else the most points."""
+    sloth = sloth_holders(g)
+    if sloth:
+        g.finish(Outcome(sloth, "doomsday", all_points(g)))
+    else:
+        g.finish(score_outcome(g, "doomsday"))
+
+
+def points(g: Game, seat: int) -> int:
+    """Agents 5 each, controlled Elder Ones 5 x HP, buildings their cost, £1 each, each loan
+    paid back (its amount) or -its penalty. No exception for grenadier areas (the expansion's
+    scoring prints none)."""
+    t = g.t
+    pts = AGENT_POINTS * g.on_board[seat]
+    pts += sum(ELDER_POINTS_PER_HP * t.elder_hp[e] for e in pieces.own_elders(g, seat))
+    pts += pieces.building_value(g, seat)
+    money = g.money[seat]
+    for c in g.loans[seat]:
+        if money >= t.loan_repay[c]:
+            money -= t.loan_repay[c]
+        else:
+            pts -= t.loan_penalty[c]
+    return pts + money
+
+
+def all_points(g: Game) -> tuple[int, ...]:
+    return tuple(points(g, s) for s in range(g.n))
+
+
+def score_outcome(g: Game, reason: str) -> Outcome:
+    """Most points wins; a tie goes to the tied player with the highest-value building on the
+    board, and is shared if that ties too."""
+    pts = all_points(g)
+    top = max(pts)
+    tied = [s for s in range(g.n) if pts[s] == top]
+    if len(tied) > 1:
+        best = max(pieces.best_building(g, s) for s in tied)
+        tied = [s for s in tied if pieces.best_building(g, s) == best]
+    return Outcome(tuple(tied), reason, pts)

@@ -1,0 +1,123 @@
+"""The browser UI in a real headless browser (Debian's chromium driven by Playwright): a whole
+game against a bot by clicking, then its replay stepped through, with no console errors.
+
+Playwright's own browser download is not used: the test launches the system's
+``/usr/bin/chromium`` (``.ci/run`` installs it when missing). It is skipped, saying why, only
+when that browser is absent.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip(
+        "no chromium browser (apt-get install chromium; .ci/run does it)", allow_module_level=True
+    )
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the dev extra")
+uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is in the web extra")
+
+from nanty_app.server import create_app  # noqa: E402
+from nanty_env.records import check_record, load_record  # noqa: E402
+
+BROWSER_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server(tmp_path):
+    port = free_port()
+    config = uvicorn.Config(create_app(tmp_path), host="127.0.0.1", port=port, log_level="warning")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}", tmp_path
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.mark.slow
+def test_play_a_whole_game_and_watch_its_replay(server, tmp_path_factory) -> None:
+    url, records = server
+    shots = tmp_path_factory.mktemp("screenshots")
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url + "/")
+        page.wait_for_selector("#bot-1 option", state="attached")
+        page.select_option("#bot-1", "random")
+        page.select_option("#bot-2", "none")
+        page.select_option("#bot-3", "none")
+        page.fill("#seed", "7")
+        page.select_option("#speed", "0")
+        page.click("#start")
+
+        clicks = 0
+        while True:
+            page.wait_for_selector(".choice:not([disabled]), #result:not([hidden])", timeout=60_000)
+            if page.is_visible("#result"):
+                break
+            assert page.inner_text("#question").startswith("Your decision: ")
+            page.click(".choice >> nth=0")
+            clicks += 1
+            assert clicks < 3000
+        assert clicks > 10
+        assert page.inner_text("#result").startswith("Game over.")
+        assert page.locator("#board svg").count() == 1
+        page.screenshot(path=str(shots / "game_over.png"))
+
+        (path,) = records.iterdir()
+        rec = load_record(path)
+        assert rec["outcome"] is not None and check_record(rec).ok
+        total = len(rec["actions"])
+
+        page.click("#tab-replay")
+        page.wait_for_selector(f"#record-list option[value='{path.name}']", state="attached")
+        page.select_option("#record-list", path.name)
+        page.click("#open-record")
+        page.wait_for_selector("#viewer:not([hidden])")
+        position = page.locator("#position")
+        sync_api.expect(position).to_have_text(f"action 0 of {total}")
+        for _ in range(3):
+            page.click("#forward")
+        sync_api.expect(position).to_have_text(f"action 3 of {total}")
+        page.click("#back")
+        sync_api.expect(position).to_have_text(f"action 2 of {total}")
+        assert "everything revealed" in page.inner_html("#replay-board")
+        page.locator("#slider").fill(str(total // 2))
+        sync_api.expect(position).to_have_text(f"action {total // 2} of {total}")
+        page.click("#last")
+        sync_api.expect(position).to_have_text(f"action {total} of {total}")
+        sync_api.expect(page.locator("#replay-next")).to_contain_text("Game over.")
+        page.screenshot(path=str(shots / "replay.png"))
+        browser.close()
+    assert errors == []
+    assert (shots / "game_over.png").stat().st_size > 10_000

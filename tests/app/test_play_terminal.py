@@ -1,0 +1,82 @@
+"""``nanty play`` driven through a pipe, as ``yes 1 | nanty play ...`` would."""
+
+from __future__ import annotations
+
+import json
+
+from nanty_env.records import check_record, load_record
+
+
+def test_yes_1_plays_a_whole_game_and_saves_it(nanty, tmp_path) -> None:
+    answers = "1\n" * 5000
+    out = nanty(
+        ["play", "--bots", "random,random,random", "--seed", "3", "--records", str(tmp_path)],
+        answers,
+    )
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "Your hand:" in text and "personality: " in text
+    assert "Your decision: Choose the card to play this turn" in text
+    assert "   1. " in text  # numbered choices
+    assert "Game over." in text and ("You win!" in text or "You lose." in text)
+    (path,) = tmp_path.iterdir()
+    rec = load_record(path)
+    assert rec["outcome"] is not None and rec["players"] == ["you", "random", "random", "random"]
+    assert rec["seed"] == 3 and check_record(rec).ok
+    assert str(path) in text
+
+
+def test_the_same_seed_and_answers_play_the_same_game(nanty, tmp_path) -> None:
+    runs = []
+    for k in range(2):
+        folder = tmp_path / str(k)
+        out = nanty(
+            ["play", "--bots", "random", "--seed", "11", "--records", str(folder)], "1\n" * 3000
+        )
+        assert out.returncode == 0
+        (path,) = folder.iterdir()
+        runs.append(json.loads(path.read_text())["actions"])
+    assert runs[0] == runs[1]
+
+
+def test_bad_input_asks_again_and_end_of_input_stops_clearly(nanty, tmp_path) -> None:
+    answers = "hello\n0\n999\n\n1\n2\n1\n"
+    out = nanty(["play", "--bots", "heuristic", "--seed", "1", "--records", str(tmp_path)], answers)
+    assert out.returncode == 3
+    text = out.stdout
+    assert text.count("Please type a number from 1 to") == 4  # hello, 0, 999 and an empty line
+    assert "Traceback" not in text + out.stderr
+    assert "End of input before the game ended. The game is stopped and saved" in text
+    (path,) = tmp_path.iterdir()
+    rec = load_record(path)
+    assert rec["outcome"] is None and check_record(rec).ok
+    humans = [a for a in rec["actions"] if a["seat"] == 0]
+    assert len(humans) >= 3  # the three valid answers were played
+
+
+def test_q_stops_and_saves(nanty, tmp_path) -> None:
+    out = nanty(
+        ["play", "--bots", "random,random", "--seed", "2", "--records", str(tmp_path)], "1\nq\n"
+    )
+    assert out.returncode == 3 and "You stopped the game." in out.stdout
+    assert len(list(tmp_path.iterdir())) == 1
+
+
+def test_hot_seat_calls_each_person_before_showing_a_hand(nanty, tmp_path) -> None:
+    out = nanty(
+        ["play", "--humans", "2", "--bots", "random", "--seed", "4", "--records", str(tmp_path)],
+        "1\n" * 6000,
+    )
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "Player 0, press Enter when only you can see the screen" in text
+    assert "Player 1, press Enter when only you can see the screen" in text
+    rec = load_record(next(tmp_path.iterdir()))
+    assert rec["players"][:2] == ["person 1", "person 2"] and check_record(rec).ok
+
+
+def test_bad_settings_are_refused(nanty, tmp_path) -> None:
+    out = nanty(["play", "--bots", "random,random,random,random", "--records", str(tmp_path)])
+    assert out.returncode != 0 and "2 to 4 players" in out.stderr
+    out = nanty(["play", "--bots", "nobody", "--records", str(tmp_path)])
+    assert out.returncode != 0 and "unknown bot 'nobody'" in out.stderr

@@ -1,0 +1,75 @@
+"""The sparse first layer computes what the dense one does, forwards and backwards."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from stable_baselines3.common.torch_layers import MlpExtractor
+from torch import nn
+
+from training.sparse_input import SparseInputMlpExtractor
+
+
+def _pair(features: int, net_arch) -> tuple[MlpExtractor, SparseInputMlpExtractor]:
+    torch.manual_seed(0)
+    stock = MlpExtractor(features, net_arch=net_arch, activation_fn=nn.Tanh, device="cpu")
+    lean = SparseInputMlpExtractor(features, net_arch=net_arch, activation_fn=nn.Tanh, device="cpu")
+    lean.load_state_dict(stock.state_dict())  # the same modules and parameter names
+    return stock, lean
+
+
+def _inputs(rows: int, features: int, density: float) -> torch.Tensor:
+    g = torch.Generator().manual_seed(1)
+    x = torch.rand(rows, features, generator=g)
+    keep = torch.rand(rows, features, generator=g) < density
+    x = torch.where(keep, torch.where(x < 0.5, 1.0, x), 0.0)  # ones and fractions, as ours
+    x[3] = 0.0  # a row with no nonzero input at all
+    return x
+
+
+@pytest.mark.parametrize("density", [0.08, 0.6])  # the sparse path and the dense fallback
+@pytest.mark.parametrize("net_arch", [[32, 16], {"pi": [24], "vf": [16, 8]}])
+def test_outputs_and_gradients_equal_the_dense_layer(density: float, net_arch) -> None:
+    stock, lean = _pair(300, net_arch)
+    x = _inputs(64, 300, density)
+    for name in ("forward", "forward_actor", "forward_critic"):
+        out_s, out_l = getattr(stock, name)(x), getattr(lean, name)(x)
+        out_s = out_s if isinstance(out_s, tuple) else (out_s,)
+        out_l = out_l if isinstance(out_l, tuple) else (out_l,)
+        stock.zero_grad()
+        lean.zero_grad()
+        sum(o.square().sum() for o in out_s).backward()
+        sum(o.square().sum() for o in out_l).backward()
+        for a, b in zip(out_s, out_l, strict=True):
+            assert torch.allclose(a, b, atol=1e-6)
+        for (n, p), q in zip(stock.named_parameters(), lean.parameters(), strict=True):
+            assert (p.grad is None) == (q.grad is None), n
+            if p.grad is not None:
+                assert torch.allclose(p.grad, q.grad, atol=1e-5), n
+
+
+def test_rollout_cache_follows_parameter_changes() -> None:
+    stock, lean = _pair(300, [32, 16])
+    x = _inputs(8, 300, 0.08)
+    with torch.no_grad():
+        first = lean(x)[0].clone()
+        assert torch.equal(lean(x)[0], first)  # cached transposed weights, same result
+        for net in (stock, lean):
+            net.policy_net[0].weight.add_(0.5)
+        assert torch.allclose(lean(x)[0], stock(x)[0], atol=1e-6)
+        assert not torch.allclose(lean(x)[0], first)
+
+
+def test_empty_net_arch_is_the_stock_extractor() -> None:
+    stock, lean = _pair(30, [])
+    x = _inputs(4, 30, 0.1)
+    assert all(torch.equal(a, b) for a, b in zip(stock(x), lean(x), strict=True))
+
+
+def test_inputs_that_need_a_gradient_get_it() -> None:
+    stock, lean = _pair(300, [32, 16])
+    xs = _inputs(16, 300, 0.08).requires_grad_()
+    xl = xs.detach().clone().requires_grad_()
+    sum(o.sum() for o in stock(xs)).backward()
+    sum(o.sum() for o in lean(xl)).backward()
+    assert xl.grad is not None and torch.allclose(xs.grad, xl.grad, atol=1e-6)
