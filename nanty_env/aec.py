@@ -299,7 +299,10 @@ class raw_env(AECEnv):
     def _potentials(self) -> list[float]:
         if self.shaping is None:
             return []
-        return [self.shaping(self.game, s) for s in range(self.game.n)]
+        g = self.game
+        if g.is_terminal:  # a finished game's potential is 0 (see nanty_env.rewards)
+            return [0.0] * g.n
+        return [self.shaping(g, s) for s in range(g.n)]
 
     def view(self, agent: str) -> dict[str, Any]:
         """The dict view of ``agent`` for scripted bots (``Game.view``)."""

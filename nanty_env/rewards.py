@@ -7,8 +7,11 @@ wins and Sherlock Holmes simply scores (a V Sherlock Holmes loses). ``"zero_sum"
 among the winners and -1 among the others, so rewards always sum to zero.
 
 Shaping is off by default. ``shaping=phi`` with ``phi(game, seat) -> float`` adds
-``phi(s') - phi(s)`` to each seat's reward after every step (potential-based, so it does not
-change which policies are optimal); ``goal_progress`` is a ready-made potential.
+``phi(s') - phi(s)`` to each seat's reward after every step (potential-based); the envs take a
+finished game's potential as 0 whatever ``phi`` says, so an episode's shaping adds up to
+``-phi(start)`` however it ends and the terminal reward alone says who won (a potential that is
+not 0 at the end would pay for where the game stopped, e.g. a goal met just before losing).
+``goal_progress`` is a ready-made potential (0 once the game is over, too).
 """
 
 from __future__ import annotations
@@ -38,7 +41,10 @@ def terminal_rewards(g: Game, mode: str = "win_loss", win: float = 1.0, loss: fl
 
 def goal_progress(g: Game, seat: int) -> float:
     """A potential in [0, 1]: how close ``seat`` is to its personality goal (the best of its
-    alternatives, each metric divided by its threshold). 0 for Sherlock Holmes."""
+    alternatives, each metric divided by its threshold). 0 for Sherlock Holmes and once the
+    game is over."""
+    if g.is_terminal:
+        return 0.0
     p = tables().data.personalities[g.persona[seat]]
     goal = p.goal(g.n, g.cfg.threshold_set)
     if not goal:

@@ -293,4 +293,5 @@ class NantySingleAgentEnv(gym.Env):
         return info
 
     def _potential(self) -> float:
-        return 0.0 if self.shaping is None else self.shaping(self.game, self.seat)
+        g = self.game
+        return 0.0 if self.shaping is None or g.is_terminal else self.shaping(g, self.seat)

@@ -224,6 +224,70 @@ class PretrainSection:
 
 
 @dataclass(frozen=True)
+class ValueRound:
+    """One round of games for the value network: ``bots`` is one spec for every seat or one
+    per seat (rotated from game to game); ``learned`` stands for the network fitted after the
+    previous round. Game seeds are ``seed * 100000 + i``."""
+
+    bots: list[str] = field(default_factory=lambda: ["heuristic"])
+    games: int = 100
+    seed: int = 50
+
+    def validate(self) -> None:
+        from agents.registry import BOTS
+
+        if not self.bots:
+            raise ValueError("bots must name at least one bot spec")
+        for spec in self.bots:
+            _bot_spec("bots", spec, allow=tuple(sorted(BOTS)))
+        _positive("games", self.games)
+        _non_negative("seed", self.seed)
+
+
+@dataclass(frozen=True)
+class ValueSection:
+    """Value-network training instead of PPO (``training/value_iteration.py``): each round
+    plays its games (recorded at every turn start), then the network is fitted on the games of
+    every round so far; the next round's ``learned`` seats play with that network. The fit:
+    an MLP with ``hidden`` tanh layers, AdamW, the epoch with the least cross-entropy on the
+    last ``holdout`` share of each round's games kept. ``warm_start``: begin from the shipped
+    tiny value model (agents/value_model.py; one hidden layer only), its units kept beside the
+    ``hidden`` new ones."""
+
+    enabled: bool = False
+    warm_start: bool = False
+    rounds: list[ValueRound] = field(default_factory=list)
+    hidden: list[int] = field(default_factory=lambda: [64, 32])
+    epochs: int = 40
+    batch_size: int = 256
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    holdout: float = 0.1
+    workers: int = 2
+
+    def validate(self) -> None:
+        if not self.enabled:
+            return
+        if not self.rounds:
+            raise ValueError("rounds must list at least one round of games")
+        for rnd in self.rounds:
+            rnd.validate()
+        if any(s.split(":")[0] == "learned" for s in self.rounds[0].bots):
+            raise ValueError("the first round has no network yet: its bots cannot be 'learned'")
+        if not self.hidden or any(h <= 0 for h in self.hidden):
+            raise ValueError("hidden must be a non-empty list of positive layer widths")
+        if self.warm_start and len(self.hidden) != 1:
+            raise ValueError("warm_start needs one hidden layer (hidden: [width])")
+        for name in ("epochs", "batch_size", "workers"):
+            _positive(name, getattr(self, name))
+        if not 0 < self.learning_rate < 1:
+            raise ValueError("learning_rate must be in (0, 1)")
+        _non_negative("weight_decay", self.weight_decay)
+        if not 0 <= self.holdout < 1:
+            raise ValueError(f"holdout must be in [0, 1), got {self.holdout!r}")
+
+
+@dataclass(frozen=True)
 class TrainConfig:
     seed: int = 0
     out: str = "runs/quick"
@@ -239,6 +303,7 @@ class TrainConfig:
     selfplay: SelfPlaySection = field(default_factory=SelfPlaySection)
     eval: EvalSection = field(default_factory=EvalSection)
     pretrain: PretrainSection = field(default_factory=PretrainSection)
+    value: ValueSection = field(default_factory=ValueSection)
 
     def validate(self) -> None:
         _non_negative("seed", self.seed)
