@@ -20,14 +20,19 @@ from typing import NamedTuple
 
 import numpy as np
 
-from nanty_env.engine.config import GameConfig
-from nanty_env.engine.game import Game
-from nanty_env.engine.setup import personality_deck
-from nanty_env.engine.tables import LOAN_NET_WORTH, tables
+from nanty_env.engine import (
+    AGENT_POINTS,
+    BASE_LOAN,
+    Game,
+    GameConfig,
+    area_control,
+    net_worth_of,
+    personality_deck,
+    settle_loans,
+    tables,
+)
 
 NUM_PERSONALITIES = len(tables().data.personalities)
-AGENT_POINTS = 5
-NUM_AREAS = 12
 COST = tables().cost
 
 METRICS = (
@@ -195,7 +200,7 @@ def board_metrics(
         b = bld[a]
         if b >= 0:
             nbuild[b] += 1
-        occupants, top, controller, level = area_pieces(col, b)
+        occupants, top, controller, level = area_pieces(col, b, cit[a])
         if trouble[a]:
             for q, k in occupants:
                 exposed[q] += k
@@ -206,22 +211,21 @@ def board_metrics(
         for q, k in occupants:
             occupied[q] += 1
             on_board_agents[q] += k
-        if top > cit[a]:
-            if controller >= 0:
-                controlled[controller] += 1
-            else:
-                for q in level:
-                    contested[q] += 1
+        if controller >= 0:
+            controlled[controller] += 1
+        elif top > cit[a]:  # level at the top, above the citizens: a control in reach
+            for q in level:
+                contested[q] += 1
     net = []
     bv = []
     points = []
     pieces = []
     for q in seats:
-        debt = LOAN_NET_WORTH * loans[q]
-        net.append(money[q] + bval[q] + debt)
-        bv.append(bval[q] + debt)
+        net.append(net_worth_of(money[q], bval[q], loans[q]))
+        bv.append(net_worth_of(0, bval[q], loans[q]))
         pts = bval[q] + AGENT_POINTS * on_board_agents[q]
-        points.append(_points(money[q], pts, loans[q]) if loans[q] else pts + money[q])
+        k = loans[q]
+        points.append(pts + settle_loans(money[q], [BASE_LOAN] * k) if k else pts + money[q])
         pieces.append(on_board[q] + nbuild[q])
     trouble_total = sum(trouble)
     buildings_total = sum(nbuild)
@@ -260,31 +264,23 @@ class AreaPieces(NamedTuple):
 
     occupants: tuple[tuple[int, int], ...]  # (seat, agents) of every seat with agents there
     top: int  # the most pieces of any seat (a building counts as one piece)
-    controller: int  # the seat with more pieces than any other, or -1 on a tie at the top
+    controller: int  # the seat in control by the engine's rule (grenadiers aside), or -1
     level: tuple[int, ...]  # the seats with ``top`` pieces
 
 
 @lru_cache(maxsize=1 << 14)
-def area_pieces(col: tuple[int, ...], building: int) -> AreaPieces:
-    """:class:`AreaPieces` of an area where seat ``q`` has ``col[q]`` agents and ``building``
-    owns the building (-1: none). Cached: boards repeat the same few columns all the time."""
+def area_pieces(col: tuple[int, ...], building: int, citizens: int) -> AreaPieces:
+    """:class:`AreaPieces` of an area where seat ``q`` has ``col[q]`` agents, ``building``
+    owns the building (-1: none) and ``citizens`` new citizens stand; the controller is the
+    engine's ``area_control`` (the caller leaves grenadier areas out). Cached: boards repeat
+    the same few columns all the time."""
     occupants = tuple((q, k) for q, k in enumerate(col) if k)
     pieces = list(col)
     if building >= 0:
         pieces[building] += 1
     top = max(pieces)
     level = tuple(q for q, c in enumerate(pieces) if c == top)
-    return AreaPieces(occupants, top, level[0] if len(level) == 1 else -1, level)
-
-
-def _points(money: int, on_board: int, loans: int) -> int:
-    """End-of-game points: each loan is repaid (12) from money if possible, else costs 15."""
-    for _ in range(loans):
-        if money >= 12:
-            money -= 12
-        else:
-            on_board -= 15
-    return on_board + money
+    return AreaPieces(occupants, top, area_control(pieces, citizens).controller, level)
 
 
 def needs_progress(needs: Sequence[Need], m: Metrics, seat: int) -> tuple[float, bool]:

@@ -34,10 +34,8 @@ from agents.roles import RoleAwareBot, RoleModel
 from agents.rulesets import make_evaluator, own_role, ruleset_weights, symbols
 from agents.sampling import determinize_view
 from agents.value_model import value_model_for
+from nanty_env.engine import Game, GameConfig, tables
 from nanty_env.engine import actions as A
-from nanty_env.engine.config import GameConfig
-from nanty_env.engine.game import Game
-from nanty_env.engine.tables import tables
 
 ACT_BONUS = 1e-4  # prefer doing something over passing when the values are level
 MAX_STEPS = 80  # safety bound on a look-ahead
@@ -66,8 +64,8 @@ def obvious_action(
     card's symbols in the game's ruleset; default the base game's)."""
     if view["decision"] == "card" and list(legal) == [A.PASS, A.CONFIRM]:
         ctx = view["context"]
-        syms = (symbols or tables().symbols)[ctx["c"]]
-        if ctx["i"] < len(syms) and syms[ctx["i"]] == "money":
+        syms = (symbols or tables().symbols)[ctx["card"]]
+        if ctx["symbol_index"] < len(syms) and syms[ctx["symbol_index"]] == "money":
             return A.CONFIRM
     return None
 

@@ -67,9 +67,8 @@ from agents.rulesets import (
 )
 from agents.sampling import determinize_view
 from agents.value_model import ValueModel, default_value_model
+from nanty_env.engine import Game, GameConfig
 from nanty_env.engine import actions as A
-from nanty_env.engine.config import GameConfig
-from nanty_env.engine.game import Game
 
 MAX_ROLLOUT = 400
 DEFAULT_ITERS = 200

@@ -46,7 +46,7 @@ from agents.value_model import (
     seat_features,
     shared_features,
 )
-from nanty_env.engine.game import Game
+from nanty_env.engine import Game
 
 TERMINAL = 3.0  # the value of a win (a loss is -TERMINAL), for the look-ahead and agents.ismcts
 MIN_PROB = 0.02  # an opponent's personality less likely than this is ignored (n > 2)

@@ -31,7 +31,7 @@ from agents.checkpoint import (
     is_policy_checkpoint,
     load_policy,
 )
-from nanty_env.engine.actions import NUM_ACTIONS
+from nanty_env.engine import NUM_ACTIONS
 
 MASKED_LOGIT = np.float32(-1e8)  # what sb3-contrib gives illegal actions
 

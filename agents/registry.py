@@ -2,8 +2,9 @@
 
 A spec is ``BOT[:key=value...]``. ``BOT`` is either
 
-* a registered name: a built-in (``random``, ``heuristic``, ``ismcts``, ``policy``) or a bot
-  that an installed package declares in the ``nanty.bots`` entry-point group, or
+* a registered name: a built-in (``random``, ``heuristic``, ``ismcts``, ``learned``,
+  ``policy``) or a bot that an installed package declares in the ``nanty.bots`` entry-point
+  group, or
 * an import path ``package.module:Name``: any importable class or factory (called with the
   options as keyword arguments) that returns a bot.
 
@@ -64,6 +65,12 @@ def _ismcts(**kw: Any) -> Bot:
     return ISMCTSBot(**kw)
 
 
+def _learned(**kw: Any) -> Bot:
+    from agents.learned_bot import LearnedBot
+
+    return LearnedBot(**kw)
+
+
 def _policy(**kw: Any) -> Bot:
     from agents.policy import PolicyBot
 
@@ -74,6 +81,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "random": _random,
     "heuristic": _heuristic,
     "ismcts": _ismcts,
+    "learned": _learned,
     "policy": _policy,
 }
 """The built-in bots (installed plug-ins: :func:`plugin_bots`)."""
@@ -84,6 +92,7 @@ _BUILTIN_CLASSES = {
     "random": "agents.random_bot:RandomBot",
     "heuristic": "agents.heuristic:HeuristicBot",
     "ismcts": "agents.ismcts:ISMCTSBot",
+    "learned": "agents.learned_bot:LearnedBot",
     "policy": "agents.policy:PolicyBot",
 }
 _EXTRA_OPTIONS = {"heuristic": ("roles",), "ismcts": ("w_<weight>",)}

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agents.evaluation import METRIC_INDEX, NUM_AREAS, Need
-from nanty_env.engine.game import Game
+from agents.evaluation import METRIC_INDEX, Need
+from nanty_env.engine import NUM_AREAS, Game, control_margins
 
 _CONTROLLED = METRIC_INDEX["controlled_areas"]
 _OCCUPIED = METRIC_INDEX["occupied_areas"]
@@ -40,26 +40,9 @@ def unit_costs(g: Game, seat: int, metric: int) -> list[int] | None:
 
 
 def controlled_margins(g: Game, seat: int) -> list[int]:
-    """``seat``'s lead in pieces in each area it controls: ``board.controls``'s rule with the
-    margin kept (pinned to it in tests/agents/test_robustness.py)."""
-    out = []
-    agents, building, gren, cit = g.agents, g.building, g.gren, g.cit
-    for a in range(NUM_AREAS):
-        if gren[a]:
-            continue
-        b = building[a]
-        mine = agents[seat][a] + (b == seat)
-        if not mine:
-            continue
-        rival = cit[a]
-        for q in range(g.n):
-            if q != seat:
-                theirs = agents[q][a] + (b == q)
-                if theirs > rival:
-                    rival = theirs
-        if mine > rival:
-            out.append(mine - rival)
-    return out
+    """``seat``'s lead in pieces in each area it controls (the engine's
+    :func:`~nanty_env.engine.control_margins`)."""
+    return control_margins(g, seat)
 
 
 def break_cost(g: Game, seat: int, needs: Sequence[Need]) -> int:

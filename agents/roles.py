@@ -34,7 +34,7 @@ from agents.base import BaseBot, View
 from agents.evaluation import NUM_PERSONALITIES, Metrics, game_config, view_metrics
 from agents.files import atomic_write_text
 from agents.rulesets import own_role, role_count, role_deck, role_ids, seen_roles
-from nanty_env.engine.config import GameConfig
+from nanty_env.engine import GameConfig
 
 FEATURES: tuple[str, ...] = (
     "bias",

@@ -12,10 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from nanty_env.engine.config import GameConfig
-from nanty_env.engine.determinize import sample_from_view
-from nanty_env.engine.game import Game
-from nanty_env.engine.view import HIDDEN_CARD
+from nanty_env.engine import HIDDEN_CARD, Game, GameConfig, frame_fields, sample_from_view
 
 
 def determinize_view(view: dict[str, Any], rng: np.random.Generator, config: GameConfig) -> Game:
@@ -27,14 +24,14 @@ def _with_visible_keep_one(view: dict[str, Any]) -> dict[str, Any]:
     seat = view["seat"]
     frames = [
         f
-        for f in view["stack"]
-        if f["k"] == "keep_one" and f["t"] != seat and HIDDEN_CARD not in f["cards"]
+        for f in map(frame_fields, view["stack"])
+        if f["kind"] == "keep_one" and f["target"] != seat and HIDDEN_CARD not in f["cards"]
     ]
     if not frames:
         return view
     v = copy.copy(view)
     v["known_cards"] = [list(row) for row in view["known_cards"]]
     for f in frames:
-        row = v["known_cards"][f["t"]]
+        row = v["known_cards"][f["target"]]
         row.extend(c for c in f["cards"] if c not in row)
     return v

@@ -36,7 +36,7 @@ import numpy as np
 
 from agents.evaluation import Metrics, goals, needs_progress
 from agents.files import atomic_write_text
-from nanty_env.engine.config import GameConfig
+from nanty_env.engine import GameConfig
 
 CLASSES = ("moriarty", "lord", "fagin", "de_sidonia", "holmes")
 """Goal classes of the standard personalities (the three Lords share one goal)."""

@@ -98,6 +98,17 @@ def paired(won_a: Mapping[Hashable, bool], won_b: Mapping[Hashable, bool]) -> Pa
     )
 
 
+def pooled(results: Sequence[PairedResult]) -> PairedResult:
+    """Several comparisons on disjoint games (e.g. one per set of deals) as one."""
+    return PairedResult(
+        games=sum(r.games for r in results),
+        wins_a=sum(r.wins_a for r in results),
+        wins_b=sum(r.wins_b for r in results),
+        only_a=sum(r.only_a for r in results),
+        only_b=sum(r.only_b for r in results),
+    )
+
+
 GAME_OPTIONS = (
     "expansion",
     "content",

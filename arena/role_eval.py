@@ -33,9 +33,7 @@ from agents.roles import (
 )
 from agents.rulesets import game_roles, role_count, role_deck, role_ids
 from arena.seeded_games import seeded_games
-from nanty_env.engine.config import GameConfig
-from nanty_env.engine.game import Game
-from nanty_env.engine.tables import tables
+from nanty_env.engine import Game, GameConfig, tables
 
 REPORT_TURNS = (1, 3, 5, 10, 15, 20, 30, 40, 50, 60)
 

@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from arena.tournament import progress_bar
-from nanty_env.engine.config import GameConfig
+from nanty_env.engine import GameConfig
 
 GameLogger = Callable[[str, GameConfig, int], dict[str, Any]]
 """``(bot spec, config, seed) -> a dict with at least "seed"``; must be picklable."""

@@ -40,7 +40,7 @@ from agents.registry import make_bot
 from agents.rulesets import role_ids
 from arena.stats import end_rule_roles, summarize
 from arena.workers import WorkerError, WorkerPool
-from nanty_env.engine.config import GameConfig
+from nanty_env.engine import GameConfig
 from nanty_env.records import GameRecorder, record_name, write_record
 
 DEAL_STRIDE = 100_000  # deal seed = seed * DEAL_STRIDE + deal number

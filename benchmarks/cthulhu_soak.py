@@ -21,10 +21,9 @@ import time
 from collections import Counter
 from collections.abc import Callable
 
+from nanty_env.engine import Game, GameConfig, Termination
 from nanty_env.engine import actions as A
-from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu.invariants import violations
-from nanty_env.engine.game import Game
 
 STEP_CAP = 20_000
 Policy = Callable[[Game, list[int], random.Random], int]
@@ -59,11 +58,15 @@ def soak_game(n: int, seed: int, policy: Policy, check: bool = True) -> tuple[Ga
     raise AssertionError(f"players={n} seed={seed}: no end after {STEP_CAP} decisions")
 
 
+ENDINGS = {
+    Termination.SUDDEN_DEATH: "objective",
+    Termination.DECK: "draw pile",
+    Termination.DOOMSDAY: "doomsday",
+}
+
+
 def ending(g: Game) -> str:
-    reason = g.outcome.reason
-    if reason.startswith("objective"):
-        return "objective"
-    return "draw pile" if reason.startswith("deck") else "doomsday"
+    return ENDINGS[g.outcome.termination]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,16 +93,17 @@ def main(argv: list[str] | None = None) -> int:
             for seed in range(args.seed, args.seed + count):
                 g, k = soak_game(n, seed, POLICIES[name])
                 ends[ending(g)] += 1
-                sloth += g.outcome.reason == "deck_exhausted:objective" or (
-                    g.outcome.reason == "doomsday"
-                    and g.outcome.points is not None
+                o = g.outcome
+                sloth += (o.termination is Termination.DECK and o.detail == "objective") or (
+                    o.termination is Termination.DOOMSDAY
+                    and o.points is not None
                     and any(
                         g.t.data.objectives[g.objective[s]].rule == "sloth"
                         for s in g.outcome.winners
                     )
                 )
-                if g.outcome.reason.startswith("objective:"):
-                    objectives[name, g.outcome.reason.split(":")[1]] += 1
+                if o.termination is Termination.SUDDEN_DEATH:
+                    objectives[name, o.detail] += 1
                 steps += k
                 insanity += g.insanity
             total_games += count

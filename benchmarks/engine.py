@@ -41,8 +41,7 @@ from harness import (
 )
 from harness import table as text_table
 
-from nanty_env.engine.config import GameConfig
-from nanty_env.engine.game import Game
+from nanty_env.engine import Game, GameConfig
 
 TARGET_PLAYERS = 4
 TARGET_DECISIONS_PER_SECOND = 50_000

@@ -42,7 +42,6 @@ from harness import (
 
 import nanty_env
 from nanty_env.async_vector import make_async_vec_env
-from nanty_env.vector import make_vec_env
 
 PEERS = ("connect_four_v3", "texas_holdem_v4")
 LEVELS = ("raw_env", "env()")
@@ -105,6 +104,8 @@ def aec_section(seconds: float, rounds: int) -> Rounds:
 
 
 def vec_steps_per_second(workers: int, num_envs: int, seconds: float) -> float:
+    from nanty_env.vector import make_vec_env  # here: workers re-import this script, SB3-free
+
     venv = make_vec_env(num_envs, num_workers=workers, seed=0, num_players=4)
     venv.reset()
     rng = random.Random(0)
@@ -176,6 +177,25 @@ def vector_section(sizes: list[int], seconds: float, rounds: int, label: str) ->
     return result
 
 
+def worker_memory(num_envs: int = 16) -> None:
+    """Resident memory of the worker processes of both multi-process faces (``/proc``)."""
+    from nanty_env.vector import make_vec_env
+
+    def rss_mb(pid: int) -> float:
+        with open(f"/proc/{pid}/status") as f:
+            return int(next(x for x in f if x.startswith("VmRSS:")).split()[1]) / 1024
+
+    sync = make_vec_env(num_envs, num_workers=2, seed=0, num_players=4)
+    sync.reset()
+    asyn = make_async_vec_env(num_envs, 2, seed=0, num_players=4)
+    asyn.async_reset()
+    asyn.recv()
+    for name, venv in (("synchronous", sync), ("asynchronous", asyn)):
+        rss = [round(rss_mb(p)) for p in venv.worker_pids]
+        print(f"{name}, {num_envs} games: the workers' resident memory {rss} MB")
+        venv.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=3.0, help="seconds per case and round")
@@ -187,8 +207,12 @@ def main() -> None:
     ap.add_argument(
         "--loaded", action="store_true", help="repeat the vector run beside a busy process"
     )
+    ap.add_argument("--worker-memory", action="store_true", help="only the workers' memory")
     add_arguments(ap)
     args = ap.parse_args()
+    if args.worker_memory:
+        worker_memory()
+        return
     info = header(f"env: steps/s, {args.seconds:g} s per case and round", args.rounds)
     sections: dict[str, Rounds] = {}
     if not args.no_aec:

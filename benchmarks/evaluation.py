@@ -28,8 +28,7 @@ from harness import (
 from agents import HeuristicBot
 from agents.base import play_game
 from agents.evaluation import NUM_PERSONALITIES, Evaluator, metrics, sampled_values
-from nanty_env.engine import Game, GameConfig
-from nanty_env.engine.setup import personality_deck
+from nanty_env.engine import Game, GameConfig, personality_deck
 
 
 def positions(config: GameConfig, seed: int) -> list[Game]:

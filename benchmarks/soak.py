@@ -33,8 +33,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from nanty_env.engine import NUM_ACTIONS, Game, GameConfig, IllegalActionError
-from nanty_env.engine.validation import check_game
+from nanty_env.engine import NUM_ACTIONS, Game, GameConfig, IllegalActionError, check_game
 
 CONFIGS: tuple[dict[str, Any], ...] = (
     {},
@@ -166,7 +165,7 @@ def play(n: int, seed: int, args: argparse.Namespace, soak: Soak) -> None:
                 raise Violation(f"no end after {args.max_steps} decisions")
         soak.games += 1
         soak.by_players[n] += 1
-        soak.ends[g.outcome.reason.split(":")[0]] += 1
+        soak.ends[g.outcome.termination.value] += 1
     except Exception as e:  # every failure is recorded with what replays it
         soak.violations.append(
             {"players": n, "seed": seed, "config": options, "step": step, "error": repr(e)}

@@ -27,8 +27,7 @@ from agents.registry import make_bot
 from agents.robustness import break_cost
 from agents.value_model import goal_class
 from arena.tournament import Task, TournamentSpec, schedule, seats_for
-from nanty_env.engine.game import Game
-from nanty_env.engine.victory import goal_met
+from nanty_env.engine import Game, Outcome, Termination, goal_met
 
 HEURISTIC = "heuristic"
 
@@ -60,7 +59,7 @@ def play(args: tuple[str, Task]) -> dict[str, Any]:
         bot_rngs(task.deal_seed, 4, task.rotation + 1),
         on_turn=on_turn,
     )
-    if rec.reason.startswith("personality"):
+    if Outcome(rec.winners, rec.reason).termination is Termination.GOAL:
         for s in rec.winners:
             if s in pending:
                 events.append((*pending.pop(s), True))

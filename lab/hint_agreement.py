@@ -20,8 +20,7 @@ from agents.base import play_game
 from agents.checkpoint import PolicyCheckpoint
 from agents.policy import PolicyBot, load_for_env
 from agents.registry import make_bot
-from nanty_env.engine import GameConfig
-from nanty_env.engine.actions import NUM_ACTIONS
+from nanty_env.engine import NUM_ACTIONS, GameConfig
 
 
 class CountingPolicyBot(PolicyBot):

@@ -31,7 +31,7 @@ from agents.base import bot_rngs, play_game
 from agents.heuristic import HeuristicBot
 from arena.paired import paired
 from arena.tournament import Task, TournamentSpec, schedule, seats_for
-from nanty_env.engine.tables import tables
+from nanty_env.engine import tables
 
 MODES = ("base", "holmes", "all")
 HOLMES = next(k for k, p in enumerate(tables().data.personalities) if p.id == "sherlock_holmes")

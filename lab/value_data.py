@@ -24,8 +24,7 @@ from agents.files import atomic_write_text
 from agents.registry import make_bot
 from arena.seeded_games import seeded_games
 from arena.tournament import seats_for
-from nanty_env.engine.config import GameConfig
-from nanty_env.engine.game import Game
+from nanty_env.engine import Game, GameConfig
 
 
 def table_specs(bot: str, n: int, seed: int) -> list[str]:

@@ -42,7 +42,7 @@ from agents.value_model import (
     pooled_log_loss,
 )
 from lab.value_data import generate_records, load_records, save_records
-from nanty_env.engine.config import GameConfig
+from nanty_env.engine import GameConfig
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "agents" / "data"  # where the models ship
 DEFAULT_OUT = DATA_DIR / model_file(2)

@@ -7,6 +7,7 @@ Examples::
     nanty eval --bots mypkg.bots:Greedy:depth=2,random                  # your own bot
     nanty summary results_games.jsonl     # a (partial) run, while it is still going
     nanty compare a_games.jsonl b_games.jsonl   # two runs' first bots, game by game
+    nanty compare a0.jsonl,a1.jsonl b0.jsonl,b1.jsonl   # pairs of runs (e.g. two deal seeds) pooled
     nanty roles --players 4 --games 100
     nanty roles-train --games 300
     nanty eval --expansion cthulhu --bots heuristic,random,random,random --games 400
@@ -207,15 +208,24 @@ def cmd_summary(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from arena.paired import compare_runs, format_paired
+    from arena.paired import compare_runs, format_paired, pooled
 
-    run_a, run_b = _journal(args.journal_a), _journal(args.journal_b)
-    try:
-        result = compare_runs(run_a, run_b, args.entry_a, args.entry_b)
-    except ValueError as e:
-        raise UsageError(str(e)) from e
-    names = (run_a.spec.bots[args.entry_a], run_b.spec.bots[args.entry_b])
-    print(format_paired(result, *names))
+    paths_a, paths_b = args.journal_a.split(","), args.journal_b.split(",")
+    if len(paths_a) != len(paths_b):
+        raise UsageError("give as many journals on each side (pairs of runs, comma-separated)")
+    results = []
+    for path_a, path_b in zip(paths_a, paths_b, strict=True):
+        run_a, run_b = _journal(path_a), _journal(path_b)
+        try:
+            results.append(compare_runs(run_a, run_b, args.entry_a, args.entry_b))
+        except ValueError as e:
+            raise UsageError(str(e)) from e
+        names = (run_a.spec.bots[args.entry_a], run_b.spec.bots[args.entry_b])
+        if len(paths_a) > 1:
+            print(f"{path_a} vs {path_b}:\n{format_paired(results[-1], *names)}\n")
+    if len(results) > 1:
+        print(f"all {len(results)} pairs of runs together:")
+    print(format_paired(pooled(results), *names))
     return 0
 
 
@@ -384,8 +394,14 @@ def build_parser() -> argparse.ArgumentParser:
         "compare one bot of each of two runs on the games both played (same other bots)",
         cmd_compare,
     )
-    co.add_argument("journal_a", help="a <out>_games.jsonl of nanty eval")
-    co.add_argument("journal_b", help="another, with the same seed, game settings and other bots")
+    co.add_argument(
+        "journal_a",
+        help="a <out>_games.jsonl of nanty eval (or several, comma-separated, e.g. one per "
+        "deal seed: the pairs are pooled)",
+    )
+    co.add_argument(
+        "journal_b", help="another (as many), with the same seeds, game settings and other bots"
+    )
     co.add_argument("--entry-a", type=int, default=0, help="which --bots entry of the first run")
     co.add_argument("--entry-b", type=int, default=0, help="which --bots entry of the second")
 
@@ -434,7 +450,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     from agents.registry import BotSpecError
-    from nanty_env.engine.errors import IllegalActionError
+    from nanty_env.engine import IllegalActionError
 
     parser = build_parser()
     args = parser.parse_args(argv)

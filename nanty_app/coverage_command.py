@@ -15,7 +15,7 @@ from nanty_app.arguments import positive_int
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
-    from nanty_env.engine.coverage import Coverage, count_coverage
+    from nanty_env.engine import Coverage, count_coverage
 
     players = [int(x) for x in args.players.split(",") if x]
     if args.bots:
@@ -39,8 +39,7 @@ def _bot_coverage(args: argparse.Namespace) -> Any:
     """Seat the ``--bots`` (one spec per seat) with the tournament harness and count."""
     from agents.base import play_game
     from agents.registry import make_bot
-    from nanty_env.engine.config import GameConfig
-    from nanty_env.engine.coverage import Coverage
+    from nanty_env.engine import Coverage, GameConfig
 
     specs = [b.strip() for b in args.bots.split(",") if b.strip()]
     cfg = GameConfig(

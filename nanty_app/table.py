@@ -16,7 +16,7 @@ from typing import Any
 
 from agents.base import Bot, bot_rngs
 from agents.registry import make_bot
-from nanty_env.engine import Game, GameConfig, IllegalActionError
+from nanty_env.engine import Game, GameConfig, IllegalActionError, frame_fields
 from nanty_env.records import GameRecorder, action_entry, write_record
 from nanty_env.words import words_for
 
@@ -114,7 +114,7 @@ class Table:
         """The legal actions of ``seat`` with their words (empty unless it decides)."""
         if self.over or self.to_move != seat:
             return []
-        frame = self.game.view(seat)["stack"][-1]
+        frame = frame_fields(self.game.view(seat)["stack"][-1])
         return [(a, self.words.choice(frame, a)) for a in self.game.legal_actions()]
 
     # ------------------------------------------------------------------ moving
@@ -165,7 +165,7 @@ class Table:
         g = self.game
         seat = g.current_player
         entry = action_entry(g, action)
-        frame = g.view(seat)["stack"][-1]
+        frame = frame_fields(g.view(seat)["stack"][-1])
         knowers = self.words.knowers(frame, action)
         public = self.words.choice(frame, action, hide_card=True) if knowers else entry["text"]
         g.apply(action)

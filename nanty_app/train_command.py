@@ -16,7 +16,10 @@ DEFAULT_CONFIGS = {"sb3": "quick", "rllib": "rllib_quick"}
 
 
 def add_train_parser(sub: argparse._SubParsersAction) -> None:
-    help = "train a policy from a YAML config (MaskablePPO self-play, or RLlib multi-agent PPO)"
+    help = (
+        "train from a YAML config: a policy (MaskablePPO self-play, or RLlib multi-agent PPO) "
+        "or, with value.enabled, the learned bot's value network"
+    )
     tr = sub.add_parser("train", help=help, description=help, formatter_class=DefaultsFormatter)
     tr.add_argument(
         "--backend",
@@ -91,7 +94,11 @@ def cmd_train(args: argparse.Namespace) -> int:
     except Interrupted as e:
         print(f"nanty train: {e}")
         return 128 + e.signum
-    print(f"wrote {out} (model.json/.safetensors, checkpoints/, eval.csv, learning_curve.png)")
+    if cfg.value.enabled:
+        n = cfg.env.num_players
+        print(f"wrote {out} (value_net_{n}p.json/.safetensors, nets/, records/, train.json)")
+    else:
+        print(f"wrote {out} (model.json/.safetensors, checkpoints/, eval.csv, learning_curve.png)")
     return 0
 
 

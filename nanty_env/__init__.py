@@ -1,14 +1,19 @@
 """nanty-narking: Nanty Narking (Discworld: Ankh-Morpork re-themed) for reinforcement learning.
 
-``nanty_env.env()`` / ``raw_env`` / ``parallel_env`` are the PettingZoo faces (gymnasium and
-pettingzoo are imported lazily, so the rules engine in ``nanty_env.engine`` works without them).
+``nanty_env.env()`` / ``raw_env`` / ``parallel_env`` are the PettingZoo faces; the single-learner
+Gymnasium env is ``gymnasium.make("NantyNarking-v0", ...)``. Gymnasium and PettingZoo are
+imported lazily, so the rules engine in ``nanty_env.engine`` works without them.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["env", "parallel_env", "raw_env"]
+from nanty_env.registration import GYM_ID, register_gymnasium_env
+
+__all__ = ["GYM_ID", "env", "parallel_env", "raw_env"]
+
+register_gymnasium_env()
 
 
 def __getattr__(name: str) -> Any:

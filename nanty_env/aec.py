@@ -1,12 +1,18 @@
 """PettingZoo AEC environment ``nanty_narking_v0``.
 
 ``raw_env`` raises :class:`IllegalActionError` on an illegal action (the game is unchanged);
-``env()`` wraps it in PettingZoo's standard wrappers, where an illegal action ends the game with
-``illegal_reward`` (default -1) for the offender and 0 for the others (PettingZoo's
-``TerminateIllegalWrapper``); nothing is ever silently replaced.
+``env()`` wraps it in :class:`~nanty_env.wrapper.NantyAECWrapper`, one wrapper with the checks of
+PettingZoo's standard stack: an illegal action ends the game with ``illegal_reward`` (default
+-1) for the offender and 0 for the others, out-of-space actions and calls out of order are
+refused; nothing is ever silently replaced.
 
-``agent_selection`` follows the engine's current player, so out-of-turn decisions (interrupts,
-events, payments) are simply turns of the seat that owes them.
+``agent_selection`` follows the engine's current player (``agent_order="engine"``, the default),
+so out-of-turn decisions (interrupts, events, payments) are simply turns of the seat that owes
+them. With ``agent_order="cycle"`` the agents instead take turns in seat order, every cycle, as
+PettingZoo's ``aec_to_parallel`` requires (``metadata["is_parallelizable"]`` is then True): the
+seat that decides answers its decision, every other seat answers the no-op
+(:data:`~nanty_env.observation.NO_OP`, the only action its mask allows), and the decision is
+applied when the cycle ends, as one step of ``parallel_env``.
 """
 
 from __future__ import annotations
@@ -16,17 +22,34 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
-from nanty_env.engine import Game, GameConfig
+from nanty_env.engine import Game, GameConfig, IllegalActionError
 from nanty_env.engine import actions as A
-from nanty_env.observation import OBS_SIZE, STATE_SIZE, Encoder, action_mask, encode_state
+from nanty_env.observation import (
+    NO_OP,
+    OBS_HIGH,
+    OBS_SIZE,
+    STATE_SIZE,
+    Encoder,
+    action_mask,
+    encode_state,
+    mask_with_no_op,
+)
+from nanty_env.options import (
+    as_action,
+    check_bool,
+    check_choice,
+    check_potential,
+    check_render_mode,
+    check_reward_mode,
+    game_config,
+)
 from nanty_env.render import render_text
 from nanty_env.render_image import render_view_image
 from nanty_env.rewards import Potential, terminal_rewards
 
 ENV_NAME = "nanty_narking_v0"
-OBS_HIGH = 100.0
+AGENT_ORDERS = ("engine", "cycle")
 
 
 def make_spaces() -> tuple[spaces.Dict, spaces.Discrete]:
@@ -40,22 +63,20 @@ def make_spaces() -> tuple[spaces.Dict, spaces.Discrete]:
     return obs, spaces.Discrete(A.NUM_ACTIONS)
 
 
-def game_config(
-    num_players: int = 4,
-    personalities: str = "standard",
-    thresholds: str = "rulebook",
-    theme: str = "nanty",
-    interrupt_windows: str = "public",
-    log: bool = False,
-) -> GameConfig:
-    return GameConfig(num_players, personalities, thresholds, theme, interrupt_windows, log)
+def acting_infos(g: Game, agents: list[str]) -> dict[str, dict[str, Any]]:
+    """The infos of the faces where every agent answers each decision (``parallel_env``, the
+    cycle order): whether the agent decides now. Always this one key, never more (TorchRL
+    builds a fixed info layout from the first infos); the outcome is ``game.outcome``."""
+    cur = g.current_player
+    return {a: {"acting": i == cur} for i, a in enumerate(agents)}
 
 
 class raw_env(AECEnv):
     """Nanty Narking for 2-4 players as an AEC environment (see module docstring).
 
     Args:
-        num_players, personalities, thresholds, theme, interrupt_windows: see ``GameConfig``.
+        config: the game's setup (``GameConfig``); or, instead, the game keywords
+            ``num_players``, ``personalities``, ``thresholds``, ``theme``, ``interrupt_windows``.
         render_mode: ``"ansi"`` (text of the current seat's view), ``"rgb_array"`` (a picture
             of the board as that seat sees it), ``"human"`` (that picture in a window, redrawn
             after every step; ``render()`` returns ``None``) or ``None``.
@@ -63,6 +84,8 @@ class raw_env(AECEnv):
         shaping: optional potential ``phi(game, seat)`` for potential-based shaping.
         reveal_personalities: put the others' personalities into observations (oracle).
         log: keep the engine's readable log (slower).
+        agent_order: ``"engine"`` (the seat that owes the decision acts) or ``"cycle"`` (seats
+            in order every cycle, the others answering the no-op; see the module docstring).
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -73,31 +96,27 @@ class raw_env(AECEnv):
 
     def __init__(
         self,
-        num_players: int = 4,
-        personalities: str = "standard",
-        thresholds: str = "rulebook",
-        theme: str = "nanty",
-        interrupt_windows: str = "public",
+        config: GameConfig | None = None,
+        *,
         render_mode: str | None = None,
         reward_mode: str = "win_loss",
         shaping: Potential | None = None,
         reveal_personalities: bool = False,
         log: bool = False,
+        agent_order: str = "engine",
+        **game: Any,
     ) -> None:
         super().__init__()
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(
-                f"render_mode must be None or one of {self.metadata['render_modes']}, "
-                f"got {render_mode!r}"
-            )
-        self.config = game_config(
-            num_players, personalities, thresholds, theme, interrupt_windows, log
-        )
-        self.render_mode = render_mode
-        self.reward_mode = reward_mode
-        self.shaping = shaping
-        self.reveal_personalities = reveal_personalities
-        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self.config = game_config(config, log=log, **game)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
+        self.reward_mode = check_reward_mode(reward_mode)
+        self.shaping = check_potential(shaping)
+        self.reveal_personalities = check_bool("reveal_personalities", reveal_personalities)
+        self.agent_order = check_choice("agent_order", agent_order, AGENT_ORDERS)
+        self._cycle = agent_order == "cycle"
+        self.metadata = {**type(self).metadata, "is_parallelizable": self._cycle}
+        n = self.config.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space, act_space = make_spaces()
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
@@ -108,6 +127,16 @@ class raw_env(AECEnv):
         self.game_seed = 0  # the seed of the current game (``Game.new``), for game records
         self._encode = Encoder()
         self._window = None
+        self._pending: int | None = None  # cycle order: the decision given in this cycle
+        # Before reset(): no agents and nothing to read (step, observe, last ... say so). No
+        # __getattr__ here: it would keep CPython from specialising every attribute read.
+        self.agents: list[str] = []
+        self.agent_selection: str | None = None
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -127,30 +156,104 @@ class raw_env(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
         self._potential = self._potentials()
-        self.agent_selection = self.possible_agents[self.game.current_player]
+        if self._cycle:
+            self._pending = None
+            self.infos = acting_infos(self.game, self.possible_agents)
+            self.agent_selection = self.possible_agents[0]
+        else:
+            self.infos = {a: {} for a in self.agents}
+            self.agent_selection = self.possible_agents[self.game.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.agent_name_mapping[agent]
         g = self.game
+        if g is None:
+            raise RuntimeError("call reset() before observe()")
+        seat = self.agent_name_mapping[agent]
         return {
             "observation": self._encode(g, seat, reveal_personalities=self.reveal_personalities),
-            "action_mask": action_mask(g, seat),
+            "action_mask": mask_with_no_op(g, seat) if self._cycle else action_mask(g, seat),
         }
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self.game is None:
+            raise RuntimeError("call reset() before last()")
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def state(self) -> np.ndarray:
+        if self.game is None:
+            raise RuntimeError("call reset() before state()")
         return encode_state(self.game)
 
-    def step(self, action: int) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
+    def step(self, action: int | None) -> None:
         g = self.game
-        g.apply(int(action))  # IllegalActionError leaves everything as it was
+        if g is None:
+            raise RuntimeError("call reset() before step()")
+        agent = self.agent_selection
+        try:
+            done = self.terminations[agent] or self.truncations[agent]
+        except KeyError:
+            raise RuntimeError(
+                "the game is over and every agent has stepped: call reset() to play again"
+            ) from None
+        if done:
+            self._was_dead_step(action)  # PettingZoo's: only None is accepted
+            return
+        if action is None:
+            raise TypeError(f"{agent} must act now; None is only the action of a finished agent")
+        if self._cycle:
+            self._cycle_step(agent, action)
+            return
+        g.apply(action)  # TypeError or IllegalActionError leave everything as it was
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self.shaping is None and g.outcome is None:
+            self.agent_selection = self.possible_agents[g.stack[-1]["p"]]
+            if self.render_mode == "human":
+                self.render()
+            return  # every reward is 0.0, and so is every cumulative one before the end
+        self._reward_and_end(g)
+        if g.outcome is None:
+            self.agent_selection = self.possible_agents[g.stack[-1]["p"]]
+        if self.render_mode == "human":
+            self.render()
+
+    def _cycle_step(self, agent: str, action: Any) -> None:
+        """One agent's turn in ``agent_order="cycle"``: the decider's action is checked and
+        kept, the others' must be the no-op; the last seat's turn applies the decision."""
+        g = self.game
+        action = as_action(action)
+        seat = self.agent_name_mapping[agent]
+        if seat == g.current_player:
+            if action not in g.legal:
+                g.apply(action)  # raises IllegalActionError with the engine's description
+            self._pending = action
+        elif action != NO_OP:
+            raise IllegalActionError(
+                f"{agent} is not deciding: its only legal action is the no-op {NO_OP}, got {action}"
+            )
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if seat + 1 < len(self.possible_agents):
+            self.agent_selection = self.possible_agents[seat + 1]
+            return
+        g.apply(self._pending)  # checked when it was given; nothing else changed the game
+        self._pending = None
+        self._reward_and_end(g)
+        self.infos = acting_infos(self.game, self.possible_agents)
+        self.agent_selection = self.possible_agents[0]
+        if self.render_mode == "human":
+            self.render()
+
+    def _reward_and_end(self, g: Game) -> None:
+        """After a decision: the shaping and terminal rewards, accumulated; the end."""
         if self.shaping is not None:
             new = self._potentials()
             for i, a in enumerate(self.agents):
@@ -162,19 +265,13 @@ class raw_env(AECEnv):
                 self.rewards[a] += final[i]
                 self.infos[a] = {"winners": list(g.outcome.winners), "reason": g.outcome.reason}
             self.terminations = dict.fromkeys(self.agents, True)
-            if self.render_mode == "human":
-                self.render()
-        else:
-            self.agent_selection = self.possible_agents[g.stack[-1]["p"]]
-            if self.render_mode == "human":
-                self.render()
-            if self.shaping is None:
-                return  # every reward is 0.0, and so is every cumulative one before the end
         self._accumulate_rewards()
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             return None
+        if self.game is None:
+            raise RuntimeError("call reset() before render()")
         if self.render_mode == "rgb_array":
             return self.render_image_for(self.agent_selection)
         if self.render_mode == "human":
@@ -202,61 +299,21 @@ class raw_env(AECEnv):
     def _potentials(self) -> list[float]:
         if self.shaping is None:
             return []
-        return [self.shaping(self.game, s) for s in range(self.game.n)]
+        g = self.game
+        if g.is_terminal:  # a finished game's potential is 0 (see nanty_env.rewards)
+            return [0.0] * g.n
+        return [self.shaping(g, s) for s in range(g.n)]
 
     def view(self, agent: str) -> dict[str, Any]:
         """The dict view of ``agent`` for scripted bots (``Game.view``)."""
         return self.game.view(self.agent_name_mapping[agent])
 
 
-# The AEC attributes read on every step. PettingZoo's wrappers reach them through
-# ``__getattr__`` (a failed normal lookup, then a Python call, at every wrapper level); the
-# subclasses below read them through plain properties instead. Behaviour is PettingZoo's.
-_PER_STEP = ("agent_selection", "agents", "terminations", "truncations", "rewards", "infos")
+def env(config: GameConfig | None = None, *, illegal_reward: float = -1.0, **kwargs: Any) -> AECEnv:
+    """The wrapped AEC env (``config`` and ``kwargs`` as for ``raw_env``): an illegal action ends
+    the game with ``illegal_reward`` for the offender, and the usual bounds and order checks
+    apply (one wrapper doing what PettingZoo's ``TerminateIllegalWrapper``,
+    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper`` do together)."""
+    from nanty_env.wrapper import NantyAECWrapper
 
-
-def _passthrough(name: str, guarded: bool) -> property:
-    def get(self: wrappers.BaseWrapper) -> Any:
-        if guarded and not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self.env, name)
-
-    def put(self: wrappers.BaseWrapper, value: Any) -> None:
-        setattr(self.env, name, value)
-
-    return property(get, put)
-
-
-def _passthrough_mixin(guarded: bool) -> type:
-    """A mixin of properties reading the per-step attributes from the wrapped env (``guarded``:
-    refused before ``reset()``, as ``OrderEnforcingWrapper`` does)."""
-    props = {n: _passthrough(n, guarded) for n in _PER_STEP}
-    props["_cumulative_rewards"] = _passthrough("_cumulative_rewards", False)
-    return type("PerStepPassthrough", (), props)
-
-
-_Passthrough = _passthrough_mixin(guarded=False)
-_GuardedPassthrough = _passthrough_mixin(guarded=True)
-
-
-class TerminateIllegalWrapper(_Passthrough, wrappers.TerminateIllegalWrapper):
-    """PettingZoo's wrapper, reading per-step attributes directly."""
-
-
-class AssertOutOfBoundsWrapper(_Passthrough, wrappers.AssertOutOfBoundsWrapper):
-    """PettingZoo's wrapper, reading per-step attributes directly."""
-
-
-class OrderEnforcingWrapper(_GuardedPassthrough, wrappers.OrderEnforcingWrapper):
-    """PettingZoo's wrapper, reading per-step attributes directly (still refused before
-    ``reset()``)."""
-
-
-def env(illegal_reward: float = -1.0, **kwargs: Any) -> AECEnv:
-    """The wrapped AEC env: an illegal action ends the game with ``illegal_reward`` for the
-    offender (PettingZoo's TerminateIllegalWrapper), then the usual order and bounds checks
-    (PettingZoo's wrappers, subclassed only to read per-step attributes faster)."""
-    e = raw_env(**kwargs)
-    e = TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
-    e = AssertOutOfBoundsWrapper(e)
-    return OrderEnforcingWrapper(e)
+    return NantyAECWrapper(raw_env(config, **kwargs), illegal_reward=illegal_reward)

@@ -24,7 +24,7 @@ handles its messages in order, so a chunk posted while it is busy is stepped wit
 
 from __future__ import annotations
 
-import contextlib
+import time
 import traceback
 from collections.abc import Sequence
 from multiprocessing.connection import wait
@@ -32,14 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from nanty_env.vector import (
-    EnvFactory,
-    EnvMaker,
-    NantyVecEnv,
-    _StepBuffers,
-    process_context,
-    start_worker,
-)
+from nanty_env.batch import EnvFactory, EnvMaker, GameBatch, process_context
+from nanty_env.workers import DEFAULT_TIMEOUT, VecEnvWorkerError, Worker, _StepBuffers
 
 
 def _async_worker(remote: Any, env_fns: list[EnvFactory], bufs: list[_StepBuffers]) -> None:
@@ -48,7 +42,7 @@ def _async_worker(remote: Any, env_fns: list[EnvFactory], bufs: list[_StepBuffer
     stepping is picked up at once, without the worker going to sleep."""
     chunks, start = [], 0
     for b in bufs:
-        chunks.append(NantyVecEnv(env_fns[start : start + b.n]))
+        chunks.append(GameBatch(env_fns[start : start + b.n]))
         start += b.n
     while True:
         try:
@@ -58,18 +52,18 @@ def _async_worker(remote: Any, env_fns: list[EnvFactory], bufs: list[_StepBuffer
         if cmd == "close":
             remote.close()
             return
-        venv, b = chunks[j], bufs[j]
+        batch, b = chunks[j], bufs[j]
         try:
             if cmd == "step":
-                infos = venv.step_into(b.actions, b.obs, b.rewards, b.dones, b.masks)
+                infos = batch.step_into(b.actions, b.obs, b.rewards, b.dones, b.masks)
             elif cmd == "reset":
-                b.obs[:] = venv.reset()
-                b.masks[:] = venv.action_masks()
+                b.obs[:] = batch.reset()
+                b.masks[:] = batch.action_masks()
                 b.rewards[:] = 0.0
                 b.dones[:] = False
-                infos = [{} for _ in venv.envs]
+                infos = [{} for _ in batch.envs]
             elif cmd == "seed":
-                venv.seed(data)
+                batch.seed(data)
                 remote.send((j, None))
                 continue
             else:
@@ -88,11 +82,17 @@ class AsyncNantyVecEnv:
     chunk while the caller is choosing the actions of the one just returned.
 
     Every chunk must be answered with ``send`` for exactly the ``env_ids`` that ``recv``
-    returned for it before ``recv`` can return it again.
+    returned for it before ``recv`` can return it again. A worker that dies, or owes an answer
+    for ``worker_timeout`` seconds (even while the others keep answering), is reported by one
+    ``VecEnvWorkerError``; the batch is then unusable.
     """
 
     def __init__(
-        self, env_fns: Sequence[EnvFactory], num_workers: int = 2, chunks_per_worker: int = 2
+        self,
+        env_fns: Sequence[EnvFactory],
+        num_workers: int = 2,
+        chunks_per_worker: int = 2,
+        worker_timeout: float = DEFAULT_TIMEOUT,
     ) -> None:
         n = len(env_fns)
         num_workers = max(1, min(num_workers, n))
@@ -105,28 +105,36 @@ class AsyncNantyVecEnv:
         self._ids = [np.arange(bounds[c], bounds[c + 1]) for c in range(len(bounds) - 1)]
         self._per_worker = per_worker
         ctx = process_context()
-        self._remotes: list[Any] = []
+        self._workers: list[Worker] = []
         self._bufs: list[_StepBuffers] = []  # one per chunk
-        self._procs: list[Any] = []
-        for w in range(num_workers):
-            chunks = self._ids[w * per_worker : (w + 1) * per_worker]
-            bufs = [_StepBuffers.allocate(ctx, len(ids), obs_dim, num_actions) for ids in chunks]
-            fns = [env_fns[i] for ids in chunks for i in ids]
-            parent, proc = start_worker(ctx, _async_worker, fns, bufs)
-            self._remotes.append(parent)
-            self._bufs += bufs
-            self._procs.append(proc)
         self._busy: set[int] = set()  # chunks stepping (results not yet received)
         self._awaiting: set[int] = set()  # chunks received, waiting for their actions
+        self._broken: str | None = None
         self._closed = False
+        self._last_ready = -1  # the worker whose answer recv returned last
+        try:
+            for w in range(num_workers):
+                chunks = self._ids[w * per_worker : (w + 1) * per_worker]
+                bufs = [_StepBuffers.allocate(ctx, len(i), obs_dim, num_actions) for i in chunks]
+                fns = [env_fns[i] for ids in chunks for i in ids]
+                name = f"async vec-env worker {w}"
+                self._workers.append(Worker(ctx, _async_worker, fns, bufs, name, worker_timeout))
+                self._bufs += bufs
+        except BaseException:
+            self.close()
+            raise
 
     @property
     def num_workers(self) -> int:
-        return len(self._remotes)
+        return len(self._workers)
 
     @property
     def num_chunks(self) -> int:
         return len(self._ids)
+
+    @property
+    def worker_pids(self) -> list[int]:
+        return [w.proc.pid for w in self._workers]
 
     def seed(self, seed: int | None = None) -> None:
         """Seed game ``i`` with ``seed + i`` at the next ``async_reset``."""
@@ -166,9 +174,7 @@ class AsyncNantyVecEnv:
         finished games are already reset, as in ``NantyVecEnv``). Blocks until one is ready."""
         if not self._busy:
             raise RuntimeError("nothing to receive: send actions (or async_reset) first")
-        pending = {self._remotes[c // self._per_worker]: c // self._per_worker for c in self._busy}
-        ready = wait(list(pending))
-        w = min(pending[r] for r in ready)
+        w = self._next_ready()
         c, infos = self._receive(w)
         b = self._bufs[c]
         self._awaiting.add(c)
@@ -181,32 +187,76 @@ class AsyncNantyVecEnv:
             self._ids[c].copy(),
         )
 
+    def _next_ready(self) -> int:
+        """The next worker with an answer ready, taking turns (the one after the last returned
+        goes first, so a fast worker cannot hide a dead or stopped one), sleeping until one
+        is. Every worker owing an answer for longer than its timeout raises, even while the
+        others keep answering; a dead one is reported when its turn comes."""
+        self._check_usable()
+        owing = sorted({c // self._per_worker for c in self._busy})
+        turn = [w for w in owing if w > self._last_ready] + [
+            w for w in owing if w <= self._last_ready
+        ]
+        while True:
+            now = time.monotonic()
+            for w in turn:
+                worker = self._workers[w]
+                if now - worker.pending_since >= worker.limit and not worker.conn.poll():
+                    self._fail(worker.silent(now - worker.pending_since))
+            for w in turn:
+                if self._workers[w].conn.poll():
+                    self._last_ready = w
+                    return w
+            first_due = min(self._workers[w].pending_since + self._workers[w].limit for w in owing)
+            handles = [self._workers[w].conn for w in owing]
+            handles += [self._workers[w].proc.sentinel for w in owing]
+            wait(handles, max(first_due - now, 0.0))
+
     def _post(self, c: int, cmd: str, data: Any = None) -> None:
         """Send ``cmd`` for chunk ``c`` to its worker."""
+        self._check_usable()
         w, j = divmod(c, self._per_worker)
         try:
-            self._remotes[w].send((cmd, j, data))
-        except OSError:
-            raise EOFError(f"async vec-env worker {w} died") from None
+            self._workers[w].send((cmd, j, data))
+        except VecEnvWorkerError as exc:
+            self._fail(exc)
 
     def _message(self, w: int) -> tuple[int, Any]:
         """Worker ``w``'s next answer: ``(chunk, payload)``; the chunk is no longer stepping,
-        and a traceback from the worker is raised as a ``RuntimeError``."""
+        and a traceback from the worker is raised as a ``VecEnvWorkerError``."""
+        worker = self._workers[w]
         try:
-            j, payload = self._remotes[w].recv()
-        except (EOFError, OSError):
-            raise EOFError(f"async vec-env worker {w} died") from None
+            j, payload = worker.recv()
+        except VecEnvWorkerError as exc:
+            self._fail(exc)
         c = w * self._per_worker + j
         self._busy.discard(c)
+        if any(k // self._per_worker == w for k in self._busy):
+            worker.answered()  # more is owed: its clock starts again
+        else:
+            worker.settled()
         if isinstance(payload, str):
-            raise RuntimeError(f"an async vec-env worker failed:\n{payload}")
+            self._fail(VecEnvWorkerError(f"{worker.name} failed:\n{payload}"))
         return c, payload
 
     def _receive(self, w: int) -> tuple[int, list[dict]]:
         """The chunk worker ``w`` has just finished and its infos (from shared memory, or sent
         along when large)."""
         c, infos = self._message(w)
-        return c, infos if infos is not None else self._bufs[c].take_infos(self._remotes[w])
+        if infos is not None:
+            return c, infos
+        try:
+            return c, self._bufs[c].take_infos(self._workers[w])
+        except VecEnvWorkerError as exc:
+            self._fail(exc)
+
+    def _fail(self, exc: VecEnvWorkerError) -> None:
+        self._broken = str(exc).splitlines()[0]
+        raise exc
+
+    def _check_usable(self) -> None:
+        if self._broken is not None:
+            raise VecEnvWorkerError(f"this vec env is unusable: {self._broken}; close it")
 
     def _chunk_of(self, env_ids: np.ndarray) -> int:
         for k, ids in enumerate(self._ids):
@@ -215,23 +265,25 @@ class AsyncNantyVecEnv:
         raise ValueError(f"{env_ids.tolist()} is not one chunk returned by recv()")
 
     def _require_idle(self, what: str) -> None:
+        self._check_usable()
         if self._busy:
             raise RuntimeError(f"{what}() while chunks are still stepping: recv() them first")
 
     def close(self) -> None:
         """Collect the chunks still stepping (a worker could otherwise block writing large
-        infos to a pipe nobody reads), then stop the workers."""
+        infos to a pipe nobody reads), then stop the workers (killing any that is stopped or
+        hung)."""
         if self._closed:
             return
-        for c in sorted(self._busy):
-            with contextlib.suppress(EOFError, RuntimeError):  # a dead or failed worker
-                self._receive(c // self._per_worker)
+        if self._broken is None:
+            for c in sorted(self._busy):
+                try:
+                    self._receive(c // self._per_worker)
+                except VecEnvWorkerError:  # a dead, stopped or failed worker
+                    break
         self._busy.clear()
-        for r in self._remotes:
-            with contextlib.suppress(OSError):
-                r.send(("close", 0, None))
-        for p in self._procs:
-            p.join(timeout=5)
+        for worker in self._workers:
+            worker.stop(("close", 0, None))
         self._closed = True
 
     def __enter__(self) -> AsyncNantyVecEnv:
@@ -246,13 +298,17 @@ def make_async_vec_env(
     num_workers: int = 2,
     seed: int | None = None,
     chunks_per_worker: int = 2,
+    worker_timeout: float = DEFAULT_TIMEOUT,
     **kwargs: Any,
 ) -> AsyncNantyVecEnv:
     """``num_envs`` single-learner games over ``num_workers`` worker processes
     (``chunks_per_worker`` chunks each); ``kwargs`` go to ``NantySingleAgentEnv``; game ``i``
     is seeded ``seed + i`` at the first reset."""
     venv = AsyncNantyVecEnv(
-        [EnvMaker(**kwargs) for _ in range(num_envs)], num_workers, chunks_per_worker
+        [EnvMaker(**kwargs) for _ in range(num_envs)],
+        num_workers,
+        chunks_per_worker,
+        worker_timeout,
     )
     if seed is not None:
         venv.seed(seed)

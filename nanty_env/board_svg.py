@@ -24,8 +24,7 @@ from nanty_env.board_layout import (
     outline_points,
     river_y,
 )
-from nanty_env.engine import Game, GameConfig
-from nanty_env.engine.tables import tables_for
+from nanty_env.engine import Game, GameConfig, tables_for
 from nanty_env.words import (
     card_words,
     decision_words,

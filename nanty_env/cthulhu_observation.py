@@ -263,21 +263,21 @@ def _decision(x: Any, view: Mapping[str, Any], seat: int, n: int) -> None:
     ctx = view["context"]
     x[OFF["decision"] + CTHULHU_KIND_INDEX[view["decision"]]] = 1.0
     x[OFF["my_turn_to_act"]] = 1.0
-    a = ctx.get("a", -1)
+    a = ctx.get("area", -1)
     if isinstance(a, int) and 0 <= a < NA:
         x[OFF["context_area"] + a] = 1.0
-    for key in ("t", "to", "payer", "src"):
+    for key in ("target", "to", "payer", "source"):
         q = ctx.get(key, -1)
         if isinstance(q, int) and 0 <= q < n:
             x[OFF["context_player"] + (q - seat) % n] = 1.0
             break
-    c = ctx.get("c", -1)
+    c = ctx.get("card", -1)
     if isinstance(c, int) and 0 <= c < NC:
         x[OFF["context_cards"] + c] = 1.0
     for c in ctx.get("cards", ()):
         if 0 <= c < NC:
             x[OFF["context_cards"] + c] = 1.0
-    e = ctx.get("e", -1)
+    e = ctx.get("elder", -1)
     if isinstance(e, int) and 0 <= e < NE:
         x[OFF["context_elder"] + e] = 1.0
     roll = ctx.get("roll", 0)

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from nanty_env.engine import GameConfig, Outcome, Termination
 from nanty_env.engine import actions as A
-from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
 from nanty_env.words import (
     EFFECT_WORDS,
@@ -60,20 +60,20 @@ CTHULHU_QUESTIONS: Mapping[str, Any] = {
     **QUESTIONS,
     "end": lambda w, f: "End your turn (or first use an ability)",
     "refill": _refill_question,
-    "move_minion": lambda w, f: f"Choose where your minion from {w.area(f['a'])} goes",
+    "move_minion": lambda w, f: f"Choose where your minion from {w.area(f['area'])} goes",
     "pick_minion": lambda w, f: (
         "Choose one of your minions in an area with trouble to move"
-        if f.get("ft")
+        if f.get("from_trouble")
         else "Choose one of your minions to move"
     ),
     "summon": lambda w, f: f"You rolled {f['roll']}: choose an Elder One to summon, or none",
-    "summon_place": lambda w, f: f"Choose where {w.elder(f['e'])} arrives",
+    "summon_place": lambda w, f: f"Choose where {w.elder(f['elder'])} arrives",
     "sacrifice": lambda w, f: (
-        f"{w.elder(f['e'])} has taken hits: sacrifice your own minions there for more, or stop"
+        f"{w.elder(f['elder'])} has taken hits: sacrifice your own minions there for more, or stop"
     ),
-    "build_type": lambda w, f: f"Choose the type of the building you place in {w.area(f['a'])}",
+    "build_type": lambda w, f: f"Choose the type of the building you place in {w.area(f['area'])}",
     "relocate_building": lambda w, f: (
-        f"All six of your buildings are out: choose the one to move to {w.area(f['a'])}"
+        f"All six of your buildings are out: choose the one to move to {w.area(f['area'])}"
     ),
     "half_build": lambda w, f: "Build at half price, or decline",
     "take_faceup": lambda w, f: "Take one of the face-up cards",
@@ -119,7 +119,7 @@ class CthulhuWords(Words):
     # ------------------------------------------------------------------ actions
     def choice(self, frame: Frame, action: int, *, hide_card: bool = False) -> str:
         act = self.space.decode(action)
-        fam, arg, kind = act.family, act.arg, frame["k"]
+        fam, arg, kind = act.family, act.arg, frame["kind"]
         if fam == "ELDER":
             return self._elder_choice(frame, arg)
         if fam == "ELDER_ABILITY":
@@ -129,7 +129,7 @@ class CthulhuWords(Words):
             return "use your Great Old One's ability"
         if fam == "BUILDING_TYPE":
             b = self.t.data.buildings[arg]
-            price = -(-b.cost // 2) if frame.get("half") else b.cost
+            price = -(-b.cost // 2) if frame.get("half_price") else b.cost
             return f"place a {b.title} (£{price})"
         if fam == "ABILITY" and kind not in ("react", "flood"):
             return f"use your building in {self.area(arg)}"
@@ -148,11 +148,11 @@ class CthulhuWords(Words):
         return super().choice(frame, action, hide_card=hide_card)
 
     def _card_symbol(self, frame: Frame) -> str:
-        return self._symbol(frame) if frame["k"] == "card" else ""
+        return self._symbol(frame) if frame["kind"] == "card" else ""
 
     def _elder_choice(self, frame: Frame, e: int) -> str:
         elder = self.t.data.elder_ones[e]
-        kind = frame["k"]
+        kind = frame["kind"]
         if kind == "summon":
             return f"summon {elder.title} (HP {elder.hp})"
         if kind == "sacrifice":
@@ -162,14 +162,14 @@ class CthulhuWords(Words):
         return f"move {elder.title}"
 
     def _cthulhu_area(self, frame: Frame, a: int) -> str:
-        kind, name = frame["k"], self.area(a)
+        kind, name = frame["kind"], self.area(a)
         sym = self._card_symbol(frame)
         if sym == "minion":
             return f"place {self.a_agent} in {name}"
         if sym == "building" or kind == "half_build":
             return f"build in {name}"
         if kind == "summon_place":
-            return f"{self.elder(frame['e'])} arrives in {name}"
+            return f"{self.elder(frame['elder'])} arrives in {name}"
         if kind == "move_minion":
             return f"move it to {name}"
         if kind == "relocate_building":
@@ -177,7 +177,7 @@ class CthulhuWords(Words):
         return super().choice(frame, A.AREA + a)
 
     def _confirm(self, frame: Frame) -> str:
-        if frame["k"] == "card":
+        if frame["kind"] == "card":
             sym = self._symbol(frame)
             if sym == "summon":
                 return "roll the die to summon an Elder One"
@@ -223,16 +223,20 @@ def cthulhu_outcome_words(
     t = cthulhu_tables(None if config is None else config.content)
     who = " and ".join(f"player {s}" for s in winners) or "nobody"
     verb = "wins" if len(winners) == 1 else "win"
-    kind, _, detail = reason.partition(":")
-    if kind == "objective":
+    try:
+        o = Outcome(tuple(winners), reason)
+        kind, detail = o.termination, o.detail
+    except KeyError:  # a reason this version does not know: shown as it is
+        kind, detail = None, ""
+    if kind is Termination.SUDDEN_DEATH:
         idx = t.data.objective_index.get(detail)
         name = t.data.objectives[idx].title if idx is not None else detail
         return f"{who} {verb}: the secret objective {name} is met"
-    if kind == "deck_exhausted" and detail == "objective":
+    if kind is Termination.DECK and detail == "objective":
         return f"The draw pile ran out: {who} {verb} with Sloth"
-    if kind == "deck_exhausted":
+    if kind is Termination.DECK:
         return f"The draw pile ran out: {who} {verb} on points"
-    if kind == "doomsday":
+    if kind is Termination.DOOMSDAY:
         return f"Doomsday: the Insanity marker reached 13 and Azathoth awakes: {who} {verb}"
     return f"{who} {verb} ({reason})"
 

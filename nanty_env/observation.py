@@ -12,18 +12,18 @@ vectors while rewriting only the blocks whose inputs changed since the seat's la
 
 from __future__ import annotations
 
+import struct
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from nanty_env.engine import actions as A
-from nanty_env.engine.frames import frame_kinds
-from nanty_env.engine.tables import tables
+from nanty_env.engine import frame_from_fields, frame_kinds, tables
 
 if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+    from nanty_env.engine import Game
 
-NA = 12  # areas
+NA = A.NUM_AREAS
 NS = A.MAX_PLAYERS  # seat slots
 NC = A.NUM_CARDS
 NP = len(tables().data.personalities)
@@ -78,6 +78,7 @@ def _layout() -> dict[str, slice]:
 
 OBS_LAYOUT: dict[str, slice] = _layout()
 OBS_SIZE: int = sum(size for _, size, _ in _FIELDS)
+OBS_HIGH = 100.0  # the observation spaces' upper bound (every entry is in [0, OBS_HIGH])
 OFF = {name: s.start for name, s in OBS_LAYOUT.items()}
 
 
@@ -228,10 +229,9 @@ def _personas(m: memoryview, g: Game, seat: int, rel: tuple[int, ...], reveal: b
 def _decision(m: memoryview, g: Game, seat: int) -> None:
     """``scalars`` to ``my_turn_to_act``: counters, the card being resolved and, if it is
     mine, the pending decision."""
-    m[_SCALARS] = len(g.deck) / NC
-    m[_SCALARS + 1] = len(g.event_deck) / NE
-    m[_SCALARS + 2] = g.turn / 100
-    m[_SCALARS + 3] = sum(g.trouble) / NA
+    _SCALAR_NUMBERS.pack_into(
+        m, _SCALARS * 4, len(g.deck) / NC, len(g.event_deck) / NE, g.turn / 100, sum(g.trouble) / NA
+    )
     stack = g.stack
     for f in reversed(stack):
         if f["k"] == "card":
@@ -276,7 +276,16 @@ _AGENTS, _GREN, _CIT, _TROUBLE, _RETIRED = (
     OFF[name] for name in ("agents", "grenadiers", "citizens", "trouble", "city_retired")
 )
 _BUILDING_BLOCK = _zeros(_BUILDINGS, _GREN)
-_TURN_AND_SEATS = _zeros(_GAINED, _HAND)  # city_gained_this_turn ... num_players
+_THIS_TURN_BLOCK = _zeros(_GAINED, _MONEY)  # city_gained_this_turn, abilities_used
+# the per-seat blocks' offsets from ``money`` (consecutive blocks of one entry per seat)
+_LOANS_AFTER, _PENALTIES_AFTER, _HAND_SIZES_AFTER, _ON_BOARD_AFTER = (
+    k - _MONEY for k in (_LOANS, _PENALTIES, _HAND_SIZES, _ON_BOARD)
+)
+assert (_LOANS_AFTER, _PENALTIES_AFTER, _HAND_SIZES_AFTER, _ON_BOARD_AFTER) == (4, 8, 12, 16)
+# money ... agents_on_board as float32s: ``pack_into`` rounds each double to float32 as an
+# item assignment does (one C cast), in one call instead of twenty
+_SEAT_NUMBERS = struct.Struct(f"={5 * NS}f")
+_SCALAR_NUMBERS = struct.Struct("=4f")  # the four ``scalars``
 _HAND_BLOCK = _zeros(_HAND, _KNOWN)
 _KNOWN_BLOCK = _zeros(_KNOWN, _PERSONALITY)
 _PERSONAS = _zeros(_PERSONALITY, _DISCARD)  # personality ... revealed_personalities
@@ -290,16 +299,33 @@ _NEVER: list = [None]  # equal to no list of the game
 
 class _SeatCache:
     """One seat's last observation (for ``n`` players, ``reveal``) and copies of the inputs
-    of its slower blocks, as they were when it was built."""
+    of its slower blocks, as they were when it was built. The blocks that depend only on the
+    number of players and the seat (``seat_present``, ``num_players``) are written once."""
 
-    __slots__ = ("board", "discard", "events", "hand", "known", "n", "personas", "reveal", "x")
+    __slots__ = (
+        "active",
+        "board",
+        "discard",
+        "events",
+        "hand",
+        "known",
+        "n",
+        "personas",
+        "reveal",
+        "this_turn",
+        "x",
+    )
 
     def __init__(self, n: int, reveal: bool) -> None:
         self.n, self.reveal = n, reveal
         self.x = np.zeros(OBS_SIZE, dtype=np.float32)
+        self.x[_PRESENT : _PRESENT + n] = 1.0
+        self.x[_NUM_PLAYERS + n - 2] = 1.0
+        self.active = 0  # relative seat marked in ``active`` (none yet: the entry is 0)
         # agents (per absolute seat), grenadiers, citizens, trouble, retired, buildings
         self.board: list = [[_NEVER] * n, _NEVER, _NEVER, _NEVER, _NEVER, _NEVER]
         self.hand = self.known = self.personas = self.discard = self.events = _NEVER
+        self.this_turn: tuple = (None, -1)  # areas gained this turn, abilities used
 
 
 class Encoder:
@@ -327,8 +353,7 @@ class Encoder:
         board = [g.agents, g.gren, g.cit, g.trouble, g.city_retired, g.building]
         if board != c.board:
             _update_board(m, c.board, board, seat, rel)
-        m[_TURN_AND_SEATS[0]] = _TURN_AND_SEATS[1]
-        _turn_and_seats(m, g, seat, rel)
+        _update_turn_and_seats(m, c, g, seat, rel)
         _update_cards(m, c, g, seat, rel)
         if g.discard != c.discard:
             c.discard = _update_pile(m, _DISCARD_BLOCK, g.discard, c.discard)
@@ -339,6 +364,65 @@ class Encoder:
         m[_DECISION[0]] = _DECISION[1]
         _decision(m, g, seat)
         return x.copy()
+
+
+def _update_turn_and_seats(
+    m: memoryview, c: _SeatCache, g: Game, seat: int, rel: tuple[int, ...]
+) -> None:
+    """``city_gained_this_turn`` to ``active`` as ``_turn_and_seats`` writes them: this turn's
+    City Area cards and abilities only when they differ from the copies in ``c``, the per-seat
+    numbers always (``seat_present`` and ``num_players`` never change for a cache)."""
+    turn, gained, used = g.turn, g.city_gained, g.ability_used
+    areas = tuple(a for a, t in enumerate(gained) if t == turn) if turn in gained else ()
+    if areas != c.this_turn[0] or used != c.this_turn[1]:
+        m[_THIS_TURN_BLOCK[0]] = _THIS_TURN_BLOCK[1]
+        for a in areas:
+            m[_GAINED + a] = 1.0
+        if used:
+            for a in range(NA):
+                if used >> a & 1:
+                    m[_USED + a] = 1.0
+        c.this_turn = (areas, used)
+    money, loans, penalties, hands, on_board = g.money, g.loans, g.penalties, g.hands, g.on_board
+    if len(rel) == NS:  # the usual table: one packed write of the 20 numbers
+        a, b, c_, d = rel
+        _SEAT_NUMBERS.pack_into(
+            m,
+            _MONEY * 4,
+            money[a] / 50,
+            money[b] / 50,
+            money[c_] / 50,
+            money[d] / 50,
+            len(loans[a]),
+            len(loans[b]),
+            len(loans[c_]),
+            len(loans[d]),
+            len(penalties[a]),
+            len(penalties[b]),
+            len(penalties[c_]),
+            len(penalties[d]),
+            len(hands[a]) / 10,
+            len(hands[b]) / 10,
+            len(hands[c_]) / 10,
+            len(hands[d]) / 10,
+            on_board[a] / 12,
+            on_board[b] / 12,
+            on_board[c_] / 12,
+            on_board[d] / 12,
+        )
+    else:
+        for r, q in enumerate(rel):
+            i = _MONEY + r
+            m[i] = money[q] / 50
+            m[i + _LOANS_AFTER] = len(loans[q])
+            m[i + _PENALTIES_AFTER] = len(penalties[q])
+            m[i + _HAND_SIZES_AFTER] = len(hands[q]) / 10
+            m[i + _ON_BOARD_AFTER] = on_board[q] / 12
+    active = (g.active - seat) % len(rel)
+    if active != c.active:
+        m[_ACTIVE + c.active] = 0.0
+        c.active = active
+    m[_ACTIVE + active] = 1.0
 
 
 def _update_cards(m: memoryview, c: _SeatCache, g: Game, seat: int, rel: tuple[int, ...]) -> None:
@@ -425,14 +509,29 @@ def action_mask(g: Game, seat: int) -> np.ndarray:
     """int8 mask over the action space: the legal actions if ``seat`` decides now, else zeros."""
     if g.outcome is not None or g.stack[-1]["p"] != seat:
         return np.zeros(A.NUM_ACTIONS, dtype=np.int8)
-    legal = tuple(g._legal)
+    legal = g.legal
     m = _MASKS.get(legal)
     if m is None:
         if len(_MASKS) >= _MASK_CACHE_SIZE:
             _MASKS.clear()
         m = _MASKS[legal] = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
-        m[g._legal] = 1
+        m[list(legal)] = 1
     return m.copy()
+
+
+# The documented no-op of a seat that does not decide, where a face needs every seat to act
+# (``parallel_env``, ``raw_env(agent_order="cycle")``): PASS, the only action its mask allows.
+NO_OP = A.PASS
+_NO_OP_MASK = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
+_NO_OP_MASK[NO_OP] = 1
+
+
+def mask_with_no_op(g: Game, seat: int) -> np.ndarray:
+    """int8 mask: the legal actions if ``seat`` decides now, the no-op alone if another seat
+    does, all zero once the game is over."""
+    if g.outcome is None and g.stack[-1]["p"] != seat:
+        return _NO_OP_MASK.copy()
+    return action_mask(g, seat)
 
 
 # ---------------------------------------------------------------------- full state
@@ -516,13 +615,12 @@ def encode_view(view: dict, *, reveal: list[int] | None = None) -> np.ndarray:
         view["turn"] / 100,
         view["trouble_count"] / NA,
     )
-    for f in reversed(view["stack"]):
-        if f["k"] == "card":
-            x[OFF["resolving_card"] + f["c"]] = 1.0
-            x[OFF["symbol_index"] + min(f["i"], MAX_SYMBOLS - 1)] = 1.0
-            break
+    if view["resolving"]:  # the card being resolved last: [seat, card, next symbol]
+        _, card, i = view["resolving"][-1]
+        x[OFF["resolving_card"] + card] = 1.0
+        x[OFF["symbol_index"] + min(i, MAX_SYMBOLS - 1)] = 1.0
     if view["decision"]:
-        _context(x, {"k": view["decision"], **view["context"]}, seat, n)
+        _context(x, frame_from_fields({"kind": view["decision"], **view["context"]}), seat, n)
     return x
 
 

@@ -1,8 +1,17 @@
 """A PettingZoo ``ParallelEnv`` face of the same game, for tools that want one.
 
-Nanty Narking is sequential: at each parallel step exactly one agent (the engine's current
-player, flagged ``infos[agent]["acting"]``, with a non-zero ``action_mask``) acts; the actions
-of the others are ignored. An illegal action of the acting agent raises ``IllegalActionError``.
+Nanty Narking is sequential: at each parallel step exactly one agent decides (the engine's
+current player, flagged ``infos[agent]["acting"]``); its mask holds its legal actions. Every other
+agent gets the documented no-op: a mask whose only legal action is
+:data:`~nanty_env.observation.NO_OP` (``PASS``, action 0), which does nothing. So every live agent
+always has exactly one or more legal actions, and generic loops that sample every agent's action
+from its mask (PettingZoo's tests, TorchRL's ``PettingZooWrapper``) just work. Once the game is
+over every mask is zero (nothing is left to decide).
+
+A step needs the deciding agent's action; the others' may be the no-op or left out. An illegal
+action (of the decider, or anything but the no-op from another agent) raises
+``IllegalActionError`` and changes nothing. ``raw_env(agent_order="cycle")`` is the same game as
+an AEC env (``pettingzoo.utils.conversions.aec_to_parallel`` turns it into this one).
 """
 
 from __future__ import annotations
@@ -12,32 +21,40 @@ from typing import Any, ClassVar
 import numpy as np
 from pettingzoo import ParallelEnv
 
-from nanty_env.aec import ENV_NAME, game_config, make_spaces
-from nanty_env.engine import Game
-from nanty_env.observation import Encoder, action_mask, encode_state
+from nanty_env.aec import ENV_NAME, acting_infos, make_spaces
+from nanty_env.engine import Game, GameConfig, IllegalActionError
+from nanty_env.observation import NO_OP, Encoder, encode_state, mask_with_no_op
+from nanty_env.options import (
+    as_action,
+    check_bool,
+    check_render_mode,
+    check_reward_mode,
+    game_config,
+)
 from nanty_env.render import render_text
 from nanty_env.rewards import terminal_rewards
 
 
 class parallel_env(ParallelEnv):
+    """Args: ``config`` (or the game keywords), ``render_mode`` (``"ansi"``), ``reward_mode``
+    and ``reveal_personalities``, as for ``raw_env``."""
+
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"], "name": ENV_NAME}
 
     def __init__(
         self,
-        num_players: int = 4,
-        personalities: str = "standard",
-        thresholds: str = "rulebook",
-        theme: str = "nanty",
-        interrupt_windows: str = "public",
+        config: GameConfig | None = None,
+        *,
         render_mode: str | None = None,
         reward_mode: str = "win_loss",
         reveal_personalities: bool = False,
+        **game: Any,
     ) -> None:
-        self.config = game_config(num_players, personalities, thresholds, theme, interrupt_windows)
-        self.render_mode = render_mode
-        self.reward_mode = reward_mode
-        self.reveal_personalities = reveal_personalities
-        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self.config = game_config(config, **game)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
+        self.reward_mode = check_reward_mode(reward_mode)
+        self.reveal_personalities = check_bool("reveal_personalities", reveal_personalities)
+        self.possible_agents = [f"player_{i}" for i in range(self.config.num_players)]
         obs_space, act_space = make_spaces()
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
@@ -57,14 +74,13 @@ class parallel_env(ParallelEnv):
         return {
             a: {
                 "observation": self._encode(g, i, reveal_personalities=self.reveal_personalities),
-                "action_mask": action_mask(g, i),
+                "action_mask": mask_with_no_op(g, i),
             }
             for i, a in enumerate(self.possible_agents)
         }
 
     def _infos(self) -> dict[str, dict[str, Any]]:
-        cur = self.game.current_player
-        return {a: {"acting": i == cur} for i, a in enumerate(self.possible_agents)}
+        return acting_infos(self.game, self.possible_agents)
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is not None:
@@ -73,10 +89,15 @@ class parallel_env(ParallelEnv):
         self.agents = self.possible_agents[:]
         return self._obs(), self._infos()
 
-    def step(self, actions: dict[str, int]):
+    def step(self, actions: dict[str, Any]):
         g = self.game
+        if g is None:
+            raise RuntimeError("call reset() before step()")
+        if not self.agents:
+            raise RuntimeError("the game is over: call reset() to play again")
         acting = self.possible_agents[g.current_player]
-        g.apply(int(actions[acting]))
+        decision = self._checked(actions, acting)
+        g.apply(decision)  # checked: legal, so the game changes only here
         obs, infos = self._obs(), self._infos()
         rewards = dict.fromkeys(self.agents, 0.0)
         done = g.is_terminal
@@ -89,12 +110,34 @@ class parallel_env(ParallelEnv):
             self.agents = []
         return obs, rewards, terminations, truncations, infos
 
+    def _checked(self, actions: dict[str, Any], acting: str) -> int:
+        """The deciding agent's action, once every action is checked (nothing is applied)."""
+        unknown = sorted(set(actions) - set(self.agents))
+        if unknown:
+            raise KeyError(f"actions for agents not in the game: {', '.join(unknown)}")
+        if acting not in actions:
+            raise KeyError(f"{acting} decides now: the actions must include it")
+        for agent, action in actions.items():
+            if agent != acting and as_action(action) != NO_OP:
+                raise IllegalActionError(
+                    f"{agent} is not deciding: its only legal action is the no-op {NO_OP}, "
+                    f"got {action!r}"
+                )
+        decision = as_action(actions[acting])
+        if decision not in self.game.legal:
+            self.game.apply(decision)  # raises IllegalActionError with the engine's description
+        return decision
+
     def state(self) -> np.ndarray:
+        if self.game is None:
+            raise RuntimeError("call reset() before state()")
         return encode_state(self.game)
 
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
+        if self.game is None:
+            raise RuntimeError("call reset() before render()")
         return render_text(self.game, max(self.game.current_player, 0))
 
     def close(self) -> None:

@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from nanty_env.engine import Game, GameConfig, IllegalActionError
+from nanty_env.engine import Game, GameConfig, IllegalActionError, frame_fields
 
 FORMAT = "nanty-narking-record"
 VERSION = 1
@@ -100,7 +100,7 @@ def action_entry(game: Game, action: int) -> dict[str, Any]:
     from nanty_env.words import words_for
 
     seat = game.current_player
-    frame = game.view(seat)["stack"][-1]
+    frame = frame_fields(game.view(seat)["stack"][-1])
     return {
         "seat": seat,
         "action": int(action),

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from nanty_env.engine import GameConfig
-from nanty_env.engine.tables import tables_for
+from nanty_env.engine import GameConfig, tables_for
 from nanty_env.words import (
     card_words,
     decision_words,
@@ -22,7 +21,7 @@ from nanty_env.words import (
 )
 
 if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+    from nanty_env.engine import Game
 
 ANSI_SEAT = ("\x1b[31m", "\x1b[34m", "\x1b[32m", "\x1b[33m")  # red, blue, green, yellow
 ANSI_BOLD, ANSI_RESET = "\x1b[1m", "\x1b[0m"

@@ -7,8 +7,11 @@ wins and Sherlock Holmes simply scores (a V Sherlock Holmes loses). ``"zero_sum"
 among the winners and -1 among the others, so rewards always sum to zero.
 
 Shaping is off by default. ``shaping=phi`` with ``phi(game, seat) -> float`` adds
-``phi(s') - phi(s)`` to each seat's reward after every step (potential-based, so it does not
-change which policies are optimal); ``goal_progress`` is a ready-made potential.
+``phi(s') - phi(s)`` to each seat's reward after every step (potential-based); the envs take a
+finished game's potential as 0 whatever ``phi`` says, so an episode's shaping adds up to
+``-phi(start)`` however it ends and the terminal reward alone says who won (a potential that is
+not 0 at the end would pay for where the game stopped, e.g. a goal met just before losing).
+``goal_progress`` is a ready-made potential (0 once the game is over, too).
 """
 
 from __future__ import annotations
@@ -17,12 +20,13 @@ from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING
 
-from nanty_env.engine import board
-from nanty_env.engine.tables import tables
+from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL
+from nanty_env.engine import Game, scoring, tables
+from nanty_env.engine.cthulhu import pieces
+from nanty_env.engine.cthulhu.victory import SLOTH
 
 if TYPE_CHECKING:
-    from nanty_env.engine.config import GameConfig
-    from nanty_env.engine.game import Game
+    from nanty_env.engine import GameConfig
 
 REWARD_MODES = ("win_loss", "zero_sum")
 Potential = Callable[["Game", int], float]
@@ -41,26 +45,26 @@ def terminal_rewards(g: Game, mode: str = "win_loss", win: float = 1.0, loss: fl
 
 def goal_progress(g: Game, seat: int) -> float:
     """A potential in [0, 1]: how close ``seat`` is to its personality goal (the best of its
-    alternatives, each metric divided by its threshold). 0 for Sherlock Holmes. In the
-    expansion: its objective's (:func:`objective_progress`)."""
+    alternatives, each metric divided by its threshold). 0 for Sherlock Holmes and once the
+    game is over. In the expansion: its objective's (:func:`objective_progress`)."""
+    if g.is_terminal:
+        return 0.0
     if g.cfg.expansion is not None:
         return objective_progress(g, seat)
     p = tables().data.personalities[g.persona[seat]]
     goal = p.goal(g.n, g.cfg.threshold_set)
     if not goal:
         return 0.0
-    return max(min(1.0, max(0, board.metric(g, m, seat)) / need) for m, need in goal.items())
+    return max(min(1.0, max(0, scoring.metric(g, m, seat)) / need) for m, need in goal.items())
 
 
 def objective_progress(g: Game, seat: int) -> float:
     """A potential in [0, 1] for the expansion: how close ``seat`` is to its secret objective
     (the best of its thresholds, each metric over its threshold). For Sloth, which wins the
     draw-pile and doomsday endings, how near the nearer of the two is (the share of the draw
-    pile gone, or of the Insanity track climbed)."""
-    from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL
-    from nanty_env.engine.cthulhu import pieces
-    from nanty_env.engine.cthulhu.victory import SLOTH
-
+    pile gone, or of the Insanity track climbed); 0 once the game is over."""
+    if g.is_terminal:
+        return 0.0
     obj = g.t.data.objectives[g.objective[seat]]  # type: ignore[attr-defined]
     if obj.rule == SLOTH:
         climbed = (g.insanity - 1) / (DOOMSDAY_LEVEL - 1)  # type: ignore[attr-defined]
@@ -78,6 +82,4 @@ def objective_progress(g: Game, seat: int) -> float:
 @cache
 def _start_deck(cfg: GameConfig) -> int:
     """The draw pile's size at the start of a game under ``cfg``."""
-    from nanty_env.engine.game import Game
-
     return max(1, len(Game.new(cfg, 0).deck))

@@ -20,13 +20,24 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 
-from nanty_env.aec import OBS_HIGH, game_config
-from nanty_env.engine import Game
+from nanty_env.engine import Game, GameConfig
 from nanty_env.engine import actions as A
-from nanty_env.observation import OBS_SIZE, Encoder, action_mask, with_hint
+from nanty_env.observation import OBS_HIGH, OBS_SIZE, Encoder, action_mask, with_hint
+from nanty_env.options import (
+    as_action,
+    check_bool,
+    check_choice,
+    check_int,
+    check_number,
+    check_potential,
+    check_render_mode,
+    check_reward_mode,
+    game_config,
+)
 from nanty_env.rewards import Potential, terminal_rewards
 
 Opponent = Any  # an object with .act(view, legal, rng) -> int, or such a callable
+ILLEGAL_ACTIONS = ("terminate", "raise")
 
 
 class RandomOpponent:
@@ -51,17 +62,49 @@ def _own(bot: Opponent) -> Opponent:
     return copy.deepcopy(bot) if hasattr(bot, "reset") else bot
 
 
+def _is_policy(opp: Any) -> bool:
+    return hasattr(opp, "act") or callable(opp)
+
+
+def _checked_seat(seat: Any, num_players: int) -> int | None:
+    if seat is None:
+        return None
+    seat = check_int("learner_seat", seat)
+    if not 0 <= seat < num_players:
+        raise ValueError(f"learner_seat must be in [0, {num_players}) or None, got {seat}")
+    return seat
+
+
+def _check_opponents(opponents: Any, num_players: int) -> None:
+    """Refuse, at construction, opponents that cannot play: one per other seat when a list."""
+    if opponents is None or _is_policy(opponents):
+        return  # one bot for all, or a factory (checked when called, at each reset)
+    if not isinstance(opponents, Sequence) or isinstance(opponents, str):
+        raise TypeError(
+            "opponents must be a bot (with act), a list of one bot per other seat, a factory "
+            f"rng -> list of bots, or None; got {opponents!r}"
+        )
+    if len(opponents) != num_players - 1:
+        raise ValueError(
+            f"opponents: need {num_players - 1} (one per other seat), got {len(opponents)}"
+        )
+    for o in opponents:
+        if not _is_policy(o):
+            raise TypeError(f"an opponent must be a bot (with act) or a callable, got {o!r}")
+
+
 class NantySingleAgentEnv(gym.Env):
     """Gymnasium env with one learning seat; see the module docstring.
 
     Args:
-        num_players: 2-4.
+        config: the game's setup (``GameConfig``); or, instead, the game keywords
+            ``num_players`` (2-4), ``personalities``, ``thresholds``, ``theme``,
+            ``interrupt_windows``.
         learner_seat: a seat index, or ``None`` for a random seat each episode.
         opponents: one opponent per other seat (in seat order, skipping the learner), a single
             opponent for all, or a factory ``rng -> list`` called each episode (for opponent
             pools); default: random play.
-        reward_mode, shaping, reveal_personalities, personalities, thresholds, theme,
-        interrupt_windows: as for ``raw_env``.
+        reward_mode, shaping, reveal_personalities: as for ``raw_env``.
         illegal_action: ``"terminate"`` (default, like ``env()``): an illegal action ends the
             episode with ``illegal_reward`` and the game is left as it was; ``"raise"``: raise
             ``IllegalActionError``.
@@ -82,40 +125,38 @@ class NantySingleAgentEnv(gym.Env):
 
     def __init__(
         self,
-        num_players: int = 4,
+        config: GameConfig | None = None,
+        *,
         learner_seat: int | None = None,
         opponents: Opponent | Sequence[Opponent] | Callable[..., Sequence[Opponent]] | None = None,
         reward_mode: str = "win_loss",
         shaping: Potential | None = None,
         reveal_personalities: bool = False,
-        personalities: str = "standard",
-        thresholds: str = "rulebook",
-        theme: str = "nanty",
-        interrupt_windows: str = "public",
         render_mode: str | None = None,
         illegal_action: str = "terminate",
         illegal_reward: float = -1.0,
         auto_forced: bool = True,
         hint: Opponent | None = None,
+        **game: Any,
     ) -> None:
-        if illegal_action not in ("terminate", "raise"):
-            raise ValueError("illegal_action must be 'terminate' or 'raise'")
-        self.illegal_action = illegal_action
-        self.auto_forced = auto_forced
-        self.illegal_reward = illegal_reward
-        self.config = game_config(num_players, personalities, thresholds, theme, interrupt_windows)
-        if learner_seat is not None and not 0 <= learner_seat < num_players:
-            raise ValueError(f"learner_seat must be in [0, {num_players}) or None")
-        self.fixed_seat = learner_seat
+        self.config = game_config(config, **game)
+        num_players = self.config.num_players
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        self.auto_forced = check_bool("auto_forced", auto_forced)
+        self.illegal_reward = check_number("illegal_reward", illegal_reward)
+        self.fixed_seat = _checked_seat(learner_seat, num_players)
+        _check_opponents(opponents, num_players)
+        if hint is not None and not _is_policy(hint):
+            raise TypeError(f"hint must be a bot (with act) or a policy callable, got {hint!r}")
         if hasattr(opponents, "act"):  # one opponent for every seat
             opponents = [_own(opponents) for _ in range(num_players - 1)]
         elif isinstance(opponents, Sequence):
             opponents = [_own(o) for o in opponents]
         self.opponents = opponents
-        self.reward_mode = reward_mode
-        self.shaping = shaping
-        self.reveal_personalities = reveal_personalities
-        self.render_mode = render_mode
+        self.reward_mode = check_reward_mode(reward_mode)
+        self.shaping = check_potential(shaping)
+        self.reveal_personalities = check_bool("reveal_personalities", reveal_personalities)
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.hint = _own(hint)
         size = OBS_SIZE + (A.NUM_ACTIONS if hint is not None else 0)
         self.observation_space = gym.spaces.Box(0.0, OBS_HIGH, (size,), dtype=np.float32)
@@ -151,12 +192,15 @@ class NantySingleAgentEnv(gym.Env):
 
     def step(self, action: int):
         g = self.game
-        if g.is_terminal or int(action) not in g._legal:
+        if g is None:
+            raise RuntimeError("call reset() before step()")
+        action = as_action(action)  # a TypeError for anything but an integer
+        if g.is_terminal or action not in g.legal:
             if self.illegal_action == "raise" or g.is_terminal:
-                g.apply(int(action))  # raises IllegalActionError
-            info = self._info() | {"illegal_action": int(action)}
-            return self._obs(), float(self.illegal_reward), True, False, info
-        g.apply(int(action))
+                g.apply(action)  # raises IllegalActionError
+            info = self._info() | {"illegal_action": action}
+            return self._obs(), self.illegal_reward, True, False, info
+        g.apply(action)
         self._play_opponents()
         reward = 0.0
         if self.shaping is not None:
@@ -170,6 +214,8 @@ class NantySingleAgentEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """Boolean mask of the learner's legal actions (for MaskablePPO)."""
+        if self.game is None:
+            raise RuntimeError("call reset() before action_masks()")
         return action_mask(self.game, self.seat).astype(bool)
 
     def render(self) -> str | None:
@@ -214,7 +260,7 @@ class NantySingleAgentEnv(gym.Env):
                 for s, o in self._observers:
                     o.observe(g.view(s))
             p = g.stack[-1]["p"]  # the current player
-            legal = g._legal
+            legal = g.legal
             if p == seat:
                 if not (self.auto_forced and len(legal) == 1):
                     return
@@ -236,7 +282,7 @@ class NantySingleAgentEnv(gym.Env):
         g = self.game
         if g.outcome is not None or g.current_player != self.seat:
             return None
-        return int(_policy(self.hint)(g.view(self.seat), list(g._legal), self._rng))
+        return int(_policy(self.hint)(g.view(self.seat), list(g.legal), self._rng))
 
     def _info(self) -> dict[str, Any]:
         g = self.game
@@ -247,4 +293,5 @@ class NantySingleAgentEnv(gym.Env):
         return info
 
     def _potential(self) -> float:
-        return 0.0 if self.shaping is None else self.shaping(self.game, self.seat)
+        g = self.game
+        return 0.0 if self.shaping is None or g.is_terminal else self.shaping(g, self.seat)

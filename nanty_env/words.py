@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from nanty_env.engine import GameConfig, Outcome, Termination, frame_fields, tables
 from nanty_env.engine import actions as A
-from nanty_env.engine.config import GameConfig
-from nanty_env.engine.tables import tables
 
-Frame = Mapping[str, Any]
+Frame = Mapping[str, Any]  # a frame with readable names (``nanty_env.engine.frame_fields``)
 HIDDEN_CARD = -1  # a card shown face down in a view (``view.HIDDEN_CARD``)
 
 SYMBOL_WORDS: Mapping[str, str] = {
@@ -96,7 +95,7 @@ class Words:
     # ------------------------------------------------------------------ decisions
     def question(self, frame: Frame) -> str:
         """What the decision at the top of the stack asks its seat, as a sentence."""
-        ask = self.questions.get(frame["k"])
+        ask = self.questions.get(frame["kind"])
         if ask is None:
             return "decide"
         return ask(self, frame)
@@ -104,16 +103,16 @@ class Words:
     def knowers(self, frame: Frame, action: int) -> tuple[int, ...] | None:
         """The only seats allowed to know which card ``action`` names (giving, selling or
         keeping a card passes it face down), or ``None`` when the choice is public."""
-        if self.space.decode(action).family == "SELECT_CARD" and frame["k"] in PRIVATE_SELECT:
-            other = frame.get("to", frame.get("t", frame["p"]))
-            return tuple(sorted({frame["p"], other}))
+        if self.space.decode(action).family == "SELECT_CARD" and frame["kind"] in PRIVATE_SELECT:
+            other = frame.get("to", frame.get("target", frame["player"]))
+            return tuple(sorted({frame["player"], other}))
         return None
 
     def choice(self, frame: Frame, action: int, *, hide_card: bool = False) -> str:
-        """What ``action`` does at the decision ``frame`` (taken by ``frame["p"]``); with
+        """What ``action`` does at the decision ``frame`` (taken by ``frame["player"]``); with
         ``hide_card`` a card passed face down is called "a card" (see :meth:`knowers`)."""
         act = self.space.decode(action)
-        seat, kind = frame["p"], frame["k"]
+        seat, kind = frame["player"], frame["kind"]
         fam, arg = act.family, act.arg
         if fam == "PASS":
             return self._pass(frame)
@@ -134,7 +133,7 @@ class Words:
             q = (seat + arg) % self.n
             verb = PLAYER_VERBS.get(kind, "player {q}")
             if kind == "transfer":
-                verb = "player {q} pays" if frame.get("s", 0) == 0 else "player {q} receives"
+                verb = "player {q} pays" if frame.get("step", 0) == 0 else "player {q} receives"
             return verb.format(q=q)
         if fam == "AREA":
             return self._area_choice(frame, arg)
@@ -149,24 +148,24 @@ class Words:
         return ""
 
     def _symbol(self, frame: Frame) -> str:
-        syms = self.t.symbols[frame["c"]]
-        i = frame["i"]
+        syms = self.t.symbols[frame["card"]]
+        i = frame["symbol_index"]
         return syms[i] if i < len(syms) else ""
 
     def _pass(self, frame: Frame) -> str:
-        kind = frame["k"]
+        kind = frame["kind"]
         if kind == "card":
             return f"skip this symbol ({self.symbol(self._symbol(frame))})"
         return self.pass_words.get(kind, "pass")
 
     def _confirm(self, frame: Frame) -> str:
-        kind = frame["k"]
+        kind = frame["kind"]
         if kind == "card":
             sym = self._symbol(frame)
             if sym == "money":
-                return f"take £{self.t.money[frame['c']]}"
+                return f"take £{self.t.money[frame['card']]}"
             if sym == "scroll":
-                return f"carry out the text of {self.card(frame['c'])}"
+                return f"carry out the text of {self.card(frame['card'])}"
             if sym == "event":
                 return "draw a random event"
             return self.symbol(sym)
@@ -187,7 +186,7 @@ class Words:
         return f"use {self.area(a)}: {words}"
 
     def _area_choice(self, frame: Frame, a: int) -> str:
-        kind, name = frame["k"], self.area(a)
+        kind, name = frame["kind"], self.area(a)
         if kind == "card":
             sym = self._symbol(frame)
             if sym == "building":
@@ -203,7 +202,7 @@ class Words:
         return verb.format(area=name, a_agent=self.a_agent)
 
     def _pawn_choice(self, frame: Frame, area: int, slot: int) -> str:
-        kind, seat = frame["k"], frame["p"]
+        kind, seat = frame["kind"], frame["player"]
         if slot == A.SLOT_GRENADIER:
             owner = -1
         elif slot == A.SLOT_CITIZEN:
@@ -222,20 +221,20 @@ class Words:
 
 
 def _players(frame: Frame) -> dict[str, Any]:
-    return {"to": frame.get("to", ""), "t": frame.get("t", "")}
+    return {"to": frame.get("to", ""), "t": frame.get("target", "")}
 
 
 def _card_question(w: Words, f: Frame) -> str:
     sym = w._symbol(f)
     skip = "" if sym == "event" else ", or skip it"  # a random event must be drawn
-    return f"{w.card(f['c'])}: {w.symbol(sym)}{skip}"
+    return f"{w.card(f['card'])}: {w.symbol(sym)}{skip}"
 
 
 def _react_question(w: Words, f: Frame) -> str:
-    threat = w.threats.get(f["w"], "something is about to happen to you").format(
+    threat = w.threats.get(f["threat"], "something is about to happen to you").format(
         piece=w.terms["agent"],
-        area=w.area(f["a"]) if f.get("a", -1) >= 0 else "the city",
-        src=f.get("src", ""),
+        area=w.area(f["area"]) if f.get("area", -1) >= 0 else "the city",
+        src=f.get("source", ""),
     )
     return f"Out of turn: {threat}. Block it, or let it happen"
 
@@ -249,30 +248,30 @@ def _discard_question(w: Words, f: Frame) -> str:
 
 
 def _move_own_question(w: Words, f: Frame) -> str:
-    if f.get("src", -1) < 0:
-        if f.get("ft"):
+    if f.get("from_area", -1) < 0:
+        if f.get("from_trouble"):
             return f"Choose one of your {w.terms['agents']} in an area with trouble to move"
         return f"Choose one of your {w.terms['agents']} to move"
-    where = "any area" if f.get("any") else "a neighbouring area"
-    return f"Move your {w.terms['agent']} from {w.area(f['src'])} to {where}"
+    where = "any area" if f.get("anywhere") else "a neighbouring area"
+    return f"Move your {w.terms['agent']} from {w.area(f['from_area'])} to {where}"
 
 
 def _swap_question(w: Words, f: Frame) -> str:
-    if f.get("s", 0) == 0:
+    if f.get("step", 0) == 0:
         return "Choose the first of two pieces in different areas to swap"
     return "Choose the piece to swap it with"
 
 
 def _transfer_question(w: Words, f: Frame) -> str:
-    amount = w.t.data.cards[f["c"]].params.get("amount", "")
-    if f.get("s", 0) == 0:
-        return f"{w.card(f['c'])}: choose the player who pays £{amount}"
-    return f"{w.card(f['c'])}: choose the player who receives it from player {f['payer']}"
+    amount = w.t.data.cards[f["card"]].params.get("amount", "")
+    if f.get("step", 0) == 0:
+        return f"{w.card(f['card'])}: choose the player who pays £{amount}"
+    return f"{w.card(f['card'])}: choose the player who receives it from player {f['payer']}"
 
 
 def _pay_first_question(w: Words, f: Frame) -> str:
-    amount = w.t.data.cards[f["c"]].params.get("amount", "")
-    return f"{w.card(f['c'])}: choose the player you pay £{amount}"
+    amount = w.t.data.cards[f["card"]].params.get("amount", "")
+    return f"{w.card(f['card'])}: choose the player you pay £{amount}"
 
 
 QUESTIONS: Mapping[str, Callable[[Words, Frame], str]] = {
@@ -281,14 +280,14 @@ QUESTIONS: Mapping[str, Callable[[Words, Frame], str]] = {
     "two": lambda w, f: f"Play up to {f.get('left', 2)} more card(s), or stop",
     "card": _card_question,
     "discard": _discard_question,
-    "discard_theirs": lambda w, f: f"Choose a card of player {f['t']}'s hand to discard",
+    "discard_theirs": lambda w, f: f"Choose a card of player {f['target']}'s hand to discard",
     "give_cards": lambda w, f: f"Choose a card to give to player {f['to']}",
-    "keep_one": lambda w, f: f"Keep one of the cards taken from player {f['t']}",
+    "keep_one": lambda w, f: f"Keep one of the cards taken from player {f['target']}",
     "money_or_card": lambda w, f: f"Give player {f['to']} £{f['amount']} or a card",
     "move_own": _move_own_question,
-    "mv": lambda w, f: f"Choose where the piece from {w.area(f['a'])} goes",
+    "mv": lambda w, f: f"Choose where the piece from {w.area(f['area'])} goes",
     "pay_first": _pay_first_question,
-    "pay_or": lambda w, f: f"Pay player {f['to']} £{f['amount']}, or suffer {w.card(f['c'])}",
+    "pay_or": lambda w, f: f"Pay player {f['to']} £{f['amount']}, or suffer {w.card(f['card'])}",
     "pay_or_lose_agent": lambda w, f: (
         f"Pay £{f['amount']} to the bank, or remove one of your {w.terms['agents']}"
     ),
@@ -298,25 +297,25 @@ QUESTIONS: Mapping[str, Callable[[Words, Frame], str]] = {
     "place_agent": lambda w, f: f"Choose where to place {w.a_agent}",
     "react": _react_question,
     "relocate_building": lambda w, f: (
-        f"All your buildings are out: choose the one to move to {w.area(f['a'])}"
+        f"All your buildings are out: choose the one to move to {w.area(f['area'])}"
     ),
     "remove_own": lambda w, f: f"Choose one of your {w.terms['agents']} to remove",
     "kill": lambda w, f: "Choose a piece to remove",
-    "sell": lambda w, f: f"Choose the card you sell to player {f['t']} for £{f['amount']}",
+    "sell": lambda w, f: f"Choose the card you sell to player {f['target']} for £{f['amount']}",
     "slant": lambda w, f: (
         f"Choose an area with a trouble marker: £{f['amount']} for each piece there"
     ),
     "subsidence": lambda w, f: "Subsidence: you cannot pay £2 per building; choose one to lose",
     "swap": _swap_question,
-    "targeted": lambda w, f: f"Choose the player {w.card(f['c'])} is aimed at",
+    "targeted": lambda w, f: f"Choose the player {w.card(f['card'])} is aimed at",
     "transfer": _transfer_question,
     "trouble_off": lambda w, f: "Choose a trouble marker to remove",
     "trouble_on": lambda w, f: "Choose where to put a trouble marker",
     "flood": lambda w, f: (
         f"Flood: move your {w.terms['agent']} out of the flooded area to a dry neighbour"
     ),
-    "murders": lambda w, f: f"Mysterious Murders: choose a piece to remove in {w.area(f['a'])}",
-    "burn_building": lambda w, f: f"You may remove one of player {f['t']}'s buildings",
+    "murders": lambda w, f: f"Mysterious Murders: choose a piece to remove in {w.area(f['area'])}",
+    "burn_building": lambda w, f: f"You may remove one of player {f['target']}'s buildings",
     "buy_building": lambda w, f: "Choose another player's building to buy at its cost, or none",
     "half_build": lambda w, f: "Build at half price, or decline",
 }
@@ -402,7 +401,7 @@ def decision_words(
     if view.get("terminal") or not view["stack"]:
         return "", []
     w = words_for(theme, view["num_players"], view_config(view, config))
-    frame = view["stack"][-1]
+    frame = frame_fields(view["stack"][-1])
     legal = view.get("legal_actions") or []
     return w.question(frame), [(a, w.choice(frame, a)) for a in legal]
 
@@ -452,28 +451,44 @@ def goal_words(personality: int, num_players: int, threshold_set: str, theme: st
 def outcome_words(
     winners: Sequence[int], reason: str, theme: str, config: GameConfig | None = None
 ) -> str:
-    """How the game ended, in a sentence (``Outcome.reason`` is an internal code)."""
-    if (config is not None and config.expansion is not None) or reason.startswith(
-        ("objective:", "doomsday", "deck_exhausted:objective")
-    ):
+    """How the game ended, in a sentence, from an outcome's saved ``reason`` (records keep it
+    so); read through :class:`~nanty_env.engine.Outcome`'s termination and detail (an
+    expansion game's ending in the expansion's words)."""
+    if (config is not None and config.expansion is not None) or _expansion_reason(reason):
         from nanty_env.cthulhu_words import cthulhu_outcome_words
 
         return cthulhu_outcome_words(winners, reason, config)
     d = tables().data
     who = " and ".join(f"player {s}" for s in winners) or "nobody"
     verb = "wins" if len(winners) == 1 else "win"
-    kind, _, detail = reason.partition(":")
-    if kind == "personality":
+    try:
+        o = Outcome(tuple(winners), reason)
+        kind, detail = o.termination, o.detail
+    except KeyError:  # a reason this version does not know: shown as it is
+        kind, detail = None, ""
+    if kind is Termination.GOAL:
         idx = d.personality_index.get(detail)
         name = d.personalities[idx].name(theme) if idx is not None else detail
         return f"{who} {verb}: the secret goal of {name} is met"
-    if kind == "deck_exhausted" and detail == "personality":
+    if kind is Termination.DECK and detail == "personality":
         return f"The draw pile ran out: {who} {verb} by their personality"
-    if kind == "deck_exhausted":
+    if kind is Termination.DECK:
         return f"The draw pile ran out: {who} {verb} on points"
-    if kind == "riots":
+    if kind is Termination.RIOTS:
         return f"Riots with eight trouble markers: {who} {verb} on points"
     return f"{who} {verb} ({reason})"
+
+
+def _expansion_reason(reason: str) -> bool:
+    """Whether a saved ``reason`` can only end an expansion game (its objectives, doomsday)."""
+    try:
+        o = Outcome((), reason)
+        kind = o.termination
+    except KeyError:
+        return False
+    return kind in (Termination.SUDDEN_DEATH, Termination.DOOMSDAY) or (
+        kind is Termination.DECK and o.detail == "objective"
+    )
 
 
 EFFECT_WORDS: Mapping[str, str] = {

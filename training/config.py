@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from nanty_env.engine.config import PERSONALITY_SETS, THRESHOLD_SETS
 from training.potentials import SHAPINGS
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs"
@@ -84,8 +85,8 @@ class EnvSection:
                 "shaping 'win_probability' reads the base game's learned model; with an "
                 "expansion use 'goal_progress' or 'none'"
             )
-        _choice("personalities", self.personalities, ("standard", "variant", "classic"))
-        _choice("thresholds", self.thresholds, ("rulebook", "player_aid"))
+        _choice("personalities", self.personalities, PERSONALITY_SETS)
+        _choice("thresholds", self.thresholds, THRESHOLD_SETS)
         _choice("reward_mode", self.reward_mode, ("win_loss", "zero_sum"))
         _choice("shaping", self.shaping, SHAPINGS)
         if self.learner_seat is not None and not 0 <= self.learner_seat < self.num_players:
@@ -236,6 +237,70 @@ class PretrainSection:
 
 
 @dataclass(frozen=True)
+class ValueRound:
+    """One round of games for the value network: ``bots`` is one spec for every seat or one
+    per seat (rotated from game to game); ``learned`` stands for the network fitted after the
+    previous round. Game seeds are ``seed * 100000 + i``."""
+
+    bots: list[str] = field(default_factory=lambda: ["heuristic"])
+    games: int = 100
+    seed: int = 50
+
+    def validate(self) -> None:
+        from agents.registry import BOTS
+
+        if not self.bots:
+            raise ValueError("bots must name at least one bot spec")
+        for spec in self.bots:
+            _bot_spec("bots", spec, allow=tuple(sorted(BOTS)))
+        _positive("games", self.games)
+        _non_negative("seed", self.seed)
+
+
+@dataclass(frozen=True)
+class ValueSection:
+    """Value-network training instead of PPO (``training/value_iteration.py``): each round
+    plays its games (recorded at every turn start), then the network is fitted on the games of
+    every round so far; the next round's ``learned`` seats play with that network. The fit:
+    an MLP with ``hidden`` tanh layers, AdamW, the epoch with the least cross-entropy on the
+    last ``holdout`` share of each round's games kept. ``warm_start``: begin from the shipped
+    tiny value model (agents/value_model.py; one hidden layer only), its units kept beside the
+    ``hidden`` new ones."""
+
+    enabled: bool = False
+    warm_start: bool = False
+    rounds: list[ValueRound] = field(default_factory=list)
+    hidden: list[int] = field(default_factory=lambda: [64, 32])
+    epochs: int = 40
+    batch_size: int = 256
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-4
+    holdout: float = 0.1
+    workers: int = 2
+
+    def validate(self) -> None:
+        if not self.enabled:
+            return
+        if not self.rounds:
+            raise ValueError("rounds must list at least one round of games")
+        for rnd in self.rounds:
+            rnd.validate()
+        if any(s.split(":")[0] == "learned" for s in self.rounds[0].bots):
+            raise ValueError("the first round has no network yet: its bots cannot be 'learned'")
+        if not self.hidden or any(h <= 0 for h in self.hidden):
+            raise ValueError("hidden must be a non-empty list of positive layer widths")
+        if self.warm_start and len(self.hidden) != 1:
+            raise ValueError("warm_start needs one hidden layer (hidden: [width])")
+        for name in ("epochs", "batch_size", "workers"):
+            _positive(name, getattr(self, name))
+        if not 0 < self.learning_rate < 1:
+            raise ValueError("learning_rate must be in (0, 1)")
+        _non_negative("weight_decay", self.weight_decay)
+        if not 0 <= self.holdout < 1:
+            raise ValueError(f"holdout must be in [0, 1), got {self.holdout!r}")
+
+
+@dataclass(frozen=True)
 class TrainConfig:
     seed: int = 0
     out: str = "runs/quick"
@@ -251,6 +316,7 @@ class TrainConfig:
     selfplay: SelfPlaySection = field(default_factory=SelfPlaySection)
     eval: EvalSection = field(default_factory=EvalSection)
     pretrain: PretrainSection = field(default_factory=PretrainSection)
+    value: ValueSection = field(default_factory=ValueSection)
 
     def validate(self) -> None:
         _non_negative("seed", self.seed)
@@ -267,6 +333,11 @@ class TrainConfig:
         if self.env.expansion is not None and self.pretrain.enabled:
             raise ValueError(
                 "pretrain (behaviour cloning) is for the base game; turn it off with an expansion"
+            )
+        if self.env.expansion is not None and self.value.enabled:
+            raise ValueError(
+                "value (value-network rounds) reads the base game's features; turn it off "
+                "with an expansion"
             )
         hint, teacher = self.env.hint, self.pretrain.teacher
         if hint is not None and self.pretrain.enabled and teacher != hint:

@@ -16,8 +16,7 @@ from functools import cache
 
 from agents.evaluation import game_config, metrics
 from agents.value_model import PooledValueModel, ValueModel, value_model_for
-from nanty_env.engine.config import GameConfig
-from nanty_env.engine.game import Game
+from nanty_env.engine import Game, GameConfig
 from nanty_env.rewards import Potential, goal_progress
 
 SHAPINGS = ("none", "goal_progress", "win_probability")

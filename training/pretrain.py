@@ -32,8 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from nanty_env.engine import Game, GameConfig
-from nanty_env.engine.actions import NUM_ACTIONS
+from nanty_env.engine import NUM_ACTIONS, Game, GameConfig
 from nanty_env.observation import with_hint
 from nanty_env.rewards import terminal_rewards
 from nanty_env.vector import process_context

@@ -1,5 +1,7 @@
 """``make run``: quick self-play training, then a tournament of the trained bot against
-RandomBot and HeuristicBot, a results table and the learning curve.
+RandomBot and HeuristicBot, one table of the trained bot next to the shipped learned agent
+(``learned``: the scripted look-ahead valued by the shipped value network), HeuristicBot and
+RandomBot at one table, a results table and the learning curve.
 
     python -m training.run [--config quick] [--total-timesteps N] [--games 40] [--out DIR]
     python -m training.run --config cthulhu_quick     # the same on The Rise of Cthulhu
@@ -41,6 +43,28 @@ def tournament(
     return result, format_table(result)
 
 
+def ladder_table(model: Path, players: int, games: int, seed: int, out: Path) -> str:
+    """The trained bot, ``learned``, ``heuristic`` and ``random`` at one table (the first
+    ``players`` of them, seats rotated); ``learned`` only if a network ships for ``players``."""
+    from agents.value_net import shipped
+    from arena.tournament import TournamentSpec, format_table, run_tournament, write_outputs
+
+    try:
+        shipped(players)
+        others = ["learned", "heuristic", "random"]
+    except FileNotFoundError:
+        others = ["heuristic", "random", "random"]
+    spec = TournamentSpec(
+        bots=(f"policy:path={model}", *others[: players - 1]),
+        num_players=players,
+        games=games,
+        seed=seed,
+    )
+    result = run_tournament(spec, workers=2, progress=True)
+    write_outputs(result, out / "tournament_table.json")
+    return format_table(result).split("by personality")[0].rstrip()
+
+
 def free_folder(path: str | Path) -> Path:
     """``path`` if it is missing or empty, else the first of ``path_2``, ``path_3``, ... that is."""
     base = Path(path)
@@ -57,6 +81,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--total-timesteps", type=int)
     ap.add_argument("--games", type=int, default=40, help="games per tournament")
     ap.add_argument("--heuristic-games", type=int, default=20)
+    ap.add_argument("--table-games", type=int, default=24, help="games of the mixed table")
     ap.add_argument("--out")
     args = ap.parse_args(argv)
 
@@ -83,6 +108,8 @@ def main(argv: list[str] | None = None) -> None:
             f"{opponent:<12} {me['games']:>6} {me['wins']:>5} {me['win_rate']:>9.1%} "
             f"{f'[{lo:.1%}, {hi:.1%}]':>17}  {1 / n:.0%}"
         )
+    table = ladder_table(model, n, args.table_games, cfg.seed + 2, out)
+    print(f"\n=== the trained bot and the shipped agents at one table ===\n{table}")
     print(f"\nlearning curve: {out / 'learning_curve.png'}")
 
 

@@ -435,6 +435,10 @@ def train(
     if total_timesteps is not None:
         cfg = replace(cfg, ppo=replace(cfg.ppo, total_timesteps=total_timesteps))
     out = Path(out or cfg.out)
+    if cfg.value.enabled:  # value-network rounds instead of PPO (training/value_iteration.py)
+        from training.value_iteration import train_value
+
+        return train_value(cfg, out, resume, progress=progress)
     try:
         resumed = check_run_folder(cfg, out, resume, trust_checkpoint)
     except CheckpointError as e:

@@ -26,6 +26,7 @@ from nanty_env.data.model import (
     EVENTS,
     METRICS,
     NAME_CONFIDENCES,
+    NUM_AREAS,
     PERSONALITY_SETS,
     PLAYER_COUNTS,
     ROLL_OUTCOME_PARAMS,
@@ -62,13 +63,12 @@ DATA_FILES: tuple[str, ...] = (
 )
 
 # Counts fixed by the components of the game.
-_NUM_AREAS = 12
 _NUM_EDGES = 23
 _NUM_START_AREAS = 3
 _DECK_SIZES = MappingProxyType({"grey": 48, "red": 53})
 _NUM_TWO_PLAYER_REMOVALS = 2
 _NUM_PERSONALITIES = MappingProxyType({"standard": 7, "variant": 8})
-_DIE_FACES = 12
+_DIE_FACES = NUM_AREAS  # the die names an area
 _TROUBLE_CONDITIONS = ("absent", "present")
 _NO_THRESHOLD_RULES = ("holmes", "holmes_v")
 
@@ -83,7 +83,7 @@ def _names(nanty: str, discworld: str) -> Mapping[str, str]:
 
 def parse_board(doc: Mapping[str, Any], file: str = "board.toml") -> tuple[Area, ...]:
     """Validate a parsed ``board.toml`` and build the areas (index = die number - 1)."""
-    raw = entries_of(doc, file, "area", _NUM_AREAS)
+    raw = entries_of(doc, file, "area", NUM_AREAS)
     entries = [Entry(file, f"area #{i + 1}", table) for i, table in enumerate(raw)]
     keys = ("number", "id", "name_nanty", "name_discworld", "cost", "neighbours", "river")
     keys += ("start", "ability", "ability_params")

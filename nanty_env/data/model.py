@@ -26,6 +26,7 @@ __all__ = [
     "EVENTS",
     "METRICS",
     "NAME_CONFIDENCES",
+    "NUM_AREAS",
     "PERSONALITY_SETS",
     "PLAYER_COUNTS",
     "ROLL_OUTCOME_PARAMS",
@@ -39,6 +40,9 @@ __all__ = [
     "GameData",
     "Personality",
 ]
+
+NUM_AREAS = 12
+"""Areas on the board, indexed 0-11 in die order (area index = die number - 1)."""
 
 THEMES: tuple[str, ...] = ("nanty", "discworld")
 """Display themes sharing one rule set; ``nanty`` (London) is the default."""

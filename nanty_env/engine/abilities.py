@@ -4,17 +4,14 @@ turn the card was gained, and void while a grenadier stands in the area. Holborn
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
+from nanty_env.engine.cards import discard_from_hand, draw_cards
 from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pop
-
-if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+from nanty_env.engine.state import GameState
 
 
-def _possible(g: Game, p: int, a: int) -> bool:
+def _possible(g: GameState, p: int, a: int) -> bool:
     t = g.t
     kind, params = t.ability[a], t.ability_params[a]
     if kind == "take_money":
@@ -32,12 +29,12 @@ def _possible(g: Game, p: int, a: int) -> bool:
     return False  # event_protection: only as a reaction
 
 
-def trouble_nearby_targets(g: Game, a: int) -> list[int]:
+def trouble_nearby_targets(g: GameState, a: int) -> list[int]:
     """East End: the area or a neighbour with at least one pawn and no trouble marker yet."""
     return [x for x in sorted(g.t.near[a]) if not g.trouble[x] and board.pawn_count(g, x)]
 
 
-def usable_abilities(g: Game, p: int) -> list[int]:
+def usable_abilities(g: GameState, p: int) -> list[int]:
     """Areas whose City Area ability ``p`` may use right now."""
     used, turn = g.ability_used, g.turn
     return [
@@ -52,7 +49,7 @@ def usable_abilities(g: Game, p: int) -> list[int]:
     ]
 
 
-def use_ability(g: Game, p: int, a: int) -> None:
+def use_ability(g: GameState, p: int, a: int) -> None:
     """Use the ability of area ``a`` (legality already checked)."""
     t = g.t
     kind, params = t.ability[a], t.ability_params[a]
@@ -66,8 +63,6 @@ def use_ability(g: Game, p: int, a: int) -> None:
         g.say(f"player {p} uses {name}: pays £{params['cost']} to place an agent")
         call(g, {"k": "place_agent", "p": p, "areas": tuple(sorted(t.near[a])), "not": -1})
     elif kind == "draw_then_discard":
-        from nanty_env.engine.flow import draw_cards
-
         g.say(f"player {p} uses {name}: draws one card, then discards one")
         draw_cards(g, p, 1)
         call(g, discard_frame(p, need=1, most=1))
@@ -77,7 +72,9 @@ def use_ability(g: Game, p: int, a: int) -> None:
     elif kind == "pay_to_remove_trouble":
         g.money[p] -= params["cost"]
         g.say(f"player {p} uses {name}: pays £{params['cost']} to remove a trouble marker")
-        call(g, {"k": "trouble_off", "p": p, "areas": tuple(x for x in range(12) if g.trouble[x])})
+        call(
+            g, {"k": "trouble_off", "p": p, "areas": tuple(x for x in board.AREAS if g.trouble[x])}
+        )
     elif kind == "place_trouble_nearby":
         g.say(f"player {p} uses {name}: places a trouble marker")
         call(g, {"k": "trouble_on", "p": p, "areas": tuple(trouble_nearby_targets(g, a))})
@@ -92,7 +89,7 @@ def discard_frame(p: int, *, need: int, most: int, pay: int = 0) -> Frame:
 @handler("discard", "discard a card from your hand (or stop)")
 class Discard:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         hand = g.hands[f["p"]]
         if f["left"] <= 0 or not hand:
             pop(g)
@@ -103,9 +100,7 @@ class Discard:
         return out
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
-        from nanty_env.engine.flow import discard_from_hand
-
+    def act(g: GameState, f: Frame, a: int) -> None:
         if a == A.PASS:
             pop(g)
             return
@@ -120,11 +115,11 @@ class Discard:
 @handler("trouble_off", "choose a trouble marker to remove")
 class TroubleOff:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         return choices_or_pop(g, [A.AREA + a for a in f["areas"] if g.trouble[a]])
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         g.trouble[a - A.AREA] = 0
         g.say(f"player {f['p']} removes the trouble marker in area {a - A.AREA + 1}")
@@ -133,11 +128,11 @@ class TroubleOff:
 @handler("trouble_on", "choose where to place a trouble marker")
 class TroubleOn:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         return choices_or_pop(g, [A.AREA + a for a in f["areas"] if not g.trouble[a]])
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         g.trouble[a - A.AREA] = 1
         g.say(f"player {f['p']} places a trouble marker in area {a - A.AREA + 1}")

@@ -35,9 +35,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nanty_env.data.cthulhu.model import MAX_ELDER_ONES, NUM_BUILDING_TYPES
+from nanty_env.data.model import NUM_AREAS
 
 NUM_CARDS = 101
-NUM_AREAS = 12
 MAX_PLAYERS = 4
 PAWN_SLOTS = 6  # agents of the 4 relative seats, grenadier, new citizen
 SLOT_GRENADIER = 4

@@ -1,25 +1,27 @@
-"""Pieces on the board: placing, moving and removing them under the trouble rule, and the
-board metrics that goals and scoring share (control, occupancy, net worth, points).
+"""Pieces on the board: placing, moving and removing pawns under the trouble rule, building,
+and which pawns a player's symbols and cards can reach.
 
 Pawn owners are encoded as ints: a seat (0..3) for a player's agent, ``GRENADIER`` or
-``CITIZEN`` for the neutral pawns.
+``CITIZEN`` for the neutral pawns. What the pieces are worth (control, points, net worth)
+is in ``scoring``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from nanty_env.engine.tables import LOAN_NET_WORTH, tables  # noqa: F401  (tests read board.tables)
-
-if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+from nanty_env.engine import actions as A
+from nanty_env.engine.actions import NUM_AREAS
+from nanty_env.engine.frames import call
+from nanty_env.engine.state import GameState
+from nanty_env.engine.tables import BUILDINGS_PER_PLAYER
 
 GRENADIER = -1
 CITIZEN = -2
 NO_BUILDING = -1
+AREAS = range(NUM_AREAS)
 
 
-def pawn_count(g: Game, area: int) -> int:
+# ---------------------------------------------------------------------- pawns
+def pawn_count(g: GameState, area: int) -> int:
     """All pawns (agents of every player, grenadiers, new citizens, and the expansion's Elder
     Ones) in ``area``."""
     n = g.gren[area] + g.cit[area] + g.eo[area]
@@ -28,13 +30,13 @@ def pawn_count(g: Game, area: int) -> int:
     return n
 
 
-def pawns_of(g: Game, owner: int, area: int) -> int:
+def pawns_of(g: GameState, owner: int, area: int) -> int:
     if owner >= 0:
         return g.agents[owner][area]
     return g.gren[area] if owner == GRENADIER else g.cit[area]
 
 
-def add_pawn(g: Game, owner: int, area: int, *, trouble: bool = True) -> None:
+def add_pawn(g: GameState, owner: int, area: int, *, trouble: bool = True) -> None:
     """Put a pawn into ``area``: a marker follows if the area already held a pawn, and always
     for a grenadier (unless ``trouble`` is False, as for Deep Dwarves / Mr Shine)."""
     occupied = pawn_count(g, area) > 0
@@ -49,7 +51,7 @@ def add_pawn(g: Game, owner: int, area: int, *, trouble: bool = True) -> None:
         g.trouble[area] = 1
 
 
-def take_pawn(g: Game, owner: int, area: int) -> None:
+def take_pawn(g: GameState, owner: int, area: int) -> None:
     """Take a pawn off ``area`` (to its supply); any trouble marker there goes too."""
     if owner >= 0:
         g.agents[owner][area] -= 1
@@ -61,42 +63,19 @@ def take_pawn(g: Game, owner: int, area: int) -> None:
     g.trouble[area] = 0
 
 
-def move_pawn(g: Game, owner: int, src: int, dst: int) -> None:
+def move_pawn(g: GameState, owner: int, src: int, dst: int) -> None:
     """Move one pawn: it leaves (removing the marker) and then enters (perhaps adding one)."""
     take_pawn(g, owner, src)
     add_pawn(g, owner, dst)
 
 
-def place_building(g: Game, seat: int, area: int) -> None:
-    """Put ``seat``'s building in ``area``; its City Area card comes with it (unless retired)."""
-    g.building[area] = seat
-    g.city_gained[area] = g.turn
+def place_agent(g: GameState, p: int, a: int, *, trouble: bool = True) -> None:
+    add_pawn(g, p, a, trouble=trouble)
+    if g.cfg.log:
+        g.say(f"player {p} places an agent in {area_name(g, a)}")
 
 
-def remove_building(g: Game, area: int) -> None:
-    """Take the building off ``area``; its City Area card (if not retired) returns to display
-    (in the expansion: its Building card returns to its owner's reserve)."""
-    g.building[area] = NO_BUILDING
-    g.city_gained[area] = -1
-    if g.has_elders:
-        g.btype[area] = -1
-
-
-def buildings_of(g: Game, seat: int) -> list[int]:
-    return [a for a in range(12) if g.building[a] == seat]
-
-
-def city_card_owner(g: Game, area: int) -> int:
-    """Who holds the City Area card of ``area`` (-1: on display or retired)."""
-    return -1 if g.city_retired[area] else g.building[area]
-
-
-def ability_active(g: Game, seat: int, area: int) -> bool:
-    """Whether ``seat`` holds a working City Area card for ``area`` (no grenadier there)."""
-    return g.building[area] == seat and not g.city_retired[area] and g.gren[area] == 0
-
-
-def placement_areas(g: Game, seat: int) -> list[int]:
+def placement_areas(g: GameState, seat: int) -> list[int]:
     """Where an agent symbol may put an agent: next to or with one of your agents; anywhere
     when you have none on the board. In the expansion your Elder Ones count as minions too."""
     row = g.agents[seat]
@@ -106,80 +85,129 @@ def placement_areas(g: Game, seat: int) -> list[int]:
         for a in g.elder_areas_of(seat):
             ok |= near[a]
     if g.on_board[seat] == 0 and not ok:
-        return list(range(12))
-    for a in range(12):
+        return list(AREAS)
+    for a in AREAS:
         if row[a]:
             ok |= near[a]
     return sorted(ok)
 
 
-def trouble_count(g: Game) -> int:
+def trouble_count(g: GameState) -> int:
     return sum(g.trouble)
 
 
-def occupied_areas(g: Game, seat: int) -> int:
-    row, gren = g.agents[seat], g.gren
-    return sum(1 for a in range(12) if row[a] and not gren[a])
+# ---------------------------------------------------------------------- buildings
+def place_building(g: GameState, seat: int, area: int) -> None:
+    """Put ``seat``'s building in ``area``; its City Area card comes with it (unless retired)."""
+    g.building[area] = seat
+    g.city_gained[area] = g.turn
 
 
-def controls(g: Game, seat: int, area: int) -> bool:
-    """More pieces (agents + building) than any other player and than the new citizens there,
-    and no grenadier in the area."""
-    if g.gren[area]:
-        return False
-    b = g.building[area]
-    mine = g.agents[seat][area] + (b == seat)
-    if mine <= g.cit[area]:
-        return False
-    for q in range(g.n):  # noqa: SIM110  (a plain loop is faster on this hot path)
-        if q != seat and g.agents[q][area] + (b == q) >= mine:
-            return False
-    return True
+def remove_building(g: GameState, area: int) -> None:
+    """Take the building off ``area``; its City Area card (if not retired) returns to display
+    (in the expansion: its Building card returns to its owner's reserve)."""
+    g.building[area] = NO_BUILDING
+    g.city_gained[area] = -1
+    if g.has_elders:
+        g.btype[area] = -1
 
 
-def controlled_areas(g: Game, seat: int) -> int:
-    row, building = g.agents[seat], g.building
-    count = 0
-    for a in range(12):  # only where ``seat`` has a piece: nobody controls an area with none
-        if (row[a] or building[a] == seat) and controls(g, seat, a):
-            count += 1
-    return count
+def buildings_of(g: GameState, seat: int) -> list[int]:
+    return [a for a in AREAS if g.building[a] == seat]
 
 
-def building_value(g: Game, seat: int) -> int:
-    """Printed cost of your buildings (0 in grenadier areas) less 12 per loan."""
-    cost = g.t.cost
-    v = sum(cost[a] for a in range(12) if g.building[a] == seat and not g.gren[a])
-    return v + LOAN_NET_WORTH * len(g.loans[seat])
-
-
-def net_worth(g: Game, seat: int) -> int:
-    return g.money[seat] + building_value(g, seat)
-
-
-def own_buildings(g: Game, seat: int) -> int:
+def own_buildings(g: GameState, seat: int) -> int:
     return sum(1 for b in g.building if b == seat)
 
 
-def buildings_on_board(g: Game) -> int:
+def buildings_on_board(g: GameState) -> int:
     return sum(1 for b in g.building if b >= 0)
 
 
-def pieces_on_board(g: Game, seat: int) -> int:
-    return g.on_board[seat] + own_buildings(g, seat)
+def city_card_owner(g: GameState, area: int) -> int:
+    """Who holds the City Area card of ``area`` (-1: on display or retired)."""
+    return -1 if g.city_retired[area] else g.building[area]
 
 
-METRICS = {
-    "occupied_areas": occupied_areas,
-    "controlled_areas": controlled_areas,
-    "net_worth": net_worth,
-    "building_value": building_value,
-    "own_buildings": own_buildings,
-    "pieces_on_board": pieces_on_board,
-    "trouble_markers": lambda g, seat: trouble_count(g),
-    "buildings_on_board": lambda g, seat: buildings_on_board(g),
-}
+def ability_active(g: GameState, seat: int, area: int) -> bool:
+    """Whether ``seat`` holds a working City Area card for ``area`` (no grenadier there)."""
+    return g.building[area] == seat and not g.city_retired[area] and g.gren[area] == 0
 
 
-def metric(g: Game, name: str, seat: int) -> int:
-    return METRICS[name](g, seat)
+def building_price(cost: int, factor: float) -> int:
+    """The price of a building (half price rounds up)."""
+    return cost if factor >= 1 else -(-cost // 2)
+
+
+def buildable_areas(g: GameState, p: int, cost_factor: float) -> list[int]:
+    """Areas where ``p`` may build now: own agent there, no building, no trouble, affordable."""
+    cost = g.t.cost
+    row, money = g.agents[p], g.money[p]
+    return [
+        a
+        for a in AREAS
+        if row[a]
+        and g.building[a] < 0
+        and not g.trouble[a]
+        and money >= building_price(cost[a], cost_factor)
+    ]
+
+
+def build(g: GameState, p: int, a: int, factor: float) -> None:
+    """Pay for and place a building in ``a``; with all six out, one is moved (chosen next)."""
+    price = building_price(g.t.cost[a], factor)
+    g.money[p] -= price
+    if own_buildings(g, p) >= BUILDINGS_PER_PLAYER:
+        call(g, {"k": "relocate_building", "p": p, "a": a})
+        g.say(f"player {p} pays £{price} to build in {area_name(g, a)}")
+        return
+    place_building(g, p, a)
+    if g.cfg.log:
+        g.say(f"player {p} pays £{price} and builds in {area_name(g, a)}")
+
+
+# ---------------------------------------------------------------------- pawns as targets
+def pawn_owner(g: GameState, p: int, slot: int) -> int:
+    """Owner code of a PAWN slot relative to ``p``."""
+    if slot == A.SLOT_GRENADIER:
+        return GRENADIER
+    if slot == A.SLOT_CITIZEN:
+        return CITIZEN
+    return (p + slot) % g.n
+
+
+def owner_slot(g: GameState, p: int, owner: int) -> int:
+    """PAWN slot of ``owner`` relative to ``p``."""
+    if owner == GRENADIER:
+        return A.SLOT_GRENADIER
+    if owner == CITIZEN:
+        return A.SLOT_CITIZEN
+    return (owner - p) % g.n
+
+
+def assassination_targets(
+    g: GameState, p: int, *, need_trouble: bool = True, grenadiers: bool | None = None
+) -> list[int]:
+    """PAWN actions for every pawn ``p`` may remove (not ``p``'s own agents). Grenadiers are
+    included unless ``grenadiers`` is False; by default they are in the base game and not in
+    the expansion, whose assassination spares them."""
+    out = []
+    n = g.n
+    if grenadiers is None:
+        grenadiers = not g.has_elders
+    for a in AREAS:
+        if need_trouble and not g.trouble[a]:
+            continue
+        for q in range(n):
+            if q != p and g.agents[q][a]:
+                out.append(A.pawn_action(a, (q - p) % n))
+        if grenadiers and g.gren[a]:
+            out.append(A.pawn_action(a, A.SLOT_GRENADIER))
+        if g.cit[a]:
+            out.append(A.pawn_action(a, A.SLOT_CITIZEN))
+    out.sort()  # relative slots are not in absolute-seat order
+    return out
+
+
+def area_name(g: GameState, a: int) -> str:
+    return g.t.data.areas[a].name(g.cfg.theme)

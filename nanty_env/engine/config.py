@@ -6,9 +6,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
-PERSONALITY_SETS = ("standard", "variant", "classic")
-THRESHOLD_SETS = ("rulebook", "player_aid")
-THEMES = ("nanty", "discworld")
+from nanty_env.data.model import PERSONALITY_SETS as CARD_SETS
+from nanty_env.data.model import THEMES, THRESHOLD_SETS
+
+CLASSIC = "classic"  # the standard cards with the rulebook's thresholds (player aid variant C)
+PERSONALITY_SETS = (*CARD_SETS, CLASSIC)  # what ``GameConfig.personalities`` may be
 WINDOW_POLICIES = ("public", "holders")
 EXPANSIONS = ("cthulhu",)
 
@@ -65,7 +67,7 @@ class GameConfig:
     @property
     def threshold_set(self) -> str:
         """The threshold set actually in force (classic forces the rulebook numbers)."""
-        return "rulebook" if self.personalities == "classic" else self.thresholds
+        return "rulebook" if self.personalities == CLASSIC else self.thresholds
 
     @property
     def personality_set(self) -> str:

@@ -2,10 +2,10 @@
 many games, for the base game or the expansion: a rule that never fires, or assumed content that
 unbalances the game, shows up as a zero or an outlier.
 
-    from nanty_env.engine.coverage import count_coverage
-    cov = count_coverage(games=300, expansion="cthulhu")
-    print(cov.table())            # Markdown, every item of every category (zeros included)
-    cov.plot("coverage.png")      # bar charts (needs matplotlib)
+    >>> from nanty_env.engine import count_coverage
+    >>> cov = count_coverage(games=300, expansion="cthulhu")
+    >>> print(cov.table())  # Markdown, every item of every category (zeros included)
+    >>> cov.plot("coverage.png")  # bar charts (needs matplotlib)
 
 ``coverage_report(...)`` does both in one call; it is the function behind
 ``nanty coverage --games N [--expansion cthulhu]``. Games are played by ``policy`` (uniform
@@ -21,14 +21,15 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from nanty_env.data import SYMBOLS
+from nanty_env.data.cthulhu import CTHULHU_SYMBOLS
 from nanty_env.engine import actions as A
+from nanty_env.engine import flow
 from nanty_env.engine.config import GameConfig
+from nanty_env.engine.cthulhu import flow as cthulhu_flow
 from nanty_env.engine.game import Game
-
-if TYPE_CHECKING:
-    from nanty_env.engine.tables import Tables
+from nanty_env.engine.tables import Tables
 
 Policy = Callable[[Game, list[int], random.Random], int]
 CATEGORIES = ("card", "symbol", "event", "ability", "interrupt", "elder_one", "decision", "end")
@@ -142,14 +143,10 @@ def _universe(t: Tables, expansion: str | None) -> dict[str, list[str]]:
         "interrupt": interrupts,
     }
     if expansion is None:
-        from nanty_env.data import SYMBOLS
-
         out["symbol"] = [s for s in SYMBOLS if s != "interrupt"]
         out["ability"] = [a.name() for a in d.areas]
         out["end"] = ["goal", "deck", "riots"]
     else:
-        from nanty_env.data.cthulhu import CTHULHU_SYMBOLS
-
         out["symbol"] = [s for s in CTHULHU_SYMBOLS if s != "interrupt"]
         out["ability"] = (
             [b.name() for b in d.buildings]
@@ -164,12 +161,8 @@ def _universe(t: Tables, expansion: str | None) -> dict[str, list[str]]:
 
 def _is_extra(g: Game, a: int) -> bool:
     if g.has_elders:
-        from nanty_env.engine.cthulhu.flow import is_extra_action
-
-        return is_extra_action(g, a)
-    from nanty_env.engine.flow import is_extra_action as base_extra
-
-    return base_extra(g, a)
+        return cthulhu_flow.is_extra_action(g, a)
+    return flow.is_extra_action(g, a)
 
 
 def _record(cov: Coverage, g: Game, a: int) -> None:

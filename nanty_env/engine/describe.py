@@ -1,21 +1,14 @@
-"""Human-readable action descriptions (``Game.action_to_string``)."""
+"""Human-readable action descriptions of the base game (``Game.action_to_string``; the
+expansion's game describes its own families with ``cthulhu.describe``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from nanty_env.engine import actions as A
-
-if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+from nanty_env.engine.state import GameState
 
 
-def describe_action(g: Game, action: int, seat: int) -> str:
+def describe_action(g: GameState, action: int, seat: int) -> str:
     """What ``action`` means for ``seat`` (player-relative arguments made absolute)."""
-    if g.has_elders:
-        from nanty_env.engine.cthulhu.describe import describe_cthulhu_action
-
-        return describe_cthulhu_action(g, action, seat)
     try:
         act = A.decode(action)
     except ValueError:
@@ -23,7 +16,7 @@ def describe_action(g: Game, action: int, seat: int) -> str:
     return describe_decoded(g, act, seat)
 
 
-def describe_decoded(g: Game, act: A.Action, seat: int) -> str:
+def describe_decoded(g: GameState, act: A.Action, seat: int) -> str:
     """The words for a decoded action of the base game's families."""
     d, theme = g.t.data, g.cfg.theme
     fam, arg = act.family, act.arg

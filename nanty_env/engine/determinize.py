@@ -13,6 +13,7 @@ personalities and the event deck (see ``nanty_env.engine.cthulhu.determinize``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -29,12 +30,17 @@ def determinize(g: Game, seat: int, rng: np.random.Generator) -> Game:
     return sample_from_view(g.view(seat), rng, g.cfg)
 
 
+Sampler = Callable[[dict[str, Any], np.random.Generator, GameConfig], Game]
+
+# expansion name -> its sampler; an expansion registers one when its package is imported
+# (``nanty_env.engine`` imports them all)
+EXPANSION_SAMPLERS: dict[str, Sampler] = {}
+
+
 def sample_from_view(view: dict[str, Any], rng: np.random.Generator, cfg: GameConfig) -> Game:
     """A full game consistent with ``view`` (see module docstring)."""
     if cfg.expansion is not None:
-        from nanty_env.engine.cthulhu.determinize import sample_cthulhu_from_view
-
-        return sample_cthulhu_from_view(view, rng, cfg)
+        return EXPANSION_SAMPLERS[cfg.expansion](view, rng, cfg)
     hands, pool = sample_hands(view, rng, len(tables().data.cards))
     return rest_of_base_sample(view, rng, cfg, hands, pool)
 

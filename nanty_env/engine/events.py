@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
@@ -18,21 +17,20 @@ from nanty_env.engine.reactions import (
     remove_building_event,
     remove_pawn,
 )
+from nanty_env.engine.state import GameState
 from nanty_env.engine.tables import CITIZENS, GRENADIERS
-
-if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+from nanty_env.engine.victory import end_by_riots
 
 FOG_CARDS = 5
 RIOT_TROUBLE = 8
 
 
-def seats_from(g: Game, first: int) -> tuple[int, ...]:
+def seats_from(g: GameState, first: int) -> tuple[int, ...]:
     """All seats in turn order starting with ``first``."""
     return tuple((first + i) % g.n for i in range(g.n))
 
 
-def draw_event(g: Game, p: int) -> None:
+def draw_event(g: GameState, p: int) -> None:
     """Draw the top random event and carry it out (each event happens at most once)."""
     e = g.event_deck.pop()
     g.events_done.append(e)
@@ -41,7 +39,7 @@ def draw_event(g: Game, p: int) -> None:
     EVENT_START[ev.id](g, p)
 
 
-def _rolls(g: Game, k: int, *, distinct: bool = False) -> list[int]:
+def _rolls(g: GameState, k: int, *, distinct: bool = False) -> list[int]:
     rolls = [g.roll() for _ in range(k)]
     if distinct:
         rolls = sorted(set(rolls), key=rolls.index)
@@ -49,7 +47,7 @@ def _rolls(g: Game, k: int, *, distinct: bool = False) -> list[int]:
     return rolls
 
 
-def _remove_agents_in(g: Game, p: int, area: int) -> None:
+def _remove_agents_in(g: GameState, p: int, area: int) -> None:
     """Queue the removal of every player's agents in ``area`` (each owner may react per agent),
     in turn order from ``p``."""
     for q in reversed(seats_from(g, p)):
@@ -57,7 +55,7 @@ def _remove_agents_in(g: Game, p: int, area: int) -> None:
             remove_pawn(g, q, area, EVENT, text=False)
 
 
-def zeppelin_crash(g: Game, p: int) -> None:
+def zeppelin_crash(g: GameState, p: int) -> None:
     a = _rolls(g, 1)[0]
     # Neutral pawns and the marker go at once; agents and the building may be defended.
     g.gren[a] = g.cit[a] = 0
@@ -70,13 +68,13 @@ def zeppelin_crash(g: Game, p: int) -> None:
 @handler("ev_clear_trouble", "Zeppelin Crash: the trouble marker goes (automatic)")
 class ClearTrouble:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         pop(g)
         g.trouble[f["a"]] = 0
         return None
 
 
-def flood(g: Game, p: int) -> None:
+def flood(g: GameState, p: int) -> None:
     rolled = _rolls(g, 2, distinct=True)
     river = g.t.river
     flooded = tuple(a for a in rolled if river[a])
@@ -96,7 +94,7 @@ def flood(g: Game, p: int) -> None:
 @handler("flood", "Flood: move your next flooded agent to a dry neighbour (or pay Holborn)")
 class Flood:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         p, fl = f["p"], f["fl"]
         for i, a in enumerate(fl):
             if g.agents[p][a] > f["stay"][i]:
@@ -112,7 +110,7 @@ class Flood:
         return None
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         p, fl = f["p"], f["fl"]
         i = next(i for i, x in enumerate(fl) if g.agents[p][x] > f["stay"][i])
         if a >= A.ABILITY:
@@ -126,7 +124,7 @@ class Flood:
             g.say(f"player {p} moves an agent from area {fl[i] + 1} to area {a - A.AREA + 1}")
 
 
-def fire(g: Game, p: int) -> None:
+def fire(g: GameState, p: int) -> None:
     """Burn the rolled building, then keep rolling while the roll is next to the last area and
     holds a building. A Holborn-saved building still burns for spreading (FAQ)."""
     near = g.t.neighbours
@@ -144,43 +142,39 @@ def fire(g: Game, p: int) -> None:
         remove_building_event(g, x)
 
 
-def fog(g: Game, p: int) -> None:
+def fog(g: GameState, p: int) -> None:
     k = min(FOG_CARDS, len(g.deck))
     for _ in range(k):
         g.discard.append(g.deck.pop())
     g.say(f"fog: {k} cards from the draw pile are discarded face up")
 
 
-def riots(g: Game, p: int) -> None:
-    from nanty_env.engine.victory import end_by_riots
-
+def riots(g: GameState, p: int) -> None:
     if board.trouble_count(g) >= RIOT_TROUBLE:
         end_by_riots(g)
     else:
         g.say("riots: fewer than 8 trouble markers, nothing happens")
 
 
-def explosion(g: Game, p: int) -> None:
+def explosion(g: GameState, p: int) -> None:
     remove_building_event(g, _rolls(g, 1)[0])
 
 
-def earthquake(g: Game, p: int) -> None:
+def earthquake(g: GameState, p: int) -> None:
     for a in reversed(_rolls(g, 2, distinct=True)):
         remove_building_event(g, a)
 
 
-def mysterious_murders(g: Game, p: int) -> None:
+def mysterious_murders(g: GameState, p: int) -> None:
     push(g, {"k": "murders", "p": p, "seats": seats_from(g, p)[1:], "a": -1, "s": 0})
 
 
-def murder_targets(g: Game, p: int, a: int) -> list[int]:
+def murder_targets(g: GameState, p: int, a: int) -> list[int]:
     """Pawns the roller may pick in ``a``: any but their own agents, unless only those are
     there."""
-    from nanty_env.engine.flow import assassination_targets
-
     out = [
         x
-        for x in assassination_targets(g, p, need_trouble=False, grenadiers=True)
+        for x in board.assassination_targets(g, p, need_trouble=False, grenadiers=True)
         if A.split_pawn(x)[0] == a
     ]
     if not out and g.agents[p][a]:
@@ -191,7 +185,7 @@ def murder_targets(g: Game, p: int, a: int) -> list[int]:
 @handler("murders", "Mysterious Murders: remove a pawn from the area you rolled")
 class Murders:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         if f["s"] == 0:  # the current roller rolls
             f["s"] = 1
             f["a"] = g.roll()
@@ -209,23 +203,21 @@ class Murders:
         return None
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
-        from nanty_env.engine.flow import pawn_owner
-
+    def act(g: GameState, f: Frame, a: int) -> None:
         area, slot = A.split_pawn(a)
         f["s"] = 2
-        remove_pawn(g, pawn_owner(g, f["p"], slot), area, EVENT, text=False)
+        remove_pawn(g, board.pawn_owner(g, f["p"], slot), area, EVENT, text=False)
 
 
-def martial_law(g: Game, p: int) -> None:
+def martial_law(g: GameState, p: int) -> None:
     _arrivals(g, p, board.GRENADIER, _rolls(g, 4))
 
 
-def immigrants(g: Game, p: int) -> None:
+def immigrants(g: GameState, p: int) -> None:
     _arrivals(g, p, board.CITIZEN, _rolls(g, 3))
 
 
-def _arrivals(g: Game, p: int, owner: int, rolls: list[int]) -> None:
+def _arrivals(g: GameState, p: int, owner: int, rolls: list[int]) -> None:
     push(g, {"k": "arrive", "p": p, "o": owner, "rolls": tuple(rolls), "ask": None})
 
 
@@ -236,7 +228,7 @@ class Arrive:
     supply is empty the remaining rolls bring nothing (and ask nobody)."""
 
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         if not f["rolls"]:
             pop(g)
             return None
@@ -268,14 +260,14 @@ class Arrive:
         return None
 
 
-def subsidence(g: Game, p: int) -> None:
+def subsidence(g: GameState, p: int) -> None:
     push(g, {"k": "subsidence", "p": p, "seats": seats_from(g, p)[1:]})
 
 
 @handler("subsidence", "Subsidence: choose a building you cannot pay £2 for")
 class Subsidence:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         p = f["p"]
         mine = board.buildings_of(g, p)
         affordable = g.money[p] // 2
@@ -297,12 +289,12 @@ class Subsidence:
         return None
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         board.remove_building(g, a - A.AREA)
         g.say(f"player {f['p']} loses the building in area {a - A.AREA + 1} to subsidence")
 
 
-def inigo_jones(g: Game, p: int) -> None:
+def inigo_jones(g: GameState, p: int) -> None:
     a = _rolls(g, 1)[0]
     owner = board.city_card_owner(g, a)
     if owner < 0:
@@ -314,7 +306,7 @@ def inigo_jones(g: Game, p: int) -> None:
 @handler("inigo", "Inigo Jones retires a City Area card (automatic; Holborn may save it)")
 class Inigo:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         owner, a = f["p"], f["a"]
         if f["s"] == 0:
             f["s"] = 1
@@ -331,7 +323,7 @@ class Inigo:
         return None
 
 
-EVENT_START: dict[str, Callable[[Game, int], None]] = {
+EVENT_START: dict[str, Callable[[GameState, int], None]] = {
     "zeppelin_crash": zeppelin_crash,
     "flood": flood,
     "fire": fire,

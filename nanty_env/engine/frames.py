@@ -5,8 +5,9 @@ shallow copy clones it). ``f["k"]`` names its kind; ``f["p"]`` is the seat that 
 decision when the frame is waiting for one. A handler has two functions:
 
 * ``options(g, f)`` either makes automatic progress (rolls, bookkeeping, pushing or popping
-  frames) and returns ``None``, or returns the sorted legal actions of the pending decision
-  without changing anything;
+  frames) and returns ``None``, or returns the legal actions of the pending decision without
+  changing anything: a new list, sorted and without repeats (the game keeps it as it is, so
+  the order is the handler's to get right; ``tests/engine/test_state.py`` checks it);
 * ``act(g, f, action)`` applies a legal action.
 
 Reactions write their verdict into the frame that asked for them (``f["r"]``), found by its
@@ -19,17 +20,10 @@ for that expansion's games only. ``frame_kinds(expansion)`` lists a ruleset's ki
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
-
-Frame = dict[str, Any]
-Options = Callable[["Game", Frame], "list[int] | None"]
-Act = Callable[["Game", Frame, int], None]
+from nanty_env.engine.state import Act, Frame, GameState, Options
 
 OPTIONS: dict[str, Options] = {}
 ACT: dict[str, Act] = {}
@@ -44,11 +38,10 @@ class Registry:
     options: dict[str, Options]
     act: dict[str, Act]
     descriptions: dict[str, str]
-    package: str = ""  # the module that registers the handlers when imported
 
 
 BASE = Registry("base", OPTIONS, ACT, DESCRIPTIONS)
-CTHULHU = Registry("cthulhu", {}, {}, {}, "nanty_env.engine.cthulhu.game")
+CTHULHU = Registry("cthulhu", {}, {}, {})  # filled by ``nanty_env.engine.cthulhu``
 REGISTRIES = {None: BASE, "cthulhu": CTHULHU}
 
 
@@ -74,8 +67,6 @@ def ruleset_handlers(
     reg = REGISTRIES[expansion]
     if reg is BASE:
         return OPTIONS, ACT, DESCRIPTIONS
-    if reg.package:
-        importlib.import_module(reg.package)
     return (
         {**OPTIONS, **reg.options},
         {**ACT, **reg.act},
@@ -83,20 +74,20 @@ def ruleset_handlers(
     )
 
 
-def _no_act(g: Game, f: Frame, action: int) -> None:
+def _no_act(g: GameState, f: Frame, action: int) -> None:
     raise AssertionError(f"frame {f['k']} takes no decision")
 
 
-def push(g: Game, frame: Frame) -> Frame:
+def push(g: GameState, frame: Frame) -> Frame:
     g.stack.append(frame)
     return frame
 
 
-def pop(g: Game) -> Frame:
+def pop(g: GameState) -> Frame:
     return g.stack.pop()
 
 
-def choices_or_pop(g: Game, actions: list[int]) -> list[int] | None:
+def choices_or_pop(g: GameState, actions: list[int]) -> list[int] | None:
     """The sorted actions of a pending decision, or, when there is nothing to choose, pop the
     frame and return ``None`` (the usual ending of an ``options`` function)."""
     if not actions:
@@ -106,14 +97,14 @@ def choices_or_pop(g: Game, actions: list[int]) -> list[int] | None:
     return actions
 
 
-def call(g: Game, frame: Frame) -> None:
+def call(g: GameState, frame: Frame) -> None:
     """Push ``frame`` as a child of the current top frame: the child records ``up``, the index
     of its parent, where it may write a verdict ``r``."""
     frame["up"] = len(g.stack) - 1
     g.stack.append(frame)
 
 
-def reply(g: Game, f: Frame, verdict: int) -> None:
+def reply(g: GameState, f: Frame, verdict: int) -> None:
     """Write ``verdict`` into the parent frame of ``f``."""
     up = f.get("up", -1)
     if up >= 0:

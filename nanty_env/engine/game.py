@@ -1,29 +1,31 @@
-"""The ``Game``: one object owning the whole state, the seeded RNG and the public surface."""
+"""The ``Game``: one object owning the whole state, the seeded RNG and the public surface.
+
+The state's fields and the frame loop are :class:`~nanty_env.engine.state.GameState`'s (what
+the rules read and write); ``Game`` adds building a game, applying actions, copies,
+serialisation, views and descriptions. An expansion's game class subclasses it and registers
+itself (:func:`register_expansion`), so ``Game.new`` and ``Game.from_dict`` of an expansion's
+config give that class.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from enum import Enum
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 import numpy as np
 
 # Importing these modules registers their frame handlers and effects.
-from nanty_env.engine import (  # noqa: F401  (registers frame handlers)  # noqa: F401
-    abilities,
-    effects,
-    events,
-    flow,
-    reactions,
-    setup,
-    validation,
-)
+from nanty_env.engine import abilities, effects, events, flow, reactions, setup, validation  # noqa: F401
 from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
+from nanty_env.engine.describe import describe_action
 from nanty_env.engine.errors import EngineError, IllegalActionError, InvalidStateError
-from nanty_env.engine.frames import ACT, OPTIONS, Act, Frame, Options
+from nanty_env.engine.frames import ACT, OPTIONS
+from nanty_env.engine.outcome import Outcome, Termination
+from nanty_env.engine.rng import GameRng, copy_rng, rng_state
+from nanty_env.engine.state import Act, FixedRolls, Frame, GameState, Options
 from nanty_env.engine.tables import Tables, tables_for
+from nanty_env.engine.view import player_view
 
 _LIST_FIELDS = (
     "gren",
@@ -48,93 +50,17 @@ _NESTED_FIELDS = ("agents", "hands", "loans", "penalties", "known_unused")
 _SCALAR_FIELDS = ("n", "active", "turn", "first_player", "ability_used")
 
 
-class Termination(Enum):
-    """How a game ended, for the base game and the expansion alike (``Outcome.termination``)."""
-
-    GOAL = "goal"  # a personality's goal held at the start of its owner's turn (base game)
-    SUDDEN_DEATH = "sudden_death"  # an objective announced at the start of a turn (expansion)
-    DECK = "deck"  # a player could not refill their hand
-    RIOTS = "riots"  # the Riots event with eight or more trouble markers (base game)
-    DOOMSDAY = "doomsday"  # the Insanity marker reached level 13 (expansion)
-
-
-_TERMINATIONS = {
-    "personality": Termination.GOAL,
-    "objective": Termination.SUDDEN_DEATH,
-    "deck_exhausted": Termination.DECK,
-    "riots": Termination.RIOTS,
-    "doomsday": Termination.DOOMSDAY,
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How the game ended: the winning seats and why (``reason``, a string such as
-    ``"personality:fagin"``, ``"deck_exhausted:points"`` or ``"doomsday"``; ``termination``
-    names the kind of ending as a :class:`Termination`)."""
-
-    winners: tuple[int, ...]
-    reason: str
-    points: tuple[int, ...] | None = None
-
-    @property
-    def termination(self) -> Termination:
-        """The kind of ending, read from ``reason`` (so that saved states need no new key)."""
-        return _TERMINATIONS[self.reason.split(":", 1)[0]]
-
-
-class Game:
+class Game(GameState):
     """A game of Nanty Narking: a sequence of decisions, one seat at a time.
 
     Build one with :meth:`new`; ask :attr:`current_player` and :meth:`legal_actions`; answer with
     :meth:`apply`. Every die roll and shuffle comes from the game's own ``numpy`` generator.
     """
 
-    __slots__ = (
-        "_legal",
-        "ability_used",
-        "active",
-        "agents",
-        "building",
-        "cfg",
-        "cit",
-        "city_gained",
-        "city_retired",
-        "deck",
-        "discard",
-        "event_deck",
-        "events_done",
-        "first_player",
-        "gren",
-        "hands",
-        "in_play",
-        "known",
-        "known_unused",
-        "loans",
-        "log",
-        "money",
-        "n",
-        "on_board",
-        "outcome",
-        "penalties",
-        "persona",
-        "persona_pool",
-        "played",
-        "removed",
-        "rng",
-        "stack",
-        "t",
-        "trouble",
-        "turn",
-    )
+    __slots__ = ()
 
-    # The ruleset: frame handlers, and the defaults an expansion's subclass overrides.
     _options: ClassVar[dict[str, Options]] = OPTIONS
     _act: ClassVar[dict[str, Act]] = ACT
-    has_elders: ClassVar[bool] = False  # the expansion's Elder Ones (minions that are no agents)
-    eo: ClassVar[tuple[int, ...]] = (0,) * 12  # Elder Ones per area (none in the base game)
-    num_actions: ClassVar[int] = A.NUM_ACTIONS  # size of this ruleset's action space
-    ability_bits: ClassVar[int] = 12  # bits of ability_used (one per City Area card)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -143,53 +69,48 @@ class Game:
         config gives that expansion's game class."""
         cfg = config or GameConfig()
         if cfg.expansion is not None and cls is Game:
-            return _expansion_class(cfg.expansion).new(cfg, seed)
+            return expansion_class(cfg.expansion).new(cfg, seed)
         g = cls.__new__(cls)
-        g.deal(cfg, np.random.default_rng(seed))
+        gen = np.random.default_rng(seed)
+        g.deal(cfg, gen)  # shuffles with numpy's generator ...
+        g.rng = GameRng.from_generator(gen)  # ... whose stream the game's own carries on
+        g._dice = None
         g._advance()
         return g
 
     def deal(self, cfg: GameConfig, rng: np.random.Generator) -> None:
-        """Fill this (empty) game with a freshly set-up one."""
+        """Fill this (empty) game with a freshly set-up one, shuffling with ``rng``."""
         setup.deal(self, cfg, rng)
 
     # ------------------------------------------------------------------ public surface
-    @property
-    def current_player(self) -> int:
-        """The seat that owes the pending decision (-1 once the game is over)."""
-        if self.outcome is not None:
-            return -1
-        return self.stack[-1]["p"]
-
-    @property
-    def is_terminal(self) -> bool:
-        return self.outcome is not None
-
-    @property
-    def decision(self) -> str:
-        """The kind of the pending decision ("" once the game is over)."""
-        return "" if self.outcome is not None else self.stack[-1]["k"]
-
-    def legal_actions(self) -> list[int]:
-        """The sorted legal actions of the pending decision (empty only at the end)."""
-        return [] if self._legal is None else list(self._legal)
-
     def apply(self, action: int) -> None:
         """Apply ``action`` for :attr:`current_player`.
 
         Raises:
+            TypeError: ``action`` is not an integer: a Python int, a numpy integer or a 0-d
+                integer array (what numpy policies return); bools, floats, strings, ``None``
+                and lists are refused, never coerced. The state is unchanged.
             IllegalActionError: the action is not legal now; the state is unchanged.
         """
+        if type(action) is not int:
+            if isinstance(action, np.ndarray) and action.shape == ():
+                action = action[()]
+            if isinstance(action, bool) or not isinstance(action, int | np.integer):
+                raise TypeError(
+                    f"an action is a Python or numpy integer, got {type(action).__name__} "
+                    f"{action!r}"
+                )
+            action = int(action)
         legal = self._legal
         if legal is None:
             raise IllegalActionError("the game is over")
         if action not in legal:
             raise IllegalActionError(
-                f"action {action!r} ({_describe(self, action)}) is not legal for "
+                f"action {action!r} ({self.action_to_string(action)}) is not legal for "
                 f"player {self.current_player} in decision {self.decision!r}"
             )
         f = self.stack[-1]
-        self._act[f["k"]](self, f, int(action))
+        self._act[f["k"]](self, f, action)
         self._advance()
 
     def returns(self) -> list[float]:
@@ -200,23 +121,38 @@ class Game:
 
     def action_to_string(self, action: int, seat: int | None = None) -> str:
         """A readable description of ``action`` for ``seat`` (default: the current player)."""
-        return _describe(self, action, self.current_player if seat is None else seat)
+        return describe_action(self, action, self.current_player if seat is None else seat)
 
     def view(self, seat: int) -> dict[str, Any]:
         """Everything ``seat`` knows (public state, own hand, own personality, own knowledge)."""
-        from nanty_env.engine.view import player_view
-
         return player_view(self, seat)
 
-    def clone(self) -> Game:
-        """An independent copy (sharing nothing mutable with this game).
+    # ------------------------------------------------------------------ dice
+    def fix_rolls(self, rolls: Iterable[int], *, then_random: bool = False) -> Game:
+        """Make the next die rolls come out as ``rolls`` (area indices 0-11, i.e. die number
+        - 1), in order, for tests and analysis ("what if the fire spreads to 4?"). A fixed
+        roll draws nothing from the generator, so shuffles and other draws are unchanged.
+        After the last one the die is random again with ``then_random``; otherwise a further
+        roll raises :class:`EngineError`. Returns the game; :attr:`fixed_rolls` says what is
+        left. Copies keep what is left; ``to_dict`` does not carry it (the generator is the
+        saved game's die)."""
+        rolls = [int(r) for r in rolls]
+        for r in rolls:
+            if not 0 <= r < A.NUM_AREAS:
+                raise ValueError(f"a die roll is an area index 0..{A.NUM_AREAS - 1}, got {r}")
+        self._dice = FixedRolls(rolls, then_random)
+        return self
 
-        The copy's generator starts from this game's generator state but is only built when
-        the copy first draws a random number (see :class:`_LazyRng`): most copies made by
-        search bots never roll a die, and building a generator is a third of a copy's cost.
-        """
-        cls = type(self)
-        g = cls.__new__(cls)
+    @property
+    def fixed_rolls(self) -> tuple[int, ...]:
+        """The fixed die rolls not rolled yet (see :meth:`fix_rolls`)."""
+        return () if self._dice is None else tuple(self._dice.rolls)
+
+    def clone(self) -> Game:
+        """An independent copy (sharing nothing mutable with this game) that goes on exactly
+        as this game would: its generator continues from the same state (a copy of four
+        integers, see ``nanty_env.engine.rng``)."""
+        g = _new(type(self))
         g.t = self.t
         g.cfg = self.cfg
         g.n = self.n
@@ -224,34 +160,36 @@ class Game:
         g.turn = self.turn
         g.first_player = self.first_player
         g.ability_used = self.ability_used
-        g.gren = self.gren[:]
-        g.cit = self.cit[:]
-        g.trouble = self.trouble[:]
-        g.building = self.building[:]
-        g.money = self.money[:]
-        g.on_board = self.on_board[:]
-        g.deck = self.deck[:]
-        g.discard = self.discard[:]
-        g.in_play = self.in_play[:]
-        g.removed = self.removed[:]
-        g.event_deck = self.event_deck[:]
-        g.events_done = self.events_done[:]
-        g.persona = self.persona[:]
-        g.persona_pool = self.persona_pool[:]
-        g.city_retired = self.city_retired[:]
-        g.city_gained = self.city_gained[:]
-        g.played = self.played[:]
-        g.agents = [row[:] for row in self.agents]
-        g.hands = [row[:] for row in self.hands]
-        g.loans = [row[:] for row in self.loans]
-        g.penalties = [row[:] for row in self.penalties]
-        g.known_unused = [row[:] for row in self.known_unused]
-        g.known = [[row[:] for row in rows] for rows in self.known]
-        g.stack = [f.copy() for f in self.stack]
         g.outcome = self.outcome
-        g.rng = _LazyRng(_rng_state(self.rng))
-        g.log = self.log[:]
         g._legal = self._legal
+        g._dice = None if self._dice is None else self._dice.copy()
+        g.rng = copy_rng(self.rng)
+        copy = list.copy
+        g.gren = copy(self.gren)
+        g.cit = copy(self.cit)
+        g.trouble = copy(self.trouble)
+        g.building = copy(self.building)
+        g.money = copy(self.money)
+        g.on_board = copy(self.on_board)
+        g.deck = copy(self.deck)
+        g.discard = copy(self.discard)
+        g.in_play = copy(self.in_play)
+        g.removed = copy(self.removed)
+        g.event_deck = copy(self.event_deck)
+        g.events_done = copy(self.events_done)
+        g.persona = copy(self.persona)
+        g.persona_pool = copy(self.persona_pool)
+        g.city_retired = copy(self.city_retired)
+        g.city_gained = copy(self.city_gained)
+        g.played = copy(self.played)
+        g.log = copy(self.log)
+        g.agents = list(map(copy, self.agents))
+        g.hands = list(map(copy, self.hands))
+        g.loans = list(map(copy, self.loans))
+        g.penalties = list(map(copy, self.penalties))
+        g.known_unused = list(map(copy, self.known_unused))
+        g.known = list(map(_copy_rows, self.known))
+        g.stack = list(map(dict.copy, self.stack))  # frames hold only ints, strings, tuples
         return g
 
     def to_dict(self) -> dict[str, Any]:
@@ -270,7 +208,7 @@ class Game:
                 "points": None if self.outcome.points is None else list(self.outcome.points),
             }
         )
-        d["rng"] = self.rng.bit_generator.state
+        d["rng"] = rng_state(self.rng)
         d["log"] = list(self.log)
         return d
 
@@ -285,7 +223,7 @@ class Game:
                 false (for states the engine built itself, e.g. determinizations).
         """
         if cls is Game and _expansion_of(d) is not None:
-            return _expansion_class(_expansion_of(d)).from_dict(d, validate=validate)
+            return expansion_class(_expansion_of(d)).from_dict(d, validate=validate)
         if validate:
             validation.check_schema(d, _SCALAR_FIELDS, _LIST_FIELDS, _NESTED_FIELDS)
             cls._check_schema_extra(d)
@@ -295,6 +233,7 @@ class Game:
         g.t = tables_for(cfg)
         g._load(d, validate)
         g._legal = None
+        g._dice = None
         if validate:
             validation.check_state(g)
             if g.outcome is None:
@@ -329,60 +268,47 @@ class Game:
             )
         )
         state = d.get("rng")
-        g.rng = np.random.default_rng() if state is None else _rng_from(state, validate)
+        if state is None:
+            g.rng = GameRng.from_generator(np.random.default_rng())
+        elif not validate:
+            g.rng = GameRng(state)
+        else:
+            try:
+                g.rng = GameRng.from_state(dict(state))
+            except ValueError as e:
+                raise InvalidStateError(f"rng: {e}") from e
         g.log = list(d.get("log", []))
 
-    # ------------------------------------------------------------------ internals
-    def say(self, text: str) -> None:
-        """Append a line to the game log (when logging is on)."""
-        if self.cfg.log:
-            self.log.append(f"[t{self.turn} p{self.active}] {text}")
-
-    def roll(self) -> int:
-        """Roll the twelve-sided die: an area index 0..11."""
-        return int(self.rng.integers(12))
-
-    def finish(self, outcome: Outcome) -> None:
-        """End the game now with ``outcome``."""
-        self.outcome = outcome
-        self.stack.clear()
+    # ------------------------------------------------------------------ hand edits
+    def resume(self) -> None:
+        """Carry on after the state was edited by hand (tests, analysis): run the automatic
+        frames and work out the pending decision again."""
         self._legal = None
-        self.say(f"game over: {outcome.reason}, winners {list(outcome.winners)}")
-
-    def _advance_cached(self) -> None:
-        """Recompute the cached legal actions after the state was edited from outside."""
         if self.outcome is None:
             self._advance()
-
-    def _advance(self) -> None:
-        """Run automatic frames until a decision is pending or the game is over."""
-        stack = self.stack
-        options = self._options
-        for _ in range(100_000):
-            if self.outcome is not None:
-                self._legal = None
-                return
-            f = stack[-1]
-            legal = options[f["k"]](self, f)
-            if legal is None:
-                continue
-            if not legal:
-                raise EngineError(f"decision {f['k']} has no legal action: {f}")
-            # The contract is a sorted list whatever order a handler built it in (masks,
-            # traces and seeded random play all depend on it).
-            self._legal = sorted(legal)
-            return
-        raise EngineError("automatic frames did not settle")
 
     def __repr__(self) -> str:
         return f"<Game n={self.n} turn={self.turn} player={self.current_player} {self.decision}>"
 
 
-def _expansion_class(expansion: str) -> type[Game]:
-    """The game class of an expansion (imported only when an expansion is played)."""
-    from nanty_env.engine.cthulhu.game import CthulhuGame
+# expansion name -> its game class; an expansion registers its class when its package is
+# imported (``nanty_env.engine`` imports them all)
+_EXPANSIONS: dict[str, type[Game]] = {}
 
-    return CthulhuGame
+
+def register_expansion(name: str, cls: type[Game]) -> None:
+    """Make ``Game.new`` / ``Game.from_dict`` of a config with ``expansion=name`` give ``cls``."""
+    if name in _EXPANSIONS:
+        raise ValueError(f"expansion {name!r} registered twice")
+    _EXPANSIONS[name] = cls
+
+
+def expansion_class(name: str) -> type[Game]:
+    """The game class of expansion ``name``."""
+    try:
+        return _EXPANSIONS[name]
+    except KeyError:
+        raise ValueError(f"unknown expansion {name!r}") from None
 
 
 def _expansion_of(d: Any) -> str | None:
@@ -393,59 +319,11 @@ def _expansion_of(d: Any) -> str | None:
     return expansion if isinstance(expansion, str) else None
 
 
-_SEED = np.random.SeedSequence(0)  # any seed: a copied generator's state is overwritten at once
+_new = object.__new__
 
 
-def _generator(state: dict[str, Any]) -> np.random.Generator:
-    """A fresh PCG64 generator in ``state`` (without drawing entropy from the OS)."""
-    bits = np.random.PCG64(_SEED)
-    bits.state = state
-    return np.random.Generator(bits)
-
-
-def _rng_from(state: dict[str, Any], validate: bool) -> np.random.Generator:
-    if not validate:
-        return _generator(state)
-    try:
-        return _generator(dict(state))
-    except (TypeError, ValueError, KeyError) as e:
-        raise InvalidStateError(f"rng: not a PCG64 generator state ({e})") from e
-
-
-def _rng_state(rng: Any) -> dict[str, Any]:
-    """The bit-generator state of a game's generator (lazy or not), as a new dict."""
-    if type(rng) is _LazyRng:
-        return rng._state if rng._gen is None else rng._gen.bit_generator.state
-    return rng.bit_generator.state
-
-
-class _LazyRng:
-    """A copied generator that is built on first use.
-
-    It holds the state it was copied in (a dict that nobody mutates) and behaves as the
-    ``numpy`` generator in that state from the first attribute access on. Copies never share a
-    generator, so they stay independent.
-    """
-
-    __slots__ = ("_gen", "_state")
-
-    def __init__(self, state: dict[str, Any]) -> None:
-        self._state = state
-        self._gen: np.random.Generator | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name in _LazyRng.__slots__:
-            # copy/pickle probe dunders and (on an instance they built with __new__) the
-            # unset slots: answering them from the generator would recurse forever
-            raise AttributeError(name)
-        gen = self._gen
-        if gen is None:
-            gen = self._gen = _generator(self._state)
-        return getattr(gen, name)
-
-    def __reduce__(self) -> tuple:
-        """Pickles and deep copies as the generator it stands for."""
-        return (_generator, (_rng_state(self),))
+def _copy_rows(rows: list[list[int]]) -> list[list[int]]:
+    return list(map(list.copy, rows))
 
 
 def _jsonable(x: Any) -> Any:
@@ -464,10 +342,13 @@ def _tuplify(x: Any) -> Any:
     return tuple(_tuplify(v) for v in x) if isinstance(x, list) else x
 
 
-def _describe(g: Game, action: int, seat: int | None = None) -> str:
-    from nanty_env.engine.describe import describe_action
-
-    return describe_action(g, action, g.current_player if seat is None else seat)
-
-
-__all__ = ["A", "Game", "Outcome", "Tables", "Termination"]
+__all__ = [
+    "A",
+    "EngineError",
+    "Game",
+    "Outcome",
+    "Tables",
+    "Termination",
+    "expansion_class",
+    "register_expansion",
+]

@@ -8,13 +8,10 @@ its seat has learnt, and a resampler can keep it fixed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+from nanty_env.engine.state import GameState
 
 
-def card_revealed(g: Game, owner: int, c: int, *, to_hand: bool = False) -> None:
+def card_revealed(g: GameState, owner: int, c: int, *, to_hand: bool = False) -> None:
     """Card ``c`` is shown to everyone: leaving ``owner``'s hand (played, discarded), or, with
     ``to_hand``, entering it face up (taken back from the discard pile)."""
     for x in range(g.n):
@@ -28,11 +25,11 @@ def card_revealed(g: Game, owner: int, c: int, *, to_hand: bool = False) -> None
             row.remove(c)
 
 
-def cards_drawn(g: Game, p: int, cards: list[int]) -> None:
+def cards_drawn(g: GameState, p: int, cards: list[int]) -> None:
     """Cards drawn face down: nobody else learns anything."""
 
 
-def card_given(g: Game, giver: int, receiver: int, c: int) -> None:
+def card_given(g: GameState, giver: int, receiver: int, c: int) -> None:
     """``giver`` secretly hands ``c`` to ``receiver``: both know it; the others only know that
     some card moved, so what they knew of the giver's hand is no longer certain."""
     for x in range(g.n):
@@ -49,12 +46,12 @@ def card_given(g: Game, giver: int, receiver: int, c: int) -> None:
             g.known[x][giver].clear()
 
 
-def hand_seen(g: Game, viewer: int, owner: int) -> None:
+def hand_seen(g: GameState, viewer: int, owner: int) -> None:
     """``viewer`` has looked at ``owner``'s whole hand."""
     g.known[viewer][owner] = list(g.hands[owner])
 
 
-def hands_exchanged(g: Game, p: int, q: int) -> None:
+def hands_exchanged(g: GameState, p: int, q: int) -> None:
     """``p`` and ``q`` swapped hands: each knows the other's new hand (their own old one);
     everyone else's knowledge moves with the hands."""
     for x in range(g.n):
@@ -64,11 +61,11 @@ def hands_exchanged(g: Game, p: int, q: int) -> None:
     g.known[q][p] = list(g.hands[p])
 
 
-def personalities_seen(g: Game, p: int, seen: list[int]) -> None:
+def personalities_seen(g: GameState, p: int, seen: list[int]) -> None:
     g.known_unused[p] = sorted(set(g.known_unused[p]) | set(seen))
 
 
-def personality_swapped(g: Game, p: int, old: int, new: int) -> None:
+def personality_swapped(g: GameState, p: int, old: int, new: int) -> None:
     """``p`` swapped ``old`` for ``new`` from the unused pile: ``p`` knows ``old`` is set aside;
     others no longer know which set-aside card left."""
     for x in range(g.n):

@@ -3,7 +3,8 @@
 ``build_position`` starts from a seeded new game, overwrites what you give, puts every card
 you did not place on the draw pile, and starts the turn of ``active`` (its start-of-turn win
 check included). Areas, cards, events and personalities are named by their data ids.
-Expansion positions: :func:`build_cthulhu_position`.
+Expansion positions: ``nanty_env.engine.build_cthulhu_position``
+(``cthulhu.position.build_position``).
 See ``docs/engine.md`` (State schema) for the full state schema.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from nanty_env.engine.actions import NUM_AREAS
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
 from nanty_env.engine.setup import personality_deck
@@ -66,6 +68,7 @@ def build_position(
     active: int = 0,
     turn: int = 5,
     deck_size: int | None = None,
+    rolls: Sequence[str | int] | None = None,
 ) -> Game:
     """A game at the start of ``active``'s turn with the given board and cards.
 
@@ -73,7 +76,9 @@ def build_position(
     starting trouble markers (omit it to keep both); ``trouble`` lists areas given a marker;
     ``deck_top`` lists the next cards to be drawn, first drawn first; ``events`` lists
     the random-event deck, next first; ``deck_size`` trims the draw pile (unplaced cards
-    beyond it are set aside in ``removed``).
+    beyond it are set aside in ``removed``); ``rolls`` fixes the next die rolls (areas by
+    id or name, or area indices), after which a further roll is an error
+    (:meth:`Game.fix_rolls`).
     """
     cfg = config or GameConfig(num_players=num_players)
     if cfg.expansion is not None:
@@ -81,25 +86,25 @@ def build_position(
     g = Game.new(cfg, seed)
     n = g.n
     if agents is not None:
-        g.agents = [[0] * 12 for _ in range(n)]
+        g.agents = [[0] * NUM_AREAS for _ in range(n)]
         for seat, where in agents.items():
             for name, k in where.items():
                 g.agents[seat][area(name)] = k
         g.on_board = [sum(row) for row in g.agents]
-        g.trouble = [0] * 12
+        g.trouble = [0] * NUM_AREAS
     for name in trouble:
         g.trouble[area(name)] = 1
-    g.gren = [0] * 12
-    g.cit = [0] * 12
+    g.gren = [0] * NUM_AREAS
+    g.cit = [0] * NUM_AREAS
     for name, k in (grenadiers or {}).items():
         g.gren[area(name)] = k
     for name, k in (citizens or {}).items():
         g.cit[area(name)] = k
-    g.building = [-1] * 12
-    g.city_gained = [-1] * 12
+    g.building = [-1] * NUM_AREAS
+    g.city_gained = [-1] * NUM_AREAS
     for name, seat in (buildings or {}).items():
         g.building[area(name)] = seat
-    g.city_retired = [0] * 12
+    g.city_retired = [0] * NUM_AREAS
     for name in retired:
         g.city_retired[area(name)] = 1
     if money is not None:
@@ -137,12 +142,7 @@ def build_position(
     g.outcome = None
     g.log = []
     g.stack = [{"k": "turn", "p": active, "s": 0}]
-    g._advance()
+    if rolls is not None:
+        g.fix_rolls(area(r) if isinstance(r, str) else r for r in rolls)
+    g.resume()
     return g
-
-
-def build_cthulhu_position(num_players: int = 4, **kw):  # -> CthulhuGame
-    """An expansion position: see :func:`nanty_env.engine.cthulhu.position.build_position`."""
-    from nanty_env.engine.cthulhu.position import build_position as build
-
-    return build(num_players, **kw)

@@ -8,15 +8,11 @@ A ``react`` frame answers its parent with a verdict in ``r``: ``PROCEED`` (nothi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.frames import Frame, call, handler, pop, push, reply
 from nanty_env.engine.knowledge import card_revealed
-
-if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+from nanty_env.engine.state import GameState
 
 PROCEED, BLOCKED, REPLACE = 0, 1, 2
 EVENT = -1  # ``src`` of a random event
@@ -46,7 +42,7 @@ def answer_kinds(p: int, what: str, src: int, text: bool) -> list[str]:
     return kinds
 
 
-def holborn_usable(g: Game, p: int) -> bool:
+def holborn_usable(g: GameState, p: int) -> bool:
     """Whether ``p`` can pay Holborn now (working card, not gained this turn, £3)."""
     h = g.t.holborn
     return (
@@ -57,7 +53,7 @@ def holborn_usable(g: Game, p: int) -> bool:
     )
 
 
-def window_actions(g: Game, p: int, what: str, src: int, text: bool) -> list[int]:
+def window_actions(g: GameState, p: int, what: str, src: int, text: bool) -> list[int]:
     """Everything ``p`` could answer with (PASS included)."""
     kinds = answer_kinds(p, what, src, text)
     t = g.t
@@ -70,7 +66,7 @@ def window_actions(g: Game, p: int, what: str, src: int, text: bool) -> list[int
     return out
 
 
-def offer_window(g: Game, p: int, what: str, src: int, text: bool) -> bool:
+def offer_window(g: GameState, p: int, what: str, src: int, text: bool) -> bool:
     """Whether to stop and ask ``p``. Under the ``public`` policy the answer depends only on
     public facts (the rules, hand size, Holborn, money), never on which cards ``p`` holds."""
     if p < 0:
@@ -82,7 +78,7 @@ def offer_window(g: Game, p: int, what: str, src: int, text: bool) -> bool:
     return src == EVENT and what in ("remove", "building", "holborn") and holborn_usable(g, p)
 
 
-def ask(g: Game, p: int, what: str, area: int, src: int, text: bool) -> bool:
+def ask(g: GameState, p: int, what: str, area: int, src: int, text: bool) -> bool:
     """Push a reaction window for ``p`` as a child of the top frame when it should be offered;
     the parent then finds the verdict in its ``r`` (default PROCEED)."""
     g.stack[-1]["r"] = PROCEED
@@ -95,11 +91,11 @@ def ask(g: Game, p: int, what: str, area: int, src: int, text: bool) -> bool:
 @handler("react", "react out of turn: play an interrupt card, pay Holborn, or let it happen")
 class React:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         return window_actions(g, f["p"], f["w"], f["src"], bool(f["text"]))
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         p = f["p"]
         pop(g)
         if a == A.PASS:
@@ -119,7 +115,7 @@ class React:
         reply(g, f, REPLACE if g.t.interrupt_kind[c] == REPLACER else BLOCKED)
 
 
-def remove_pawn(g: Game, owner: int, area: int, src: int, *, text: bool) -> None:
+def remove_pawn(g: GameState, owner: int, area: int, src: int, *, text: bool) -> None:
     """Queue the removal of one ``owner`` pawn from ``area`` caused by ``src`` (a seat, or
     ``EVENT``); the owner of an agent gets a reaction window first."""
     push(
@@ -131,7 +127,7 @@ def remove_pawn(g: Game, owner: int, area: int, src: int, *, text: bool) -> None
 @handler("rm", "remove a pawn (automatic; asks its owner first)")
 class Remove:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         o, a = f["o"], f["a"]
         if f["s"] == 0:
             f["s"] = 1
@@ -147,11 +143,11 @@ class Remove:
         board.take_pawn(g, o, a)
         g.say(f"{_pawn(g, o)} removed from {_area(g, a)}")
         if f.get("r") == REPLACE:
-            push(g, {"k": "place_agent", "p": o, "areas": tuple(range(12)), "not": a})
+            push(g, {"k": "place_agent", "p": o, "areas": tuple(board.AREAS), "not": a})
         return None
 
 
-def remove_building_event(g: Game, area: int) -> None:
+def remove_building_event(g: GameState, area: int) -> None:
     """Queue the removal of the building in ``area`` by a random event (Holborn may save it)."""
     push(g, {"k": "rmb", "p": 0, "a": area, "s": 0})
 
@@ -159,7 +155,7 @@ def remove_building_event(g: Game, area: int) -> None:
 @handler("rmb", "a random event removes a building (automatic; asks Holborn first)")
 class RemoveBuilding:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         a = f["a"]
         owner = g.building[a]
         if f["s"] == 0:
@@ -178,7 +174,9 @@ class RemoveBuilding:
         return None
 
 
-def move_pawn_by(g: Game, actor: int, owner: int, src_area: int, dests: tuple[int, ...]) -> None:
+def move_pawn_by(
+    g: GameState, actor: int, owner: int, src_area: int, dests: tuple[int, ...]
+) -> None:
     """Queue ``actor`` moving an ``owner`` pawn out of ``src_area`` to one of ``dests`` (a text
     effect); the owner may answer with Toby or Mr. Goodyear first."""
     call(g, {"k": "mv", "p": actor, "a": src_area, "o": owner, "dests": dests, "s": 0})
@@ -187,7 +185,7 @@ def move_pawn_by(g: Game, actor: int, owner: int, src_area: int, dests: tuple[in
 @handler("mv", "choose where the pawn being moved goes")
 class Move:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         o, a, actor = f["o"], f["a"], f["p"]
         if f["s"] == 0:
             f["s"] = 1
@@ -197,20 +195,20 @@ class Move:
         if f.get("r", PROCEED) == BLOCKED or not board.pawns_of(g, o, a) or not f["dests"]:
             pop(g)
             return None
-        return [A.AREA + d for d in f["dests"]]
+        return [A.AREA + d for d in sorted(f["dests"])]  # a hand-built frame may list any order
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         board.move_pawn(g, f["o"], f["a"], a - A.AREA)
         g.say(f"{_pawn(g, f['o'])} moved from {_area(g, f['a'])} to {_area(g, a - A.AREA)}")
 
 
-def _area(g: Game, a: int) -> str:
+def _area(g: GameState, a: int) -> str:
     return g.t.data.areas[a].name(g.cfg.theme)
 
 
-def _pawn(g: Game, owner: int) -> str:
+def _pawn(g: GameState, owner: int) -> str:
     theme = g.t.data.themes[g.cfg.theme]
     if owner == board.GRENADIER:
         return theme["grenadier"]

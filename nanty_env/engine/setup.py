@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from nanty_env.engine.actions import NUM_AREAS
 from nanty_env.engine.board import add_pawn
 from nanty_env.engine.config import GameConfig
+from nanty_env.engine.frames import push
+from nanty_env.engine.state import GameState
 from nanty_env.engine.tables import HAND_SIZE, START_MONEY, tables, tables_for
-
-if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
 
 
 def personality_deck(cfg: GameConfig) -> list[int]:
@@ -24,22 +22,22 @@ def personality_deck(cfg: GameConfig) -> list[int]:
     ]
 
 
-def deal(g: Game, cfg: GameConfig, rng: np.random.Generator) -> None:
+def deal(g: GameState, cfg: GameConfig, rng: np.random.Generator) -> None:
     """Fill ``g`` with a freshly set-up game (rulebook 'Starting the game')."""
     t = g.t = tables_for(cfg)
     n = cfg.num_players
     g.cfg, g.n, g.rng = cfg, n, rng
-    g.agents = [[0] * 12 for _ in range(n)]
+    g.agents = [[0] * NUM_AREAS for _ in range(n)]
     g.on_board = [0] * n
-    g.gren, g.cit, g.trouble = [0] * 12, [0] * 12, [0] * 12
-    g.building = [-1] * 12
-    g.city_retired, g.city_gained = [0] * 12, [-1] * 12
+    g.gren, g.cit, g.trouble = [0] * NUM_AREAS, [0] * NUM_AREAS, [0] * NUM_AREAS
+    g.building = [-1] * NUM_AREAS
+    g.city_retired, g.city_gained = [0] * NUM_AREAS, [-1] * NUM_AREAS
     g.money = [START_MONEY] * n
     g.loans = [[] for _ in range(n)]
     g.penalties = [[] for _ in range(n)]
     g.known = [[[] for _ in range(n)] for _ in range(n)]
     g.known_unused = [[] for _ in range(n)]
-    g.log, g.stack, g.outcome, g._legal = [], [], None, None
+    g.log, g.stack, g.outcome, g._legal, g._dice = [], [], None, None, None
     g.turn, g.ability_used, g.played, g.in_play = 0, 0, [], []
     g.discard, g.events_done = [], []
 
@@ -73,6 +71,10 @@ def deal(g: Game, cfg: GameConfig, rng: np.random.Generator) -> None:
     g.first_player = int(rng.integers(n))
     g.active = g.first_player
     g.turn = 1
-    from nanty_env.engine.flow import start_game
-
     start_game(g)
+
+
+def start_game(g: GameState) -> None:
+    """The first player's first turn begins (the ``turn`` frame at the bottom of the stack)."""
+    push(g, {"k": "turn", "p": g.active, "s": 0})
+    g.say(f"game starts; player {g.active} goes first")

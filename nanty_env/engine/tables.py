@@ -7,14 +7,12 @@ content pack.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
 
 from nanty_env.data import GameData, load_game_data
-
-if TYPE_CHECKING:
-    from nanty_env.engine.config import GameConfig
+from nanty_env.engine.config import GameConfig
 
 AGENTS_PER_PLAYER = 12
 BUILDINGS_PER_PLAYER = 6
@@ -53,13 +51,16 @@ class Tables:
         return self.data.cards[card].id
 
 
+# expansion name -> its tables for a content pack (None: the shipped one); an expansion
+# registers its builder when its package is imported (``nanty_env.engine`` imports them all)
+EXPANSION_TABLES: dict[str, Callable[[str | None], Tables]] = {}
+
+
 def tables_for(cfg: GameConfig) -> Tables:
     """The tables of ``cfg``'s ruleset: the base game's, or an expansion's content pack."""
     if cfg.expansion is None:
         return tables()
-    from nanty_env.engine.cthulhu.tables import cthulhu_tables
-
-    return cthulhu_tables(cfg.content)
+    return EXPANSION_TABLES[cfg.expansion](cfg.content)
 
 
 @cache
@@ -70,7 +71,7 @@ def tables() -> Tables:
     holborn = next(a.index for a in areas if a.ability == "event_protection")
     return Tables(
         data=d,
-        neighbours=tuple(tuple(a.neighbours) for a in areas),
+        neighbours=tuple(tuple(sorted(a.neighbours)) for a in areas),  # ascending: options
         near=tuple(frozenset((a.index, *a.neighbours)) for a in areas),
         cost=tuple(a.cost for a in areas),
         river=tuple(a.river for a in areas),

@@ -23,10 +23,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import pairwise
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nanty_env.engine import actions as A
+from nanty_env.engine.actions import NUM_AREAS
+from nanty_env.engine.config import GameConfig
 from nanty_env.engine.errors import InvalidStateError
+from nanty_env.engine.setup import personality_deck
+from nanty_env.engine.state import GameState
 from nanty_env.engine.tables import (
     AGENTS_PER_PLAYER,
     BUILDINGS_PER_PLAYER,
@@ -36,13 +40,9 @@ from nanty_env.engine.tables import (
     tables,
 )
 
-if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
-
-NUM_AREAS = 12
 _ALL_CARDS = list(range(A.NUM_CARDS))
 _INT = {int}
-StateCheck = Callable[["Game"], None]
+StateCheck = Callable[[GameState], None]
 
 
 def fail(field: str, problem: str) -> None:
@@ -134,8 +134,6 @@ def check_schema(
 ) -> None:
     """The shape of a ``to_dict`` state before anything is built from it: every key present
     with the right type and length (``n`` players, 12 areas)."""
-    from nanty_env.engine.config import GameConfig
-
     if not isinstance(d, Mapping):
         fail("state", f"must be a mapping, got {type(d).__name__}")
     required = ["config", *scalars, *lists, *nested, "known", "stack"]
@@ -223,7 +221,7 @@ def _length(x: list, size: int, field: str) -> None:
 
 
 # ---------------------------------------------------------------------- the built game
-def check_state(g: Game) -> None:
+def check_state(g: GameState) -> None:
     """Every invariant of a reachable state (see the module docstring), then the registered
     extra checks."""
     for check in (_turn, _pieces, _cards, _knowledge, _frames, _outcome):
@@ -241,7 +239,7 @@ def _in_range(values: Iterable[int], low: int, high: int, field: str) -> None:
             fail(f"{field}[{i}]", f"{v} is outside [{low}, {high})")
 
 
-def _pieces(g: Game) -> None:
+def _pieces(g: GameState) -> None:
     n = g.n
     for s in range(n):
         row = g.agents[s]
@@ -271,7 +269,7 @@ def _pieces(g: Game) -> None:
             fail(f"city_gained[{a}]", "set for an area without a building")
 
 
-def _cards(g: Game) -> None:
+def _cards(g: GameState) -> None:
     t = g.t
     places: list[tuple[str, list[int]]] = [
         ("deck", g.deck),
@@ -319,7 +317,7 @@ def _penalties_of(effect: Sequence[str]) -> frozenset[int]:
     return frozenset(c for c in range(A.NUM_CARDS) if effect[c] == "pay_or_take_penalty_card")
 
 
-def _knowledge(g: Game) -> None:
+def _knowledge(g: GameState) -> None:
     for s in range(g.n):
         for q in range(g.n):
             wrong = set(g.known[s][q]) - set(g.hands[q])
@@ -330,9 +328,7 @@ def _knowledge(g: Game) -> None:
             fail(f"known_unused[{s}]", f"personalities {sorted(wrong)} are not set aside")
 
 
-def _personalities(g: Game) -> None:
-    from nanty_env.engine.setup import personality_deck
-
+def _personalities(g: GameState) -> None:
     deck = sorted(personality_deck(g.cfg))
     if len(set(g.persona)) != g.n:
         fail("persona", f"{g.persona} must be {g.n} different personalities")
@@ -344,13 +340,13 @@ def _personalities(g: Game) -> None:
         )
 
 
-def _events(g: Game) -> None:
+def _events(g: GameState) -> None:
     count = len(tables().data.events)
     if sorted(g.event_deck + g.events_done) != list(range(count)):
         fail("event_deck", f"event_deck + events_done must hold each of the {count} events once")
 
 
-def _turn(g: Game) -> None:
+def _turn(g: GameState) -> None:
     n = g.n
     for name in ("active", "first_player"):
         value = getattr(g, name)
@@ -362,7 +358,7 @@ def _turn(g: Game) -> None:
         fail("ability_used", f"{g.ability_used} is not a {g.ability_bits}-bit mask")
 
 
-def _frames(g: Game) -> None:
+def _frames(g: GameState) -> None:
     stack, n = g.stack, g.n
     if g.outcome is None and not stack:
         fail("stack", "empty, but the game is not over (no pending decision)")
@@ -395,7 +391,7 @@ def _plain(x: Any) -> bool:
     return isinstance(x, str) or _is_int(x)
 
 
-def _outcome(g: Game) -> None:
+def _outcome(g: GameState) -> None:
     o = g.outcome
     if o is None:
         return
@@ -408,7 +404,7 @@ def _outcome(g: Game) -> None:
         fail("outcome.points", f"must have {g.n} entries")
 
 
-def advance_checked(g: Game) -> None:
+def advance_checked(g: GameState) -> None:
     """Resume the pending frames of a restored game (``g._advance()``), turning a failure
     deep inside a handler into an :class:`InvalidStateError` about the stack, then check the
     decision it arrives at."""
@@ -431,7 +427,7 @@ def advance_checked(g: Game) -> None:
         check_state(g)  # finishing during the resume must leave a valid end state
 
 
-def check_game(g: Game) -> None:
+def check_game(g: GameState) -> None:
     """:func:`check_state` plus the pending decision (for a live game, e.g. after each step)."""
     check_state(g)
     legal = g.legal_actions()

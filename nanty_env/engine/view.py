@@ -9,22 +9,22 @@ being resolved, removed cards, cards in play.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
 
 from nanty_env.engine import board
 from nanty_env.engine.reactions import EVENT
-
-if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+from nanty_env.engine.state import GameState
 
 
-def resolving_cards(g: Game) -> list[list[int]]:
+def resolving_cards(g: GameState) -> list[list[int]]:
     """[seat, card, next symbol index] of every card being resolved, oldest first (public).
     Lists, not tuples, so that the view survives a trip through JSON unchanged."""
     return [[f["p"], f["c"], f["i"]] for f in g.stack if f["k"] == "card"]
 
 
-def event_areas(g: Game) -> list[int]:
+def event_areas(g: GameState) -> list[int]:
     """Areas the random event being resolved has rolled and still has to deal with, next
     first (public: everyone sees the die). The FAQ has every roll made before anyone decides,
     so that a Holborn owner knows all the affected areas; this is where a seat learns them."""
@@ -47,7 +47,7 @@ def event_areas(g: Game) -> list[int]:
     return out
 
 
-def player_view(g: Game, seat: int) -> dict[str, Any]:
+def player_view(g: GameState, seat: int) -> dict[str, Any]:
     """What ``seat`` knows, as JSON-safe data."""
     view = common_view(g, seat)
     view["personality"] = g.persona[seat]
@@ -58,7 +58,7 @@ def player_view(g: Game, seat: int) -> dict[str, Any]:
     return view
 
 
-def common_view(g: Game, seat: int) -> dict[str, Any]:
+def common_view(g: GameState, seat: int) -> dict[str, Any]:
     """The part of a seat's view that the base game and the expansion share (everything but
     the secret role cards)."""
     n = g.n
@@ -77,7 +77,7 @@ def common_view(g: Game, seat: int) -> dict[str, Any]:
         "buildings": g.building[:],
         "city_retired": g.city_retired[:],
         "city_gained_this_turn": [int(t == g.turn) for t in g.city_gained],
-        "abilities_used": [g.ability_used >> a & 1 for a in range(12)],
+        "abilities_used": [g.ability_used >> a & 1 for a in board.AREAS],
         "money": g.money[:],
         "loans": [row[:] for row in g.loans],
         "penalties": [row[:] for row in g.penalties],
@@ -107,18 +107,104 @@ def common_view(g: Game, seat: int) -> dict[str, Any]:
     return view
 
 
+# ---------------------------------------------------------------------- frame fields
+FIELD_NAMES: Mapping[str, str] = MappingProxyType(
+    {
+        "k": "kind",  # the frame kind (the decision kind when it waits for one)
+        "p": "player",  # the seat that decides (or acts, for an automatic frame)
+        "a": "area",  # the area it is about
+        "o": "owner",  # whose pawn: a seat, or -1 grenadier / -2 new citizen
+        "s": "step",  # how far a frame of several steps has got
+        "c": "card",  # the card in play (or whose text this is)
+        "i": "symbol_index",  # the next symbol of that card to resolve
+        "t": "target",  # the player the card's text is aimed at
+        "w": "threat",  # what a reaction window answers: remove, move, text, building, ...
+        "src": "source",  # the seat whose card causes it (-1: a random event)
+        "text": "by_text",  # 1 when caused by a card's text (Mr. Goodyear may answer)
+        "r": "verdict",  # a reaction's answer written back by a child frame
+        "up": "parent",  # the stack position of the frame that asked for this one
+        "e": "elder",  # the Elder One (expansion)
+        "any": "anywhere",  # the agent may go to any area, not only a neighbour
+        "ask": "to_ask",  # seats still to be asked (Holborn, arrivals)
+        "dests": "destinations",  # areas the pawn may be moved to
+        "fl": "flooded",  # the flooded areas
+        "ft": "from_trouble",  # only a minion standing with a trouble marker
+        "half": "half_price",  # a building at half price
+        "not": "excluded_area",  # an area the agent may not go to
+        "nt": "no_trouble",  # a placement that brings no trouble marker
+        "opt": "optional",  # the player may decline
+        "stay": "staying",  # per flooded area, agents kept there by paying Holborn
+    }
+)
+"""Frames keep short keys (internal); views name them (``context`` and :func:`frame_fields`).
+The keys in :data:`KEPT_FIELDS` are words already and keep their names."""
+KEPT_FIELDS = frozenset(
+    {
+        "amount",  # pounds to pay or be paid
+        "areas",  # areas allowed for a placement or a marker
+        "cards",  # cards held up (Stanley's taker) or chosen from
+        "first",  # the first pawn of a swap
+        "second",  # ... and the second
+        "left",  # how many more to do (cards, discards, rolls)
+        "lifted",  # 1 once an agent was lifted to be placed again
+        "must",  # 1 when a removal cannot be declined
+        "need",  # discards still compulsory
+        "need_trouble",  # a building to buy must stand with a trouble marker (or without)
+        "pay",  # pounds paid per card discarded
+        "payer",  # the seat that pays (Hubert / Karl Marx)
+        "roll",  # the die number rolled (expansion summon)
+        "rolls",  # areas rolled for arrivals
+        "seats",  # seats still to act, in order
+        "targets",  # the pawns that may be removed
+        "to",  # the seat that receives
+    }
+)
+KIND_FIELD_NAMES: Mapping[tuple[str, str], str] = MappingProxyType(
+    {  # (kind, key): the name for that kind
+        ("targeted", "e"): "effect",  # an effect id standing in for the card's
+        ("move_own", "src"): "from_area",  # the area the agent leaves (-1: not chosen yet)
+        ("place_agent", "src"): "from_area",  # the area a re-placed agent was lifted from
+    }
+)
+_FRAME_KEYS: Mapping[str, str] = MappingProxyType(
+    {v: k for k, v in FIELD_NAMES.items()}
+    | {name: key for (_, key), name in KIND_FIELD_NAMES.items()}
+)
+
+
+def frame_fields(f: Mapping[str, Any]) -> dict[str, Any]:
+    """A frame of the engine (e.g. one of a view's ``stack``) with readable field names
+    (:data:`FIELD_NAMES`) and lists for tuples: ``{"kind": "card", "player": 0, "card": 12,
+    "symbol_index": 1}``."""
+    kind = f.get("k", "")
+    names = FIELD_NAMES
+    return {
+        KIND_FIELD_NAMES.get((kind, k)) or names.get(k, k): list(v) if isinstance(v, tuple) else v
+        for k, v in f.items()
+    }
+
+
+def frame_from_fields(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's frame of :func:`frame_fields` output (the inverse, tuples as lists)."""
+    return {_FRAME_KEYS.get(k, k): v for k, v in fields.items()}
+
+
 def _context(f: dict[str, Any]) -> dict[str, Any]:
-    """The pending decision's frame as JSON-safe data (all of it is known to the decider)."""
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in f.items() if k not in ("k",)}
+    """The pending decision's frame as JSON-safe data with readable names, without its kind
+    (all of it is known to the decider)."""
+    out = frame_fields(f)
+    del out["kind"]
+    return out
 
 
 HIDDEN_CARD = -1
 
 
 def _public_frame(f: dict[str, Any], seat: int) -> dict[str, Any]:
-    """A pending frame as ``seat`` may see it: the cards Stanley's taker holds up are known only
-    to the taker and the player they came from."""
-    out = _context(f)
+    """A pending frame as ``seat`` may see it, in the engine's own form (what determinisation
+    rebuilds the stack from): the cards Stanley's taker holds up are known only to the taker
+    and the player they came from."""
+    out = {k: list(v) if isinstance(v, tuple) else v for k, v in f.items() if k != "k"}
     out["k"] = f["k"]
     if f["k"] == "keep_one" and seat not in (f["p"], f["t"]):
         out["cards"] = [HIDDEN_CARD] * len(f["cards"])

@@ -11,10 +11,10 @@ from agents.heuristic import HeuristicBot
 from agents.learned_eval import MAX_HITS, TERMINAL, LearnedEvaluator
 from agents.robustness import break_cost, controlled_margins, durable_share
 from agents.value_model import value_model_for
-from nanty_env.engine.board import controls
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Outcome
 from nanty_env.engine.position import build_position, personality
+from nanty_env.engine.scoring import controls
 
 CFG = GameConfig(num_players=4, log=False)
 LORD = ("lord_bellinger", "moriarty", "fagin", "de_sidonia")

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from arena.paired import PairedResult, compare, compare_runs, paired, sign_test
+from arena.paired import PairedResult, compare, compare_runs, paired, pooled, sign_test
 from arena.tournament import TournamentResult, TournamentSpec
 from nanty_app.cli import main
 
@@ -113,3 +113,24 @@ def test_cli_compare_two_journals(tmp_path, capsys):
     assert "*, random and heuristic:plan=greedy, *" in err
     assert main(["compare", *journals, "--entry-a", "5"]) == 2
     assert "no entry 5" in capsys.readouterr().err
+
+
+def test_pooled_adds_up_comparisons_on_disjoint_games():
+    r = pooled([compare(RUN_A, RUN_B), compare(RUN_A, RUN_B, entry_a=1, entry_b=1)])
+    assert (r.games, r.wins_a, r.wins_b, r.only_a, r.only_b) == (8, 5, 4, 3, 2)
+
+
+def test_cli_compare_pools_pairs_of_journals(tmp_path, capsys):
+    journals: dict[str, list[str]] = {"a": [], "b": []}
+    for seed in (1, 2):
+        for name, bots in (("a", "random,random"), ("b", "heuristic:plan=greedy,random")):
+            out = tmp_path / f"{name}{seed}.json"
+            args = ["eval", "--bots", bots, "--players", "2", "--games", "2", "--out", str(out)]
+            main([*args, "--seed", str(seed), "--workers", "1", "--no-progress", "--no-plots"])
+            journals[name].append(str(tmp_path / f"{name}{seed}_games.jsonl"))
+    capsys.readouterr()
+    assert main(["compare", ",".join(journals["a"]), ",".join(journals["b"])]) == 0
+    text = capsys.readouterr().out
+    assert "all 2 pairs of runs together" in text and "4 games played by both" in text
+    assert main(["compare", ",".join(journals["a"]), journals["b"][0]]) == 2
+    assert "as many journals" in capsys.readouterr().err

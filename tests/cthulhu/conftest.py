@@ -75,8 +75,8 @@ def position(n: int = 3, **kw) -> CthulhuGame:
 
 
 def refresh(g: CthulhuGame) -> CthulhuGame:
-    g._legal = None
-    g._advance()
+    """Carry on after editing ``g`` by hand (``Game.resume``)."""
+    g.resume()
     return g
 
 
@@ -146,22 +146,10 @@ def bt(name: str) -> int:
     return A.BUILDING_TYPE + building_type(name)
 
 
-class Dice:
-    """A stand-in for a game's generator that rolls the given die values (1-12) in order."""
-
-    def __init__(self, values) -> None:
-        self.values = list(values)
-
-    def integers(self, n: int, *args, **kw) -> int:
-        assert n == 12, "only die rolls are scripted"
-        assert self.values, "more dice rolled than scripted"
-        return self.values.pop(0) - 1
-
-
 def dice(g: CthulhuGame, *values: int) -> CthulhuGame:
-    """Make the next die rolls of ``g`` come out as ``values`` (1-12)."""
-    g.rng = Dice(values)
-    return g
+    """Make the next die rolls of ``g`` come out as ``values`` (die numbers 1-12) and no more
+    (``Game.fix_rolls``, which takes area indices: die number - 1)."""
+    return g.fix_rolls(v - 1 for v in values)
 
 
-__all__ += ["Dice", "dice"]
+__all__ += ["dice"]

@@ -1,18 +1,15 @@
 """Shared helpers for the engine scenario tests (generic: every engine test file may use them).
 
-Import them in a test module with ``from tests.engine.conftest import act, play, ...`` (pytest
-runs with ``--import-mode=importlib`` and registers this file as ``tests.engine.conftest``), or
-take the ``h`` fixture, a namespace holding the same functions.
+Import them in a test module with ``from tests.engine.conftest import pc, play, ...`` (pytest
+runs with ``--import-mode=importlib`` and registers this file as ``tests.engine.conftest``).
 
-Keep this file backward compatible: add helpers, never change what an existing one means.
+One name per helper: the action builders are ``pc`` / ``dc`` / ``sc`` (play, discard, select a
+card), ``ar`` (an area), ``pw`` (a pawn), ``pl`` (a player), ``ability`` (a City Area card),
+all taking data ids or names, and ``act`` for any family by name. Keep this file backward
+compatible: add helpers, never change what an existing one means.
 """
 
 from __future__ import annotations
-
-import types
-from collections.abc import Iterable
-
-import pytest
 
 from nanty_env.engine import actions as A
 from nanty_env.engine.game import Game
@@ -22,30 +19,31 @@ __all__ = [
     "DIE_AREAS",
     "DIE_COST",
     "DIE_NEIGHBOURS",
+    "QUIET_PERSONALITIES",
     "A",
     "ability",
     "act",
     "ar",
     "area",
-    "area_act",
+    "area_actions",
+    "areas",
     "build_position",
     "can",
     "card",
+    "cards",
     "dc",
-    "decide",
     "die",
-    "discard_act",
     "families",
+    "finish_turn",
     "legal_args",
-    "pawn",
+    "pass_reactions",
     "pc",
     "pl",
     "play",
-    "play_act",
-    "player_act",
     "pw",
+    "quiet_position",
+    "refresh",
     "sc",
-    "select_act",
 ]
 
 
@@ -88,6 +86,11 @@ def die(k: int) -> int:
     return k - 1
 
 
+def area_actions(*numbers: int) -> set[int]:
+    """AREA actions of the areas with die numbers ``numbers``."""
+    return {A.AREA + die(k) for k in numbers}
+
+
 # ---------------------------------------------------------------------------- encoding
 def _arg(family: str, arg: int | str | None) -> int | None:
     """Accept data ids for card/area arguments ("groat", "dolly_sisters")."""
@@ -108,31 +111,36 @@ def act(g: Game | None, family: str, arg: int | str | None = None) -> int:
     return A.encode(family, _arg(family, arg))
 
 
-def play_act(c: int | str) -> int:
-    return act(None, "PLAY_CARD", c)
-
-
-def discard_act(c: int | str) -> int:
-    return act(None, "DISCARD_CARD", c)
-
-
-def select_act(c: int | str) -> int:
-    return act(None, "SELECT_CARD", c)
-
-
-def area_act(a: int | str) -> int:
-    return act(None, "AREA", a)
-
-
 def ability(a: int | str) -> int:
     return act(None, "ABILITY", a)
 
 
-def player_act(rel: int) -> int:
+def pc(c: int | str) -> int:
+    """Play card ``c`` (index, id or name)."""
+    return act(None, "PLAY_CARD", c)
+
+
+def dc(c: int | str) -> int:
+    """Discard card ``c``."""
+    return act(None, "DISCARD_CARD", c)
+
+
+def sc(c: int | str) -> int:
+    """Select card ``c`` (give, keep, take)."""
+    return act(None, "SELECT_CARD", c)
+
+
+def ar(a: int | str) -> int:
+    """Area ``a`` (index, id or name)."""
+    return act(None, "AREA", a)
+
+
+def pl(rel: int) -> int:
+    """The player ``rel`` seats to the decider's left (0: the decider)."""
     return A.encode("PLAYER", rel)
 
 
-def pawn(a: int | str, slot: int | str) -> int:
+def pw(a: int | str, slot: int | str) -> int:
     """PAWN action for area ``a`` and ``slot``: 0-3 the agent of the seat *relative* to the
     decider, or "grenadier"/"citizen" (4/5)."""
     if isinstance(slot, str):
@@ -161,11 +169,6 @@ def play(g: Game, *steps: Step) -> Game:
     for s in steps:
         g.apply(_to_action(s))
     return g
-
-
-def decide(g: Game, step: Step) -> Game:
-    """Apply one step (see :func:`play`)."""
-    return play(g, step)
 
 
 def can(g: Game, step: Step) -> bool:
@@ -198,9 +201,9 @@ def cards(*names: str) -> set[int]:
 
 
 def refresh(g: Game) -> Game:
-    """Recompute the pending decision after a test edited the state of ``g`` by hand."""
-    g._legal = None
-    g._advance()
+    """Recompute the pending decision after a test edited the state of ``g`` by hand
+    (``Game.resume``)."""
+    g.resume()
     return g
 
 
@@ -232,51 +235,3 @@ def quiet_position(num_players: int = 4, **kw) -> Game:
     (override with ``personalities=...``); all other keywords are passed through."""
     kw.setdefault("personalities", QUIET_PERSONALITIES[:num_players])
     return build_position(num_players, **kw)
-
-
-__all__ += [
-    "QUIET_PERSONALITIES",
-    "areas",
-    "cards",
-    "finish_turn",
-    "pass_reactions",
-    "quiet_position",
-    "refresh",
-]
-
-
-def _namespace(names: Iterable[str]) -> types.SimpleNamespace:
-    g = globals()
-    return types.SimpleNamespace(**{n: g[n] for n in names})
-
-
-@pytest.fixture
-def h() -> types.SimpleNamespace:
-    """The helpers of this module as a namespace (``h.play(g, ...)``)."""
-    return _namespace(__all__)
-
-
-# ---------------------------------------------------------------------------- short aliases
-# Terse action builders for long scenario tables (areas and cards by id or London name).
-def ar(name: str) -> int:
-    return A.AREA + area(name)
-
-
-def pc(cid: str) -> int:
-    return A.PLAY_CARD + card(cid)
-
-
-def dc(cid: str) -> int:
-    return A.DISCARD_CARD + card(cid)
-
-
-def sc(cid: str) -> int:
-    return A.SELECT_CARD + card(cid)
-
-
-def pw(name: str, slot: int) -> int:
-    return A.pawn_action(area(name), slot)
-
-
-def pl(rel: int) -> int:
-    return A.PLAYER + rel

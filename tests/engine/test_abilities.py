@@ -17,8 +17,8 @@ from tests.engine.conftest import (
     card,
     finish_turn,
     legal_args,
-    pawn,
     play,
+    pw,
     quiet_position,
     refresh,
 )
@@ -188,7 +188,7 @@ def test_abilities_are_not_offered_out_of_turn():
         buildings={"seven_sleepers": 1, "dragons_landing": 1},
         hands=[["dr_cruces"], ["groat"], [], []],
     )
-    play(g, ("PLAY_CARD", "dr_cruces"), pawn("the_scours", 1))
+    play(g, ("PLAY_CARD", "dr_cruces"), pw("the_scours", 1))
     assert g.decision == "react" and g.current_player == 1
     assert not legal_args(g, "ABILITY")
 
@@ -241,8 +241,8 @@ def test_placement_ability_with_all_twelve_agents_out_lifts_one_first():
     """Rule decision: the "remove one and place it again" rule also applies here."""
     g = owner_game(["dimwell"], agents={0: {"seven_sleepers": 12}}, trouble=[])
     play(g, ability("dimwell"))
-    assert g.legal_actions() == [pawn("seven_sleepers", 0)]
-    play(g, pawn("seven_sleepers", 0), ("AREA", "dimwell"))
+    assert g.legal_actions() == [pw("seven_sleepers", 0)]
+    play(g, pw("seven_sleepers", 0), ("AREA", "dimwell"))
     assert g.agents[0][area("dimwell")] == 1 and g.on_board[0] == 12
 
 

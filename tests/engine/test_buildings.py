@@ -11,11 +11,7 @@ from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from tests.engine.conftest import DIE_AREAS as NAMES
 from tests.engine.conftest import DIE_COST as COST
-from tests.engine.conftest import die, play, quiet_position
-
-
-def area_actions(*numbers: int) -> set[int]:
-    return {A.AREA + die(k) for k in numbers}
+from tests.engine.conftest import area_actions, die, play, quiet_position
 
 
 # ------------------------------------------------------------------ place a building

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from nanty_env.engine import actions as A
-from nanty_env.engine import board
+from nanty_env.engine import board, scoring
 from nanty_env.engine.errors import IllegalActionError
 from nanty_env.engine.game import Game
 from nanty_env.engine.position import area, build_position, card, personality
@@ -188,30 +188,6 @@ def position(hand: Sequence[str] = (), others: Sequence[Sequence[str]] = (), **k
     # Seat 0 is Sherlock Holmes, who never wins at the start of a turn.
     kw.setdefault("personalities", PERSONAS[:n])
     return build_position(n, hands=hands, **kw)
-
-
-class Dice:
-    """Stands in for the game's generator: die rolls come from a script (area names), the
-    rest (shuffles, random choices) from the real generator."""
-
-    def __init__(self, g: Game, rolls: Sequence[str]) -> None:
-        self.base = g.rng
-        self.rolls = [area(r) for r in rolls]
-
-    def integers(self, n: int, *args: Any, **kw: Any) -> Any:
-        if n == 12 and not args and not kw:
-            assert self.rolls, "an unexpected die roll"
-            return self.rolls.pop(0)
-        return self.base.integers(n, *args, **kw)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.base, name)
-
-
-def script_rolls(g: Game, *rolls: str) -> Dice:
-    d = Dice(g, rolls)
-    g.rng = d
-    return d
 
 
 def let_it_happen(g: Game, seat: int) -> None:
@@ -524,7 +500,7 @@ def test_scroll_mr_slant_without_trouble_does_nothing() -> None:
 def test_scroll_loan(cid: str) -> None:
     """Take £10; the card stays in front of the player (not discarded) and counts -£12 in
     net worth; at the end £12 is repaid, or 15 points are lost."""
-    from nanty_env.engine.victory import points
+    from nanty_env.engine.scoring import points
 
     g = position([cid], money=[5, 0, 0, 0], agents={0: {"Chelsea": 1}})
     to_scroll(g, cid)
@@ -532,7 +508,7 @@ def test_scroll_loan(cid: str) -> None:
     assert g.loans[0] == [card(cid)]
     to_end(g)
     assert card(cid) not in g.discard and card(cid) not in g.in_play
-    assert board.net_worth(g, 0) == 15 - 12
+    assert scoring.net_worth(g, 0) == 15 - 12
     assert points(g, 0) == 5 + 15 - 12  # one agent, money after repaying
     g.money[0] = 11
     assert points(g, 0) == 5 + 11 - 15  # cannot repay: -15 points
@@ -1281,7 +1257,7 @@ def test_faq_jack_the_ripper(cid: str) -> None:
         agents={0: {"Chelsea": 1, "Lambeth": 1, "City": 1}, 1: {"City": 1}},
         grenadiers={"City": 1},
     )
-    script_rolls(g, "City", "Lambeth")
+    g.fix_rolls([area("City"), area("Lambeth")])
     to_scroll(g, cid)
     assert (g.decision, g.current_player) == ("kill", 0)
     # no skipping, and not your own agent while there is another pawn (no trouble needed)
@@ -1296,13 +1272,13 @@ def test_faq_jack_the_ripper(cid: str) -> None:
 
 def test_faq_jack_the_ripper_empty_area_kills_nobody() -> None:
     g = position(["carcer"], agents={0: {"Chelsea": 1}, 1: {"City": 2}})
-    script_rolls(g, "Strand", "City")
+    g.fix_rolls([area("Strand"), area("City")])
     to_scroll(g, "carcer")
     assert legal(g) == {pw("City", 1)}
     g.apply(pw("City", 1))
     assert g.agents[1][area("City")] == 1
     assert_back_to_card(g, "carcer")
-    assert g.rng.rolls == []
+    assert g.fixed_rolls == ()
 
 
 # ----- die rolls
@@ -1314,7 +1290,7 @@ def test_faq_jack_the_ripper_empty_area_kills_nobody() -> None:
 def test_scroll_cmot_dibbler_rolls(cid: str, roll: str, gain: int) -> None:
     """7-12: take £4; 2-6: nothing (1 is tested below)."""
     g = position([cid], agents={0: {"City": 1}}, money=[3, 0, 0, 0])
-    script_rolls(g, roll)
+    g.fix_rolls([area(roll)])
     to_scroll(g, cid)
     assert g.money[0] == 3 + gain
     assert_back_to_card(g, cid)
@@ -1322,14 +1298,14 @@ def test_scroll_cmot_dibbler_rolls(cid: str, roll: str, gain: int) -> None:
 
 def test_scroll_cmot_dibbler_one_pay_two_or_lose_an_agent() -> None:
     g = position(["cmot_dibbler"], agents={0: {"City": 1, "Lambeth": 1}}, money=[3, 0, 0, 0])
-    script_rolls(g, "Chelsea")  # a 1
+    g.fix_rolls([area("Chelsea")])  # a 1
     to_scroll(g, "cmot_dibbler")
     assert legal(g) == {A.CONFIRM, pw("City", 0), pw("Lambeth", 0)}
     g.apply(A.CONFIRM)
     assert g.money[0] == 1 and sum(g.agents[0]) == 2
 
     g = position(["cmot_dibbler"], agents={0: {"City": 1, "Lambeth": 1}}, money=[1, 0, 0, 0])
-    script_rolls(g, "Chelsea")
+    g.fix_rolls([area("Chelsea")])
     to_scroll(g, "cmot_dibbler")
     assert legal(g) == {pw("City", 0), pw("Lambeth", 0)}  # cannot pay
     g.apply(pw("Lambeth", 0))
@@ -1341,14 +1317,14 @@ def test_scroll_here_n_now_rolls(cid: str) -> None:
     """7-12: take £3 from a player (what they have); 1: lose one of your agents; else
     nothing."""
     g = position([cid], agents={0: {"City": 1, "Lambeth": 1}}, money=[0, 2, 5, 5])
-    script_rolls(g, "Strand")  # 10
+    g.fix_rolls([area("Strand")])  # 10
     to_scroll(g, cid)
     assert legal(g) == {pl(1), pl(2), pl(3)}
     g.apply(pl(1))
     assert g.money == [2, 0, 5, 5]
 
     g = position([cid], agents={0: {"City": 1, "Lambeth": 1}}, money=[0, 2, 5, 5])
-    script_rolls(g, "Chelsea")  # 1
+    g.fix_rolls([area("Chelsea")])  # 1
     to_scroll(g, cid)
     assert (g.decision, g.current_player) == ("remove_own", 0)
     assert legal(g) == {pw("City", 0), pw("Lambeth", 0)}
@@ -1356,7 +1332,7 @@ def test_scroll_here_n_now_rolls(cid: str) -> None:
     assert g.agents[0][area("City")] == 0 and g.money[0] == 0
 
     g = position([cid], agents={0: {"City": 1, "Lambeth": 1}}, money=[0, 2, 5, 5])
-    script_rolls(g, "Highbury")  # 6
+    g.fix_rolls([area("Highbury")])  # 6
     before = snapshot(g)
     to_scroll(g, cid)
     assert_back_to_card(g, cid)
@@ -1372,7 +1348,7 @@ def test_scroll_errol_rolls(cid: str) -> None:
         agents={0: {"City": 1, "Lambeth": 1}, 1: {"City": 1, "Chelsea": 1}},
         trouble=["City"],
     )
-    script_rolls(g, "Southwark")  # 9
+    g.fix_rolls([area("Southwark")])  # 9
     to_scroll(g, cid)
     assert (g.decision, g.current_player) == ("kill", 0)
     assert legal(g) == {pw("City", 1)}
@@ -1380,14 +1356,14 @@ def test_scroll_errol_rolls(cid: str) -> None:
     assert g.agents[1][area("City")] == 0 and g.trouble[area("City")] == 0
 
     g = position([cid], agents={0: {"City": 1, "Lambeth": 1}, 1: {"City": 1}}, trouble=["City"])
-    script_rolls(g, "Chelsea")  # 1
+    g.fix_rolls([area("Chelsea")])  # 1
     to_scroll(g, cid)
     assert legal(g) == {pw("City", 0), pw("Lambeth", 0)}
     g.apply(pw("Lambeth", 0))
     assert g.agents[0][area("Lambeth")] == 0
 
     g = position([cid], agents={0: {"City": 1}, 1: {"City": 1}}, trouble=["City"])
-    script_rolls(g, "City")  # 5
+    g.fix_rolls([area("City")])  # 5
     to_scroll(g, cid)
     assert_back_to_card(g, cid)
     assert g.agents[1][area("City")] == 1

@@ -16,8 +16,8 @@ from tests.engine.conftest import (
     cards,
     die,
     legal_args,
-    pawn,
     play,
+    pw,
     quiet_position,
 )
 
@@ -121,7 +121,7 @@ def test_faq_moving_an_agent_can_cause_trouble(occupied, trouble):
         agents={0: {NAMES[7]: 1}, 1: {NAMES[12]: int(occupied)}},
         hands=[["dorfl"], [], [], []],
     )
-    play(g, ("PLAY_CARD", "dorfl"), "CONFIRM", pawn(NAMES[7], 0), ("AREA", NAMES[12]))
+    play(g, ("PLAY_CARD", "dorfl"), "CONFIRM", pw(NAMES[7], 0), ("AREA", NAMES[12]))
     assert g.agents[0][die(12)] == 1
     assert g.trouble[die(12)] == trouble
 
@@ -241,6 +241,6 @@ def test_interrupt_discards_are_offered_on_your_own_turn_only():
         trouble=[NAMES[5]],
         hands=[["dr_cruces"], ["wallace_sonky", "groat"], [], []],
     )
-    play(g, ("PLAY_CARD", "dr_cruces"), pawn(NAMES[5], 1))
+    play(g, ("PLAY_CARD", "dr_cruces"), pw(NAMES[5], 1))
     assert g.decision == "react" and g.current_player == 1
     assert g.legal_actions() == [A.PASS]  # Mr. Goodyear does not answer a symbol

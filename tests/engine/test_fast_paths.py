@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from nanty_env.engine import Game, GameConfig, board
+from nanty_env.engine import Game, GameConfig, scoring
 from nanty_env.engine.tables import tables
 from nanty_env.engine.victory import goal_met
 
@@ -25,7 +25,9 @@ def _states(n: int, seeds: int = 4):
 def test_controlled_areas_counts_every_controlled_area(n: int) -> None:
     for g in _states(n):
         for s in range(n):
-            assert board.controlled_areas(g, s) == sum(board.controls(g, s, a) for a in range(12))
+            assert scoring.controlled_areas(g, s) == sum(
+                scoring.controls(g, s, a) for a in range(12)
+            )
 
 
 @pytest.mark.parametrize("n", (2, 3, 4))
@@ -34,5 +36,14 @@ def test_goal_met_reads_the_personality_goal(n: int) -> None:
     for g in _states(n):
         for s in range(n):
             goal = people[g.persona[s]].goal(n, g.cfg.threshold_set)
-            expected = any(board.metric(g, name, s) >= need for name, need in goal.items())
+            expected = any(scoring.metric(g, name, s) >= need for name, need in goal.items())
             assert goal_met(g, s) == expected
+
+
+@pytest.mark.parametrize("n", (2, 3, 4))
+def test_control_margins_are_the_leads_of_area_control(n: int) -> None:
+    """The written-out loop of ``control_margins`` is ``area_control``'s rule, area by area."""
+    for g in _states(n):
+        for s in range(n):
+            leads = [c.lead for c in map(scoring.control, [g] * 12, range(12)) if c.controller == s]
+            assert scoring.control_margins(g, s) == leads

@@ -52,27 +52,6 @@ def position(
     return build_position(n, config=cfg, hands=hands, **kw)
 
 
-class Dice:
-    """Scripted die rolls (area names); everything else from the real generator."""
-
-    def __init__(self, g: Game, rolls: Sequence[str]) -> None:
-        self.base = g.rng
-        self.rolls = [area(r) for r in rolls]
-
-    def integers(self, n: int, *args: Any, **kw: Any) -> Any:
-        if n == 12 and not args and not kw:
-            assert self.rolls, "an unexpected die roll"
-            return self.rolls.pop(0)
-        return self.base.integers(n, *args, **kw)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.base, name)
-
-
-def script_rolls(g: Game, *rolls: str) -> None:
-    g.rng = Dice(g, rolls)
-
-
 def to_scroll(g: Game, cid: str) -> None:
     """Play ``cid`` (seat 0), skip the symbols before its scroll and confirm the scroll."""
     c = card(cid)
@@ -176,7 +155,7 @@ def test_toby_works_against_jack_the_ripper() -> None:
     g = position(
         ["carcer"], [["gaspode", "wallace_sonky"]], agents={0: {"Chelsea": 1}, 1: {"City": 1}}
     )
-    script_rolls(g, "City", "Strand")
+    g.fix_rolls([area("City"), area("Strand")])
     to_scroll(g, "carcer")
     g.apply(pw("City", 1))
     assert react_cards(g) == {"gaspode", "wallace_sonky"}
@@ -189,7 +168,7 @@ def test_faq_toby_not_against_random_events() -> None:
     g = position(
         ["the_dean"], [ALL], agents={0: {"Chelsea": 1}, 1: {"City": 1}}, events=["zeppelin_crash"]
     )
-    script_rolls(g, "City")
+    g.fix_rolls([area("City")])
     event_via_card(g)
     assert react_cards(g) == {"susan", "fresh_start_club", "igor"}
     with pytest.raises(IllegalActionError):
@@ -203,7 +182,7 @@ def test_no_window_against_your_own_card() -> None:
     your own card (Jack the Ripper, Errol's 1, The Dean) asks nobody."""
     g = position(["carcer"], agents={0: {"City": 1, "Chelsea": 1}}, others=[ALL])
     g.hands[0] += [card("gaspode"), card("susan")]
-    script_rolls(g, "City", "Strand")
+    g.fix_rolls([area("City"), area("Strand")])
     to_scroll(g, "carcer")
     g.apply(pw("City", 0))
     assert g.agents[0][area("City")] == 0
@@ -257,7 +236,7 @@ def test_faq_goodyear_not_against_symbols() -> None:
 
 def test_faq_goodyear_against_jack_the_ripper() -> None:
     g = position(["carcer"], [["wallace_sonky"]], agents={0: {"Chelsea": 1}, 1: {"City": 1}})
-    script_rolls(g, "City", "Strand")
+    g.fix_rolls([area("City"), area("Strand")])
     to_scroll(g, "carcer")
     g.apply(pw("City", 1))
     g.apply(pc("wallace_sonky"))
@@ -411,7 +390,7 @@ def test_goodyear_answers_each_text_aimed_at_you(
 def test_goodyear_against_the_rolled_texts() -> None:
     """Here'n'Now's theft and Errol's removal are card text too."""
     g = position(["here_n_now"], [["wallace_sonky"]], money=[0, 5, 0, 0])
-    script_rolls(g, "Lambeth")
+    g.fix_rolls([area("Lambeth")])
     to_scroll(g, "here_n_now")
     g.apply(pl(1))
     assert window(g, 1) == {A.PASS, pc("wallace_sonky")}
@@ -424,7 +403,7 @@ def test_goodyear_against_the_rolled_texts() -> None:
         agents={0: {"Chelsea": 1}, 1: {"City": 1}},
         trouble=["City"],
     )
-    script_rolls(g, "Lambeth")
+    g.fix_rolls([area("Lambeth")])
     to_scroll(g, "errol")
     g.apply(pw("City", 1))
     assert window(g, 1) == {A.PASS, pc("wallace_sonky")}
@@ -450,7 +429,7 @@ def test_faq_goodyear_not_against_random_events() -> None:
         agents={0: {"Chelsea": 1}, 1: {"City": 1}},
         events=["mysterious_murders"],
     )
-    script_rolls(g, "City", "Strand", "Strand", "Strand")
+    g.fix_rolls([area("City"), area("Strand"), area("Strand"), area("Strand")])
     event_via_card(g)
     g.apply(pw("City", 1))
     assert window(g, 1) == {A.PASS}
@@ -518,7 +497,7 @@ def test_faq_protectors_against_zeppelin_crash(cid: str) -> None:
         agents={0: {"Chelsea": 1}, 1: {"City": 1}},
         events=["zeppelin_crash"],
     )
-    script_rolls(g, "City")
+    g.fix_rolls([area("City")])
     event_via_card(g)
     assert react_cards(g) == {cid}
     g.apply(pc(cid))
@@ -539,7 +518,7 @@ def test_faq_protectors_against_mysterious_murders(cid: str) -> None:
         agents={0: {"Chelsea": 1}, 1: {"City": 1}},
         events=["mysterious_murders"],
     )
-    script_rolls(g, "City", "Strand", "Strand", "Strand")
+    g.fix_rolls([area("City"), area("Strand"), area("Strand"), area("Strand")])
     event_via_card(g)
     assert legal(g) == {pw("City", 1)}  # seat 0 rolled the City
     g.apply(pw("City", 1))
@@ -561,7 +540,7 @@ def test_faq_protectors_against_inigo_jones(cid: str) -> None:
         buildings={"Highbury": 1},
         events=["inigo_jones"],
     )
-    script_rolls(g, "Highbury")
+    g.fix_rolls([area("Highbury")])
     event_via_card(g)
     assert g.city_retired[area("Highbury")] == 1  # the card is gone
     assert react_cards(g) == {cid}  # ... the agent may be saved
@@ -706,7 +685,7 @@ def test_holborn_pays_against_an_event_but_not_a_player() -> None:
         money=[0, 9, 0, 0],
         events=["zeppelin_crash"],
     )
-    script_rolls(g, "City")
+    g.fix_rolls([area("City")])
     event_via_card(g)
     assert window(g, 1) == {A.PASS, A.ABILITY + area("Holborn")}
     g.apply(A.ABILITY + area("Holborn"))

@@ -9,18 +9,20 @@ import pytest
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.errors import IllegalActionError
+from nanty_env.engine.tables import tables
 from tests.engine.conftest import (
     DIE_AREAS,
     DIE_COST,
     DIE_NEIGHBOURS,
     area,
+    area_actions,
     card,
     die,
     families,
     legal_args,
     pass_reactions,
-    pawn,
     play,
+    pw,
     quiet_position,
 )
 
@@ -29,15 +31,11 @@ NEIGHBOURS = DIE_NEIGHBOURS
 COST = DIE_COST
 
 
-def area_actions(*numbers: int) -> set[int]:
-    return {A.AREA + die(k) for k in numbers}
-
-
 def test_board_facts_match_the_data():
     for k, name in NAMES.items():
         assert area(name) == k - 1
-        assert {x + 1 for x in board.tables().neighbours[k - 1]} == NEIGHBOURS[k]
-        assert board.tables().cost[k - 1] == COST[k]
+        assert {x + 1 for x in tables().neighbours[k - 1]} == NEIGHBOURS[k]
+        assert tables().cost[k - 1] == COST[k]
 
 
 # ------------------------------------------------------------------ place an agent
@@ -81,11 +79,11 @@ def test_placing_an_agent_adds_it_and_counts_it_on_board():
 def test_all_twelve_out_means_lift_one_first():
     g = agent_game({7: 11, 1: 1}, others={1: {5: 1}}, trouble=[NAMES[7]])
     # only own agents may be lifted; no direct placement
-    assert set(g.legal_actions()) == {A.PASS, pawn(NAMES[7], 0), pawn(NAMES[1], 0)}
+    assert set(g.legal_actions()) == {A.PASS, pw(NAMES[7], 0), pw(NAMES[1], 0)}
     for k in range(1, 13):
         with pytest.raises(IllegalActionError):
             g.apply(A.AREA + die(k))
-    play(g, pawn(NAMES[7], 0))
+    play(g, pw(NAMES[7], 0))
     assert g.decision == "place_agent"
     assert g.agents[0][die(7)] == 10 and g.on_board[0] == 11
     assert g.trouble[die(7)] == 0  # a pawn left East End: its marker goes
@@ -101,7 +99,7 @@ def test_lifted_agent_no_longer_counts_for_adjacency():
     """Rule decision: the lifted agent is off the board when its new area is chosen, so the
     area it left does not make its neighbours reachable (and it may not go back there)."""
     g = agent_game({7: 11, 1: 1})
-    play(g, pawn(NAMES[1], 0))
+    play(g, pw(NAMES[1], 0))
     assert set(g.legal_actions()) == area_actions(7, *NEIGHBOURS[7])
 
 
@@ -196,7 +194,7 @@ BUSY = dict(
 def test_assassination_targets(active, expected):
     g = assassin_game(active=active, **BUSY)
     want = {
-        pawn(NAMES[k], who if isinstance(who, str) else (who - active) % 4) for k, who in expected
+        pw(NAMES[k], who if isinstance(who, str) else (who - active) % 4) for k, who in expected
     }
     assert set(g.legal_actions()) == {A.PASS, *want}
 
@@ -228,7 +226,7 @@ def test_assassination_removes_the_pawn_and_the_marker(slot, check):
         citizens={NAMES[5]: 1},
         trouble=[NAMES[5]],
     )
-    play(g, pawn(NAMES[5], slot))
+    play(g, pw(NAMES[5], slot))
     pass_reactions(g)
     assert check(g)
     assert g.trouble[die(5)] == 0  # although pawns remain
@@ -243,7 +241,7 @@ def test_assassinated_agent_owner_may_react_first():
         trouble=[NAMES[5]],
         hands=[["dr_cruces"], ["groat"], [], []],
     )
-    play(g, ("PLAY_CARD", "dr_cruces"), pawn(NAMES[5], 1))
+    play(g, ("PLAY_CARD", "dr_cruces"), pw(NAMES[5], 1))
     assert g.decision == "react" and g.current_player == 1
     play(g, "PASS")
     assert g.agents[1][die(5)] == 0 and g.trouble[die(5)] == 0

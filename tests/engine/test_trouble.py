@@ -9,7 +9,7 @@ import pytest
 
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
-from tests.engine.conftest import area, pawn, play, quiet_position
+from tests.engine.conftest import area, play, pw, quiet_position
 
 X = area("the_hippo")  # Highbury: not a start area
 OWNERS = {"own": 0, "other": 1, "grenadier": board.GRENADIER, "citizen": board.CITIZEN}
@@ -111,7 +111,7 @@ def test_moving_an_agent_with_a_card_causes_trouble():
         trouble=["the_shades"],
         hands=[["dorfl"], [], [], []],
     )
-    play(g, ("PLAY_CARD", "dorfl"), "CONFIRM", pawn("the_shades", 0), ("AREA", "nap_hill"))
+    play(g, ("PLAY_CARD", "dorfl"), "CONFIRM", pw("the_shades", 0), ("AREA", "nap_hill"))
     assert g.trouble[area("the_shades")] == 0
     assert g.trouble[area("nap_hill")] == 1
     assert g.agents[0][area("nap_hill")] == 1
@@ -119,7 +119,7 @@ def test_moving_an_agent_with_a_card_causes_trouble():
 
 def test_moving_into_an_empty_area_causes_no_trouble():
     g = quiet_position(agents={0: {"the_shades": 2}}, hands=[["dorfl"], [], [], []])
-    play(g, ("PLAY_CARD", "dorfl"), "CONFIRM", pawn("the_shades", 0), ("AREA", "nap_hill"))
+    play(g, ("PLAY_CARD", "dorfl"), "CONFIRM", pw("the_shades", 0), ("AREA", "nap_hill"))
     assert sum(g.trouble) == 0
 
 

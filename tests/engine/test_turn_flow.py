@@ -19,8 +19,8 @@ from tests.engine.conftest import (
     finish_turn,
     legal_args,
     pass_reactions,
-    pawn,
     play,
+    pw,
     quiet_position,
 )
 
@@ -191,7 +191,7 @@ def expected_targets(sym: str, c: str) -> set[int]:
     if sym == "building":
         return {A.AREA + area("the_hippo")}
     if sym == "assassinate":
-        return {pawn("the_scours", 1)}
+        return {pw("the_scours", 1)}
     if sym == "remove_trouble":
         return {A.AREA + area("the_scours")}
     if sym == "money":

@@ -9,7 +9,7 @@ import itertools
 
 import pytest
 
-from nanty_env.engine import board, victory
+from nanty_env.engine import board, scoring
 from nanty_env.engine.config import GameConfig
 from tests.engine.conftest import DIE_AREAS, DIE_COST, die, finish_turn, play, quiet_position
 
@@ -233,8 +233,8 @@ def test_control(pieces, controls):
         grenadiers={x: gren},
         trouble=[x] if trouble else [],
     )
-    assert board.controls(g, 0, die(6)) == controls
-    assert board.controlled_areas(g, 0) == int(controls)
+    assert scoring.controls(g, 0, die(6)) == controls
+    assert scoring.controlled_areas(g, 0) == int(controls)
 
 
 def test_rulebook_control_example():
@@ -253,13 +253,13 @@ def test_rulebook_control_example():
         grenadiers={NAMES[1]: 1},
         citizens={NAMES[2]: 1},
     )
-    assert board.controls(g, green, die(11))
-    assert board.controls(g, yellow, die(12))
-    assert not board.controls(g, purple, die(1))
-    assert not board.controls(g, blue, die(2))
-    assert not board.controls(g, green, die(3)) and not board.controls(g, yellow, die(3))
+    assert scoring.controls(g, green, die(11))
+    assert scoring.controls(g, yellow, die(12))
+    assert not scoring.controls(g, purple, die(1))
+    assert not scoring.controls(g, blue, die(2))
+    assert not scoring.controls(g, green, die(3)) and not scoring.controls(g, yellow, die(3))
     g.building[die(2)] = blue
-    assert board.controls(g, blue, die(2))
+    assert scoring.controls(g, blue, die(2))
 
 
 def test_lord_cannot_win_through_grenadier_areas():
@@ -270,7 +270,7 @@ def test_lord_cannot_win_through_grenadier_areas():
         grenadiers={NAMES[4]: 1},
     )
     assert not g.is_terminal
-    assert board.controlled_areas(g, 0) == 3
+    assert scoring.controlled_areas(g, 0) == 3
 
 
 # ------------------------------------------------------------------ occupancy
@@ -282,12 +282,12 @@ def test_moriarty_occupancy_ignores_grenadier_areas():
         grenadiers={NAMES[9]: 1},
     )
     assert not g.is_terminal
-    assert board.occupied_areas(g, 0) == 8
+    assert scoring.occupied_areas(g, 0) == 8
 
 
 def test_occupancy_counts_areas_not_agents():
     g = quiet_position(agents={0: {NAMES[1]: 5, NAMES[2]: 1}}, citizens={NAMES[3]: 1})
-    assert board.occupied_areas(g, 0) == 2
+    assert scoring.occupied_areas(g, 0) == 2
 
 
 # ------------------------------------------------------------------ net worth
@@ -310,7 +310,7 @@ def test_net_worth(money, buildings, loans, grenadiers, worth):
         loans={0: ["mr_bent", "the_bank_of_ankh_morpork"][:loans]},
         grenadiers={NAMES[k]: 1 for k in grenadiers},
     )
-    assert board.net_worth(g, 0) == worth
+    assert scoring.net_worth(g, 0) == worth
 
 
 def test_de_sidonia_loan_counts_against_the_goal():
@@ -551,14 +551,14 @@ def test_points(kw, expected):
     kw["money"] = kw["money"] + [0, 0, 0]
     kw.setdefault("agents", {})
     g = quiet_position(**kw)
-    assert victory.points(g, 0) == expected
+    assert scoring.points(g, 0) == expected
 
 
 def test_trouble_markers_and_cards_do_not_score():
     g = quiet_position(
         agents={}, trouble=RIOT, money=[0, 0, 0, 0], hands=[["groat", "ruby"], [], [], []]
     )
-    assert victory.points(g, 0) == 0
+    assert scoring.points(g, 0) == 0
 
 
 @pytest.mark.parametrize(

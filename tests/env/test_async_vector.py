@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from nanty_env.async_vector import AsyncNantyVecEnv, make_async_vec_env
-from nanty_env.vector import INFO_BY_PIPE, INFO_LEN, EnvMaker, NantyVecEnv, _StepBuffers
+from nanty_env.batch import EnvMaker, GameBatch
+from nanty_env.workers import INFO_BY_PIPE, INFO_LEN, VecEnvWorkerError, _StepBuffers
 
 N, STEPS = 6, 40
 
@@ -23,7 +24,7 @@ def fingerprint(obs: np.ndarray, reward: float, done: bool) -> tuple:
 
 
 def synchronous_trajectories(fns) -> list[list[tuple]]:
-    venv = NantyVecEnv(fns)
+    venv = GameBatch(fns)
     venv.seed(0)
     obs = venv.reset()
     out = [[fingerprint(obs[i], 0.0, False)] for i in range(N)]
@@ -105,16 +106,16 @@ def test_a_failing_game_reports_its_traceback() -> None:
         venv.async_reset()
         _, _, _, _, masks, ids = venv.recv()
         venv.send([int(np.flatnonzero(~masks[0])[0])], ids)  # an illegal action
-        with pytest.raises(RuntimeError, match="IllegalActionError"):
+        with pytest.raises(VecEnvWorkerError, match="IllegalActionError"):
             for _ in range(4):
                 venv.recv()
 
 
 def test_a_dead_worker_is_reported() -> None:
     with make_async_vec_env(4, num_workers=2, num_players=2) as venv:
-        venv._procs[1].kill()
-        venv._procs[1].join()
-        with pytest.raises(EOFError, match="worker 1 died"):
+        venv._workers[1].proc.kill()
+        venv._workers[1].proc.join()
+        with pytest.raises(VecEnvWorkerError, match=r"worker 1 .* died: it was killed by SIGKILL"):
             venv.async_reset()
             for _ in range(2):
                 venv.recv()

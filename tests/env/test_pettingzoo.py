@@ -157,15 +157,16 @@ def test_ansi_render_shows_only_own_hand() -> None:
                 assert f" {names[c]}," not in text and not text.endswith(names[c])
 
 
-def test_wrapped_env_is_pettingzoos_wrapper_stack_with_its_checks() -> None:
+def test_wrapped_env_is_one_order_enforcing_wrapper_with_the_stacks_checks() -> None:
     from pettingzoo.utils import wrappers
 
     e = nanty_env.env(num_players=2)
     assert isinstance(e, wrappers.OrderEnforcingWrapper)
-    assert isinstance(e.env, wrappers.AssertOutOfBoundsWrapper)
-    assert isinstance(e.env.env, wrappers.TerminateIllegalWrapper)
+    assert isinstance(e.env, nanty_env.raw_env)  # one level
     with pytest.raises(AttributeError, match="before reset"):
         _ = e.agent_selection
+    with pytest.raises(AssertionError, match="before step"):
+        e.step(0)
     e.reset(seed=3)
     raw = e.unwrapped
     assert (e.agent_selection, e.agents, e.terminations) == (

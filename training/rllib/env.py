@@ -111,7 +111,7 @@ class NantyMultiAgentEnv(MultiAgentEnv):
         if me not in action_dict:
             raise ValueError(f"{me} owes the decision but no action was given for it")
         action = int(action_dict[me])
-        if action not in g._legal and self.cfg["illegal_action"] == "terminate":
+        if action not in g.legal and self.cfg["illegal_action"] == "terminate":
             return self._illegal(seat, action)
         g.apply(action)  # IllegalActionError leaves the game as it was
         self._play_bots()
@@ -175,7 +175,7 @@ class NantyMultiAgentEnv(MultiAgentEnv):
                 self._show_bots()
                 return
             p = g.current_player
-            legal = g._legal
+            legal = g.legal
             if len(legal) == 1 and (p in self.bots or self.cfg["auto_forced"]):
                 g.apply(legal[0])
                 continue

@@ -9,30 +9,26 @@ in ``g.ability_used``: 0-11 the building in that area, 12 the Great Old One, 13+
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nanty_env.engine import actions as A
 from nanty_env.engine.abilities import discard_frame
 from nanty_env.engine.cthulhu import pieces
+from nanty_env.engine.cthulhu.state import ELDER_BIT, GOO_BIT, CthulhuState
 from nanty_env.engine.cthulhu.track import advance_insanity
 from nanty_env.engine.effects.pieces import kill
 from nanty_env.engine.effects.targeted import transfer
 from nanty_env.engine.frames import call
 from nanty_env.engine.tables import AGENTS_PER_PLAYER
 
-if TYPE_CHECKING:
-    from nanty_env.engine.cthulhu.game import CthulhuGame as Game
-
-GOO_BIT = 12
-ELDER_BIT = 13
 NO_AREA = -1
 
 
-def _others_with_minions_here(g: Game, p: int, area: int) -> list[int]:
+def _others_with_minions_here(g: CthulhuState, p: int, area: int) -> list[int]:
     return [q for q in range(g.n) if q != p and pieces.minions_in(g, q, area)]
 
 
-def _remove_targets(g: Game, p: int, area: int) -> list[int]:
+def _remove_targets(g: CthulhuState, p: int, area: int) -> list[int]:
     """Basatan: another player's agent or a grenadier in the area (never an Elder One)."""
     out = [A.pawn_action(area, (q - p) % g.n) for q in range(g.n) if q != p and g.agents[q][area]]
     if g.gren[area]:
@@ -40,7 +36,7 @@ def _remove_targets(g: Game, p: int, area: int) -> list[int]:
     return sorted(out)
 
 
-def possible(g: Game, p: int, kind: str, params: Mapping[str, Any], area: int) -> bool:
+def possible(g: CthulhuState, p: int, kind: str, params: Mapping[str, Any], area: int) -> bool:
     """Whether using the ability would do something now (``area``: where its holder stands)."""
     if kind in ("take_money", "take_money_per_elder_one"):
         return True
@@ -67,7 +63,7 @@ def possible(g: Game, p: int, kind: str, params: Mapping[str, Any], area: int) -
     raise AssertionError(f"unknown ability kind {kind!r}")
 
 
-def use(g: Game, p: int, kind: str, params: Mapping[str, Any], area: int, who: str) -> None:
+def use(g: CthulhuState, p: int, kind: str, params: Mapping[str, Any], area: int, who: str) -> None:
     """Carry out the ability (legality already checked); ``who`` names its holder in the log."""
     g.say(f"player {p} uses {who}")
     if kind == "take_money":
@@ -102,7 +98,7 @@ def use(g: Game, p: int, kind: str, params: Mapping[str, Any], area: int, who: s
 
 
 # ---------------------------------------------------------------------- holders
-def usable_buildings(g: Game, p: int) -> list[int]:
+def usable_buildings(g: CthulhuState, p: int) -> list[int]:
     """Areas of ``p``'s buildings whose card ability can be used now."""
     t, used, turn = g.t, g.ability_used, g.turn
     out = []
@@ -115,14 +111,14 @@ def usable_buildings(g: Game, p: int) -> list[int]:
     return out
 
 
-def goo_usable(g: Game, p: int) -> bool:
+def goo_usable(g: CthulhuState, p: int) -> bool:
     if g.ability_used >> GOO_BIT & 1:
         return False
     k = g.goo[p]
     return possible(g, p, g.t.goo_ability[k], g.t.goo_params[k], NO_AREA)
 
 
-def usable_elders(g: Game, p: int) -> list[int]:
+def usable_elders(g: CthulhuState, p: int) -> list[int]:
     """``p``'s Elder Ones whose ability can be used now (not in the turn they arrived)."""
     t, used, turn = g.t, g.ability_used, g.turn
     out = []
@@ -134,7 +130,7 @@ def usable_elders(g: Game, p: int) -> list[int]:
     return out
 
 
-def ability_actions(g: Game, p: int) -> list[int]:
+def ability_actions(g: CthulhuState, p: int) -> list[int]:
     """Every ability ``p`` may use now, as actions."""
     out = [A.ABILITY + a for a in usable_buildings(g, p)] if p in g.building else []
     if goo_usable(g, p):
@@ -144,7 +140,7 @@ def ability_actions(g: Game, p: int) -> list[int]:
     return out
 
 
-def use_building(g: Game, p: int, a: int) -> None:
+def use_building(g: CthulhuState, p: int, a: int) -> None:
     t = g.t
     k = g.btype[a]
     g.ability_used |= 1 << a
@@ -153,14 +149,14 @@ def use_building(g: Game, p: int, a: int) -> None:
     use(g, p, t.building_ability[k], t.building_params[k], a, f"the {name} in {area}")
 
 
-def use_goo(g: Game, p: int) -> None:
+def use_goo(g: CthulhuState, p: int) -> None:
     t = g.t
     k = g.goo[p]
     g.ability_used |= 1 << GOO_BIT
     use(g, p, t.goo_ability[k], t.goo_params[k], NO_AREA, t.data.great_old_ones[k].title)
 
 
-def use_elder(g: Game, p: int, e: int) -> None:
+def use_elder(g: CthulhuState, p: int, e: int) -> None:
     t = g.t
     g.ability_used |= 1 << (ELDER_BIT + e)
     who = t.data.elder_ones[e].title

@@ -3,14 +3,10 @@ describing seat's own (``Game.action_to_string``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from nanty_env.engine import actions as A
+from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.cthulhu.symbols import summon_price
 from nanty_env.engine.describe import describe_decoded
-
-if TYPE_CHECKING:
-    from nanty_env.engine.cthulhu.game import CthulhuGame as Game
 
 _SYMBOL_CONFIRM = {
     "insanity": "advance the Insanity marker",
@@ -18,7 +14,7 @@ _SYMBOL_CONFIRM = {
 }
 
 
-def describe_cthulhu_action(g: Game, action: int, seat: int) -> str:
+def describe_cthulhu_action(g: CthulhuState, action: int, seat: int) -> str:
     try:
         act = A.CTHULHU_SPACE.decode(action)
     except ValueError:

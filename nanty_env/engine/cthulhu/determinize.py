@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.cthulhu.abilities import ELDER_BIT, GOO_BIT
+from nanty_env.engine.cthulhu.state import ELDER_BIT, GOO_BIT
 from nanty_env.engine.cthulhu.tables import cthulhu_tables
 from nanty_env.engine.determinize import _frame, sample_hands
 from nanty_env.engine.game import Game

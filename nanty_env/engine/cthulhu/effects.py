@@ -4,21 +4,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nanty_env.engine import actions as A
 from nanty_env.engine.cthulhu import pieces
+from nanty_env.engine.cthulhu.cards import take_face_up
+from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.cthulhu.track import advance_insanity
 from nanty_env.engine.effects.registry import EFFECTS, Effect
 from nanty_env.engine.frames import CTHULHU, Frame, call, handler, pop
 
-if TYPE_CHECKING:
-    from nanty_env.engine.cthulhu.game import CthulhuGame as Game
-
 Params = Mapping[str, Any]
 
 
-def start_effect(g: Game, p: int, c: int) -> None:
+def start_effect(g: CthulhuState, p: int, c: int) -> None:
     """Carry out the scroll of card ``c`` for player ``p``."""
     card = g.t.data.cards[c]
     if card.effect:
@@ -26,22 +25,22 @@ def start_effect(g: Game, p: int, c: int) -> None:
         handler_(g, p, c, card.params)
 
 
-def move_own_minion_out_of_trouble(g: Game, p: int, c: int, params: Params) -> None:
+def move_own_minion_out_of_trouble(g: CthulhuState, p: int, c: int, params: Params) -> None:
     """Samuel Pickwick: move one of your minions from an area with a trouble marker to an
     adjacent area."""
     call(g, {"k": "pick_minion", "p": p, "ft": 1})
 
 
-def take_face_up_card(g: Game, p: int, c: int, params: Params) -> None:
+def take_face_up_card(g: CthulhuState, p: int, c: int, params: Params) -> None:
     if g.faceup:
         call(g, {"k": "take_faceup", "p": p})
 
 
-def advance_insanity_effect(g: Game, p: int, c: int, params: Params) -> None:
+def advance_insanity_effect(g: CthulhuState, p: int, c: int, params: Params) -> None:
     advance_insanity(g, p)
 
 
-def earn_per_elder_one(g: Game, p: int, c: int, params: Params) -> None:
+def earn_per_elder_one(g: CthulhuState, p: int, c: int, params: Params) -> None:
     amount = params["amount"] * len(pieces.own_elders(g, p))
     g.money[p] += amount
     g.say(f"player {p} takes £{amount} for their Elder Ones")
@@ -50,13 +49,11 @@ def earn_per_elder_one(g: Game, p: int, c: int, params: Params) -> None:
 @handler("take_faceup", "take one of the face-up cards into your hand", CTHULHU)
 class TakeFaceUp:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: CthulhuState, f: Frame) -> list[int] | None:
         return sorted(A.SELECT_CARD + c for c in g.faceup)
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
-        from nanty_env.engine.cthulhu.flow import take_face_up
-
+    def act(g: CthulhuState, f: Frame, a: int) -> None:
         pop(g)
         take_face_up(g, f["p"], a - A.SELECT_CARD)
 

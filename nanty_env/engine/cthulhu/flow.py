@@ -9,14 +9,8 @@ expansion games; ``refill`` and ``take_faceup`` are new.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from nanty_env.engine import actions as A
-from nanty_env.engine.cthulhu import abilities, symbols
-from nanty_env.engine.cthulhu.effects import start_effect
-from nanty_env.engine.cthulhu.track import advance_insanity
-from nanty_env.engine.cthulhu.victory import end_by_deck, start_of_turn_win
-from nanty_env.engine.flow import (
+from nanty_env.engine.cards import (
     WATSON,
     discard_from_hand,
     draw_cards,
@@ -25,31 +19,33 @@ from nanty_env.engine.flow import (
     play_watson,
     playable_cards,
 )
+from nanty_env.engine.cthulhu import abilities, symbols
+from nanty_env.engine.cthulhu.cards import cards_left, take_face_up
+from nanty_env.engine.cthulhu.effects import start_effect
+from nanty_env.engine.cthulhu.state import CthulhuState
+from nanty_env.engine.cthulhu.track import advance_insanity
+from nanty_env.engine.cthulhu.victory import end_by_deck, start_of_turn_win
 from nanty_env.engine.frames import CTHULHU, Frame, handler, pop, push
-from nanty_env.engine.knowledge import card_revealed
 from nanty_env.engine.tables import HAND_SIZE
-
-if TYPE_CHECKING:
-    from nanty_env.engine.cthulhu.game import CthulhuGame as Game
-
-FACE_UP = 3  # cards lying face up beside the draw pile
 
 
 # ---------------------------------------------------------------------- own-turn extras
-def extras(g: Game, p: int) -> list[int]:
+def extras(g: CthulhuState, p: int, usable: list[int] | None = None) -> list[int]:
     """Open at every top-level decision of your own turn: building, Great Old One and Elder
-    One abilities, discarding interrupt cards, and Watson once a card has been played."""
-    out = abilities.ability_actions(g, p)
+    One abilities (``usable``, when the caller has them already), discarding interrupt cards,
+    and Watson once a card has been played (unsorted: callers sort what they build)."""
+    out = abilities.ability_actions(g, p) if usable is None else usable
     t = g.t
+    is_interrupt = t.is_interrupt
     for c in g.hands[p]:
-        if t.is_interrupt[c]:
+        if is_interrupt[c]:
             out.append(A.DISCARD_CARD + c)
             if g.played and t.interrupt_kind[c] == WATSON:
                 out.append(A.PLAY_CARD + c)
     return out
 
 
-def is_extra_action(g: Game, a: int) -> bool:
+def is_extra_action(g: CthulhuState, a: int) -> bool:
     if A.ABILITY <= a < A.ELDER or (a >= A.ELDER_ABILITY and a < A.BUILDING_TYPE):
         return True
     if A.DISCARD_CARD <= a < A.SELECT_CARD:
@@ -57,7 +53,7 @@ def is_extra_action(g: Game, a: int) -> bool:
     return A.PLAY_CARD <= a < A.DISCARD_CARD and g.t.is_interrupt[a - A.PLAY_CARD]
 
 
-def handle_extra(g: Game, p: int, a: int) -> None:
+def handle_extra(g: CthulhuState, p: int, a: int) -> None:
     if A.ABILITY <= a < A.ELDER:
         abilities.use_building(g, p, a - A.ABILITY)
     elif a == A.GOO_ABILITY:
@@ -70,28 +66,8 @@ def handle_extra(g: Game, p: int, a: int) -> None:
         play_watson(g, p, a - A.PLAY_CARD)
 
 
-def _is_card_of_turn(g: Game, a: int) -> bool:
+def _is_card_of_turn(g: CthulhuState, a: int) -> bool:
     return A.PLAY_CARD <= a < A.DISCARD_CARD and not g.t.is_interrupt[a - A.PLAY_CARD]
-
-
-# ---------------------------------------------------------------------- face-up cards
-def refill_face_up(g: Game) -> None:
-    """Top the face-up row back up to three from the draw pile (while it lasts)."""
-    while len(g.faceup) < FACE_UP and g.deck:
-        g.faceup.append(g.deck.pop())
-
-
-def take_face_up(g: Game, p: int, c: int) -> None:
-    """``p`` takes face-up card ``c`` into their hand (everyone sees which)."""
-    g.faceup.remove(c)
-    g.hands[p].append(c)
-    card_revealed(g, p, c, to_hand=True)
-    refill_face_up(g)
-    g.say(f"player {p} takes {g.t.data.cards[c].name(g.cfg.theme)} from the face-up cards")
-
-
-def cards_left(g: Game) -> int:
-    return len(g.deck) + len(g.faceup)
 
 
 # ---------------------------------------------------------------------- frames
@@ -101,7 +77,7 @@ class Turn:
     Doctor Watson ends a turn by setting ``s`` to 2, as in the base game."""
 
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: CthulhuState, f: Frame) -> list[int] | None:
         s = f["s"]
         if s == 0:
             g.ability_used = 0
@@ -138,7 +114,7 @@ class Refill:
     replaced from the pile)."""
 
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: CthulhuState, f: Frame) -> list[int] | None:
         if f["left"] <= 0:
             pop(g)
             return None
@@ -149,7 +125,7 @@ class Refill:
         return out
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: CthulhuState, f: Frame, a: int) -> None:
         f["left"] -= 1
         if a == A.CONFIRM:
             draw_cards(g, f["p"], 1)
@@ -160,17 +136,17 @@ class Refill:
 @handler("main", "choose the card to play this turn", CTHULHU)
 class Main:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: CthulhuState, f: Frame) -> list[int] | None:
         p = f["p"]
-        out = [A.PLAY_CARD + c for c in playable_cards(g, p)]
-        if not out:
-            out.append(A.PASS)
-        out += extras(g, p)
-        out.sort()
+        out = [A.PLAY_CARD + c for c in playable_cards(g, p)] or [A.PASS]
+        more = extras(g, p)
+        if more:
+            out += more
+            out.sort()
         return out
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: CthulhuState, f: Frame, a: int) -> None:
         p = f["p"]
         if _is_card_of_turn(g, a):
             pop(g)
@@ -185,13 +161,14 @@ class Main:
 @handler("end", "use abilities or end the turn", CTHULHU)
 class End:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
-        out = [A.PASS, *extras(g, f["p"])]
-        out.sort()
-        return out
+    def options(g: CthulhuState, f: Frame) -> list[int] | None:
+        more = extras(g, f["p"])
+        if more:
+            more.sort()
+        return [A.PASS, *more]
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: CthulhuState, f: Frame, a: int) -> None:
         if a == A.PASS:
             pop(g)
         else:
@@ -201,17 +178,20 @@ class End:
 @handler("two", "play up to two more cards, one after the other", CTHULHU)
 class TwoCards:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: CthulhuState, f: Frame) -> list[int] | None:
         p = f["p"]
         if f["left"] <= 0:
             pop(g)
             return None
-        out = [A.PASS, *(A.PLAY_CARD + c for c in playable_cards(g, p)), *extras(g, p)]
-        out.sort()
+        out = [A.PASS, *[A.PLAY_CARD + c for c in playable_cards(g, p)]]
+        more = extras(g, p)
+        if more:
+            out += more
+            out.sort()
         return out
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: CthulhuState, f: Frame, a: int) -> None:
         p = f["p"]
         if a == A.PASS:
             pop(g)
@@ -223,7 +203,7 @@ class TwoCards:
 
 
 # ---------------------------------------------------------------------- the card in play
-def symbol_options(g: Game, p: int, sym: str) -> list[int]:
+def symbol_options(g: CthulhuState, p: int, sym: str) -> list[int]:
     """Targets of symbol ``sym`` for ``p`` (without PASS and extras)."""
     if sym == "minion":
         return symbols.minion_options(g, p)
@@ -243,7 +223,7 @@ def symbol_options(g: Game, p: int, sym: str) -> list[int]:
 @handler("card", "resolve the next symbol of the card in play (or skip it)", CTHULHU)
 class CardInPlay:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: CthulhuState, f: Frame) -> list[int] | None:
         c, p, i = f["c"], f["p"], f["i"]
         syms = g.t.symbols[c]
         if i >= len(syms):
@@ -251,19 +231,22 @@ class CardInPlay:
             finish_card(g, c)
             return None
         sym = syms[i]
-        targets = symbol_options(g, p, sym)
+        targets = symbol_options(g, p, sym)  # a new sorted list, without PASS (0)
+        usable = abilities.ability_actions(g, p)
         # As in the base game: skip a symbol without targets, but only on public grounds.
-        if not targets and sym != "play_another" and not abilities.ability_actions(g, p):
+        if not targets and sym != "play_another" and not usable:
             f["i"] = i + 1
             return None
-        out = targets + extras(g, p)
+        more = extras(g, p, usable)
+        if more:
+            targets += more
+            targets.sort()
         if sym != "insanity":
-            out.append(A.PASS)
-        out.sort()
-        return out
+            targets.insert(0, A.PASS)
+        return targets
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: CthulhuState, f: Frame, a: int) -> None:
         p, c = f["p"], f["c"]
         if a == A.PASS:
             f["i"] += 1
@@ -276,7 +259,7 @@ class CardInPlay:
         do_symbol(g, p, c, sym, a)
 
 
-def do_symbol(g: Game, p: int, c: int, sym: str, a: int) -> None:
+def do_symbol(g: CthulhuState, p: int, c: int, sym: str, a: int) -> None:
     """Carry out symbol ``sym`` of card ``c`` with target action ``a``."""
     if sym == "minion":
         symbols.do_minion(g, p, a)

@@ -13,19 +13,19 @@ decision (for a state not yet resumed).
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import TYPE_CHECKING
 
 from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL, TRACK_GRENADIERS
-from nanty_env.engine.cthulhu.flow import FACE_UP
+from nanty_env.engine import board
+from nanty_env.engine.actions import NUM_AREAS
+from nanty_env.engine.cthulhu.cards import FACE_UP
 from nanty_env.engine.cthulhu.pieces import MAX_OWN_ELDERS
+from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.cthulhu.track import grenadiers_on_track
+from nanty_env.engine.outcome import Termination
 from nanty_env.engine.tables import AGENTS_PER_PLAYER, CITIZENS, TROUBLE_MARKERS
 
-if TYPE_CHECKING:
-    from nanty_env.engine.cthulhu.game import CthulhuGame as Game
 
-
-def state_violations(g: Game, previous_insanity: int | None = None) -> list[str]:
+def state_violations(g: CthulhuState, previous_insanity: int | None = None) -> list[str]:
     """Every broken law of ``g``'s state, the pending decision aside."""
     out: list[str] = []
     t, n = g.t, g.n
@@ -41,16 +41,16 @@ def state_violations(g: Game, previous_insanity: int | None = None) -> list[str]
             f"agents[{s}]: {sum(row)} agents, on_board {g.on_board[s]}",
         )
         check(g.money[s] >= 0, f"money[{s}]: {g.money[s]} is negative")
-        kinds = [g.btype[a] for a in range(12) if g.building[a] == s]
+        kinds = [g.btype[a] for a in board.AREAS if g.building[a] == s]
         check(len(kinds) == len(set(kinds)), f"btype: seat {s} has two buildings of one type")
         check(
             g.elder_owner.count(s) <= MAX_OWN_ELDERS,
             f"elder_owner: seat {s} has more than {MAX_OWN_ELDERS} Elder Ones",
         )
-    for a in range(12):
+    for a in board.AREAS:
         check((g.building[a] < 0) == (g.btype[a] < 0), f"btype[{a}]: set exactly with a building")
         check(-1 <= g.btype[a] < len(t.building_cost), f"btype[{a}]: {g.btype[a]} is no type")
-    eo = [0] * 12
+    eo = [0] * NUM_AREAS
     # Hits may reach an Elder One's HP only while its removal is being resolved.
     dying = {f.get("e") for f in g.stack if f["k"] in ("sacrifice", "elder_rm")}
     for e, (a, o) in enumerate(zip(g.elder_area, g.elder_owner, strict=True)):
@@ -72,7 +72,10 @@ def state_violations(g: Game, previous_insanity: int | None = None) -> list[str]
     check(set(g.trouble) <= {0, 1} and sum(g.trouble) <= TROUBLE_MARKERS, "trouble: markers")
     check(1 <= g.insanity <= DOOMSDAY_LEVEL, f"insanity: {g.insanity} is not a level 1-13")
     if g.insanity == DOOMSDAY_LEVEL:
-        check(g.outcome is not None and g.outcome.reason == "doomsday", "insanity: 13 but no end")
+        check(
+            g.outcome is not None and g.outcome.termination is Termination.DOOMSDAY,
+            "insanity: 13 but no end",
+        )
     if previous_insanity is not None:
         check(g.insanity >= previous_insanity, f"insanity: fell from {previous_insanity}")
 
@@ -100,7 +103,7 @@ def state_violations(g: Game, previous_insanity: int | None = None) -> list[str]
     return out
 
 
-def violations(g: Game, previous_insanity: int | None = None) -> list[str]:
+def violations(g: CthulhuState, previous_insanity: int | None = None) -> list[str]:
     """Every broken law of ``g``, its pending decision included."""
     out = state_violations(g, previous_insanity)
     legal = g.legal_actions()

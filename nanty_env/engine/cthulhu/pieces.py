@@ -8,29 +8,26 @@ as one piece each for area control. An Elder One in the pool has area and owner 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from nanty_env.engine import board
-
-if TYPE_CHECKING:
-    from nanty_env.engine.cthulhu.game import CthulhuGame as Game
+from nanty_env.engine import board, scoring
+from nanty_env.engine.cthulhu.state import CthulhuState
+from nanty_env.engine.scoring import Control
 
 MAX_OWN_ELDERS = 2
 NO_TYPE = -1
 
 
 # ---------------------------------------------------------------------- Elder Ones
-def own_elders(g: Game, seat: int) -> list[int]:
+def own_elders(g: CthulhuState, seat: int) -> list[int]:
     """The Elder Ones ``seat`` controls (roster indices)."""
     return [e for e, o in enumerate(g.elder_owner) if o == seat]
 
 
-def pool(g: Game) -> list[int]:
+def pool(g: CthulhuState) -> list[int]:
     """Elder Ones available to be summoned."""
     return [e for e, a in enumerate(g.elder_area) if a < 0]
 
 
-def minions_in(g: Game, seat: int, area: int) -> int:
+def minions_in(g: CthulhuState, seat: int, area: int) -> int:
     """``seat``'s agents plus Elder Ones in ``area``."""
     n = g.agents[seat][area]
     for a, o in zip(g.elder_area, g.elder_owner, strict=True):
@@ -39,15 +36,15 @@ def minions_in(g: Game, seat: int, area: int) -> int:
     return n
 
 
-def minion_areas(g: Game, seat: int) -> list[int]:
+def minion_areas(g: CthulhuState, seat: int) -> list[int]:
     """Areas holding at least one of ``seat``'s minions, sorted."""
     row = g.agents[seat]
-    out = {a for a in range(12) if row[a]}
+    out = {a for a in board.AREAS if row[a]}
     out.update(a for a, o in zip(g.elder_area, g.elder_owner, strict=True) if o == seat)
     return sorted(out)
 
 
-def place_elder(g: Game, e: int, seat: int, area: int) -> None:
+def place_elder(g: CthulhuState, e: int, seat: int, area: int) -> None:
     """A summoned Elder One arrives in ``area`` for ``seat``, with a trouble marker."""
     g.elder_area[e], g.elder_owner[e], g.elder_arrived[e] = area, seat, g.turn
     g.elder_hits[e] = 0
@@ -55,7 +52,7 @@ def place_elder(g: Game, e: int, seat: int, area: int) -> None:
     g.trouble[area] = 1
 
 
-def move_elder(g: Game, e: int, dst: int) -> None:
+def move_elder(g: CthulhuState, e: int, dst: int) -> None:
     """Move an Elder One under the trouble rule (it leaves, then enters)."""
     src = g.elder_area[e]
     g.eo[src] -= 1
@@ -67,7 +64,7 @@ def move_elder(g: Game, e: int, dst: int) -> None:
         g.trouble[dst] = 1
 
 
-def remove_elder(g: Game, e: int) -> None:
+def remove_elder(g: CthulhuState, e: int) -> None:
     """The Elder One goes back to the pool; its owner loses it; the area's marker goes."""
     a = g.elder_area[e]
     g.eo[a] -= 1
@@ -77,74 +74,87 @@ def remove_elder(g: Game, e: int) -> None:
 
 
 # ---------------------------------------------------------------------- buildings
-def types_on_board(g: Game, seat: int) -> list[int]:
-    return [g.btype[a] for a in range(12) if g.building[a] == seat]
+def types_on_board(g: CthulhuState, seat: int) -> list[int]:
+    return [g.btype[a] for a in board.AREAS if g.building[a] == seat]
 
 
-def reserve(g: Game, seat: int) -> list[int]:
+def reserve(g: CthulhuState, seat: int) -> list[int]:
     """Building types whose card ``seat`` still has in reserve."""
     out = set(range(len(g.t.building_cost)))
     out.difference_update(types_on_board(g, seat))
     return sorted(out)
 
 
-def place_building(g: Game, seat: int, area: int, kind: int) -> None:
+def place_building(g: CthulhuState, seat: int, area: int, kind: int) -> None:
     """Put ``seat``'s building of type ``kind`` in ``area``; its card is gained this turn."""
     g.building[area] = seat
     g.btype[area] = kind
     g.city_gained[area] = g.turn
 
 
-def building_value(g: Game, seat: int) -> int:
+def building_value(g: CthulhuState, seat: int) -> int:
     cost = g.t.building_cost
-    return sum(cost[g.btype[a]] for a in range(12) if g.building[a] == seat)
+    return sum(cost[g.btype[a]] for a in board.AREAS if g.building[a] == seat)
 
 
-def best_building(g: Game, seat: int) -> int:
+def best_building(g: CthulhuState, seat: int) -> int:
     """The highest cost among ``seat``'s buildings on the board (0 if none): the tie-break."""
     cost = g.t.building_cost
-    return max((cost[g.btype[a]] for a in range(12) if g.building[a] == seat), default=0)
+    return max((cost[g.btype[a]] for a in board.AREAS if g.building[a] == seat), default=0)
 
 
 # ---------------------------------------------------------------------- control and metrics
-def pieces_in(g: Game, seat: int, area: int) -> int:
+def pieces_in(g: CthulhuState, seat: int, area: int) -> int:
     """Agents, Elder Ones and buildings of ``seat`` in ``area`` (the control count)."""
     return minions_in(g, seat, area) + (g.building[area] == seat)
 
 
-def controls(g: Game, seat: int, area: int) -> bool:
-    """More pieces than each other player and than all new citizens; no grenadier there;
-    trouble markers do not matter."""
-    if g.gren[area]:
-        return False
-    mine = pieces_in(g, seat, area)
-    if mine <= g.cit[area]:
-        return False
-    return all(pieces_in(g, q, area) < mine for q in range(g.n) if q != seat)
+def area_pieces(g: CthulhuState, area: int) -> list[int]:
+    """Each seat's pieces in ``area`` for control: agents, Elder Ones and its building."""
+    out = scoring.area_pieces(g, area)
+    for a, o in zip(g.elder_area, g.elder_owner, strict=True):
+        if a == area:
+            out[o] += 1
+    return out
 
 
-def controlled_areas(g: Game, seat: int) -> int:
-    return sum(1 for a in range(12) if controls(g, seat, a))
+def control(g: CthulhuState, area: int) -> Control:
+    """Who controls ``area``: the base game's rule (``scoring.area_control``) with the Elder
+    Ones among their owners' pieces."""
+    return scoring.area_control(area_pieces(g, area), g.cit[area], g.gren[area])
 
 
-def occupied_areas(g: Game, seat: int) -> int:
+def controls(g: CthulhuState, seat: int, area: int) -> bool:
+    return control(g, area).controller == seat
+
+
+def control_margins(g: CthulhuState, seat: int) -> list[int]:
+    """``seat``'s lead in each area it controls, in area order."""
+    return [c.lead for c in map(control, [g] * len(g.gren), board.AREAS) if c.controller == seat]
+
+
+def controlled_areas(g: CthulhuState, seat: int) -> int:
+    return len(control_margins(g, seat))
+
+
+def occupied_areas(g: CthulhuState, seat: int) -> int:
     return sum(1 for a in minion_areas(g, seat) if not g.gren[a])
 
 
-def loans_due(g: Game, seat: int) -> int:
+def loans_due(g: CthulhuState, seat: int) -> int:
     repay = g.t.loan_repay
     return sum(repay[c] for c in g.loans[seat])
 
 
-def net_worth(g: Game, seat: int) -> int:
+def net_worth(g: CthulhuState, seat: int) -> int:
     return g.money[seat] + building_value(g, seat) - loans_due(g, seat)
 
 
-def pieces_on_board(g: Game, seat: int) -> int:
+def pieces_on_board(g: CthulhuState, seat: int) -> int:
     return g.on_board[seat] + len(own_elders(g, seat)) + board.own_buildings(g, seat)
 
 
-def elder_hp(g: Game, seat: int) -> int:
+def elder_hp(g: CthulhuState, seat: int) -> int:
     hp = g.t.elder_hp
     return sum(hp[e] for e in own_elders(g, seat))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from nanty_env.engine.actions import NUM_AREAS
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu.game import CthulhuGame
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
@@ -105,26 +106,26 @@ def build_position(
     assert isinstance(g, CthulhuGame)
     t, n = g.t, g.n
     if agents is not None:
-        g.agents = [[0] * 12 for _ in range(n)]
+        g.agents = [[0] * NUM_AREAS for _ in range(n)]
         for seat, where in agents.items():
             for name, k in where.items():
                 g.agents[seat][area(name, t)] = k
         g.on_board = [sum(row) for row in g.agents]
-        g.trouble = [0] * 12
+        g.trouble = [0] * NUM_AREAS
     for name in trouble:
         g.trouble[area(name, t)] = 1
-    g.gren, g.cit = [0] * 12, [0] * 12
+    g.gren, g.cit = [0] * NUM_AREAS, [0] * NUM_AREAS
     for name, k in (grenadiers or {}).items():
         g.gren[area(name, t)] = k
     for name, k in (citizens or {}).items():
         g.cit[area(name, t)] = k
-    g.building, g.btype, g.city_gained = [-1] * 12, [-1] * 12, [-1] * 12
+    g.building, g.btype, g.city_gained = [-1] * NUM_AREAS, [-1] * NUM_AREAS, [-1] * NUM_AREAS
     for name, (seat, kind) in (buildings or {}).items():
         a = area(name, t)
         g.building[a], g.btype[a] = seat, building_type(kind, t)
     r = t.num_elders
     g.elder_area, g.elder_owner, g.elder_arrived = [-1] * r, [-1] * r, [-1] * r
-    g.elder_hits, g.eo = [0] * r, [0] * 12
+    g.elder_hits, g.eo = [0] * r, [0] * NUM_AREAS
     for name, (seat, where) in (elders or {}).items():
         e, a = elder(name, t), area(where, t)
         g.elder_area[e], g.elder_owner[e], g.elder_arrived[e] = a, seat, 0

@@ -7,48 +7,45 @@ Henry "Holy" Peter leaves the deck."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from nanty_env.engine.actions import NUM_AREAS
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.cthulhu.flow import refill_face_up
+from nanty_env.engine.cthulhu.cards import refill_face_up
+from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.frames import push
 from nanty_env.engine.tables import HAND_SIZE, START_MONEY, tables_for
-
-if TYPE_CHECKING:
-    from nanty_env.engine.cthulhu.game import CthulhuGame as Game
 
 START_LEVEL = 1
 
 
-def empty_state(g: Game, cfg: GameConfig) -> None:
+def empty_state(g: CthulhuState, cfg: GameConfig) -> None:
     """Every field of ``g`` at its empty value (no pieces, cards or frames yet)."""
     t = g.t = tables_for(cfg)
     n = cfg.num_players
     g.cfg, g.n = cfg, n
-    g.agents = [[0] * 12 for _ in range(n)]
+    g.agents = [[0] * NUM_AREAS for _ in range(n)]
     g.on_board = [0] * n
-    g.gren, g.cit, g.trouble = [0] * 12, [0] * 12, [0] * 12
-    g.building, g.btype = [-1] * 12, [-1] * 12
-    g.city_retired, g.city_gained = [0] * 12, [-1] * 12
+    g.gren, g.cit, g.trouble = [0] * NUM_AREAS, [0] * NUM_AREAS, [0] * NUM_AREAS
+    g.building, g.btype = [-1] * NUM_AREAS, [-1] * NUM_AREAS
+    g.city_retired, g.city_gained = [0] * NUM_AREAS, [-1] * NUM_AREAS
     g.money = [START_MONEY] * n
     g.loans = [[] for _ in range(n)]
     g.penalties = [[] for _ in range(n)]
     g.known = [[[] for _ in range(n)] for _ in range(n)]
     g.known_unused = [[] for _ in range(n)]
     g.persona, g.persona_pool = [], []
-    g.log, g.stack, g.outcome, g._legal = [], [], None, None
+    g.log, g.stack, g.outcome, g._legal, g._dice = [], [], None, None, None
     g.turn, g.ability_used, g.played, g.in_play = 0, 0, [], []
     g.discard, g.events_done, g.removed, g.faceup = [], [], [], []
     g.insanity = START_LEVEL
     r = t.num_elders
     g.elder_area, g.elder_owner, g.elder_arrived = [-1] * r, [-1] * r, [-1] * r
     g.elder_hits = [0] * r
-    g.eo = [0] * 12
+    g.eo = [0] * NUM_AREAS
 
 
-def deal(g: Game, cfg: GameConfig, rng: np.random.Generator) -> None:
+def deal(g: CthulhuState, cfg: GameConfig, rng: np.random.Generator) -> None:
     """Fill ``g`` with a freshly set-up expansion game."""
     empty_state(g, cfg)
     t, n = g.t, g.n

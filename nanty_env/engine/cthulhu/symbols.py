@@ -18,45 +18,40 @@ Frames: ``summon``, ``summon_place``, ``pick_minion``, ``move_minion``, ``sacrif
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.cthulhu import pieces
-from nanty_env.engine.flow import assassination_targets, building_price, place_agent
+from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.frames import CTHULHU, Frame, call, choices_or_pop, handler, pop, push
 from nanty_env.engine.reactions import BLOCKED, PROCEED, ask
 from nanty_env.engine.tables import AGENTS_PER_PLAYER
 
-if TYPE_CHECKING:
-    from nanty_env.engine.cthulhu.game import CthulhuGame as Game
-
 FULL, HALF = 0, 1  # building price: full or half (rounded up)
 
 
-def _area(g: Game, a: int) -> str:
+def _area(g: CthulhuState, a: int) -> str:
     return g.t.data.areas[a].name(g.cfg.theme)
 
 
-def _elder(g: Game, e: int) -> str:
+def _elder(g: CthulhuState, e: int) -> str:
     return g.t.data.elder_ones[e].title
 
 
 # ---------------------------------------------------------------------- minion
-def minion_options(g: Game, p: int) -> list[int]:
+def minion_options(g: CthulhuState, p: int) -> list[int]:
     """Place an agent (AREA) or move one of your minions (PAWN of your agent, ELDER)."""
     out = []
     if g.on_board[p] < AGENTS_PER_PLAYER:
         out = [A.AREA + a for a in board.placement_areas(g, p)]
     row = g.agents[p]
-    out += [A.pawn_action(a, 0) for a in range(12) if row[a]]
+    out += [A.pawn_action(a, 0) for a in board.AREAS if row[a]]
     out += [A.ELDER + e for e in pieces.own_elders(g, p)]
     return out
 
 
-def do_minion(g: Game, p: int, a: int) -> None:
+def do_minion(g: CthulhuState, p: int, a: int) -> None:
     if a < A.PAWN:
-        place_agent(g, p, a - A.AREA)
+        board.place_agent(g, p, a - A.AREA)
     elif a < A.PLAYER:
         call(g, {"k": "move_minion", "p": p, "a": A.split_pawn(a)[0], "e": -1})
     else:
@@ -69,11 +64,11 @@ class MoveMinion:
     """``a``: the area it leaves; ``e``: the Elder One moving, -1 for an agent."""
 
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: CthulhuState, f: Frame) -> list[int] | None:
         return [A.AREA + d for d in g.t.neighbours[f["a"]]]
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: CthulhuState, f: Frame, a: int) -> None:
         pop(g)
         p, src, dst = f["p"], f["a"], a - A.AREA
         if f["e"] < 0:
@@ -89,23 +84,23 @@ class PickMinion:
     """``ft``: 1 = only a minion in an area with a trouble marker (Samuel Pickwick)."""
 
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: CthulhuState, f: Frame) -> list[int] | None:
         p, ft = f["p"], f["ft"]
         row = g.agents[p]
-        out = [A.pawn_action(a, 0) for a in range(12) if row[a] and (g.trouble[a] or not ft)]
+        out = [A.pawn_action(a, 0) for a in board.AREAS if row[a] and (g.trouble[a] or not ft)]
         out += [
             A.ELDER + e for e in pieces.own_elders(g, p) if g.trouble[g.elder_area[e]] or not ft
         ]
         return choices_or_pop(g, out)
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: CthulhuState, f: Frame, a: int) -> None:
         pop(g)
         do_minion(g, f["p"], a)
 
 
 # ---------------------------------------------------------------------- summon
-def summon_possible(g: Game, p: int) -> bool:
+def summon_possible(g: CthulhuState, p: int) -> bool:
     """An Elder One in the pool, fewer than two controlled, and a minion to place it by."""
     return (
         -1 in g.elder_area
@@ -114,12 +109,12 @@ def summon_possible(g: Game, p: int) -> bool:
     )
 
 
-def summon_price(g: Game, e: int, roll: int) -> int:
+def summon_price(g: CthulhuState, e: int, roll: int) -> int:
     """HP x the points the roll is above the Insanity level (0 at or below it)."""
     return g.t.elder_hp[e] * max(0, roll - g.insanity)
 
 
-def do_summon(g: Game, p: int) -> None:
+def do_summon(g: CthulhuState, p: int) -> None:
     roll = g.roll() + 1
     g.say(f"player {p} rolls {roll} to summon (Insanity {g.insanity})")
     call(g, {"k": "summon", "p": p, "roll": roll})
@@ -128,7 +123,7 @@ def do_summon(g: Game, p: int) -> None:
 @handler("summon", "choose an Elder One to summon (paying for a roll above the level)", CTHULHU)
 class Summon:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: CthulhuState, f: Frame) -> list[int] | None:
         p, roll = f["p"], f["roll"]
         money = g.money[p]
         out = [A.ELDER + e for e in pieces.pool(g) if summon_price(g, e, roll) <= money]
@@ -139,7 +134,7 @@ class Summon:
         return [A.PASS, *out]
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: CthulhuState, f: Frame, a: int) -> None:
         pop(g)
         if a == A.PASS:
             return
@@ -153,21 +148,21 @@ class Summon:
 @handler("summon_place", "choose where the summoned Elder One arrives", CTHULHU)
 class SummonPlace:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: CthulhuState, f: Frame) -> list[int] | None:
         return [A.AREA + a for a in pieces.minion_areas(g, f["p"])]
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: CthulhuState, f: Frame, a: int) -> None:
         pop(g)
         pieces.place_elder(g, f["e"], f["p"], a - A.AREA)
         g.say(f"{_elder(g, f['e'])} arrives in {_area(g, a - A.AREA)}")
 
 
 # ---------------------------------------------------------------------- assassinate
-def assassinate_options(g: Game, p: int) -> list[int]:
+def assassinate_options(g: CthulhuState, p: int) -> list[int]:
     """Pawns as in the base game but no grenadiers, and other players' Elder Ones, in areas
     with a trouble marker."""
-    out = assassination_targets(g, p)
+    out = board.assassination_targets(g, p)
     out += [
         A.ELDER + e
         for e, (a, o) in enumerate(zip(g.elder_area, g.elder_owner, strict=True))
@@ -176,13 +171,11 @@ def assassinate_options(g: Game, p: int) -> list[int]:
     return out
 
 
-def do_assassinate(g: Game, p: int, a: int) -> None:
+def do_assassinate(g: CthulhuState, p: int, a: int) -> None:
     if a < A.PLAYER:
-        from nanty_env.engine.flow import pawn_owner
-
         area, slot = A.split_pawn(a)
         g.say(f"player {p} assassinates in {_area(g, area)}")
-        owner = pawn_owner(g, p, slot)
+        owner = board.pawn_owner(g, p, slot)
         call(g, {"k": "rm", "p": p, "a": area, "o": owner, "src": p, "text": 0, "s": 0})
         return
     e = a - A.ELDER
@@ -196,7 +189,7 @@ class Sacrifice:
     """An agent of yours in the Elder One's area adds 1 hit, an Elder One of yours its HP."""
 
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: CthulhuState, f: Frame) -> list[int] | None:
         p, e = f["p"], f["e"]
         a = g.elder_area[e]
         if g.elder_hits[e] >= g.t.elder_hp[e]:
@@ -211,7 +204,7 @@ class Sacrifice:
         return [A.PASS, *out]
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: CthulhuState, f: Frame, a: int) -> None:
         p, e = f["p"], f["e"]
         if a == A.PASS:
             pop(g)
@@ -231,7 +224,7 @@ class Sacrifice:
 @handler("elder_rm", "an Elder One's hits reach its HP (automatic; asks its owner first)", CTHULHU)
 class ElderRemove:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: CthulhuState, f: Frame) -> list[int] | None:
         e = f["e"]
         owner = g.elder_owner[e]
         if f["s"] == 0:
@@ -252,42 +245,42 @@ class ElderRemove:
 
 
 # ---------------------------------------------------------------------- buildings
-def _cheapest(g: Game, p: int) -> int:
+def _cheapest(g: CthulhuState, p: int) -> int:
     """The cheapest building ``p`` could place now (from reserve, or moved if all are out)."""
     cost = g.t.building_cost
     kinds = pieces.reserve(g, p) or pieces.types_on_board(g, p)
     return min(cost[k] for k in kinds)
 
 
-def buildable_areas(g: Game, p: int, half: int) -> list[int]:
+def buildable_areas(g: CthulhuState, p: int, half: int) -> list[int]:
     """Areas with one of ``p``'s minions, no building and no trouble marker, when ``p`` can pay
     for some building there."""
     factor = 0.5 if half else 1.0
-    if g.money[p] < building_price(_cheapest(g, p), factor):
+    if g.money[p] < board.building_price(_cheapest(g, p), factor):
         return []
     return [a for a in pieces.minion_areas(g, p) if g.building[a] < 0 and not g.trouble[a]]
 
 
-def do_building(g: Game, p: int, area: int, half: int) -> None:
+def do_building(g: CthulhuState, p: int, area: int, half: int) -> None:
     kind = "build_type" if pieces.reserve(g, p) else "relocate_building"
     call(g, {"k": kind, "p": p, "a": area, "half": half})
 
 
-def _price(g: Game, kind: int, half: int) -> int:
-    return building_price(g.t.building_cost[kind], 0.5 if half else 1.0)
+def _price(g: CthulhuState, kind: int, half: int) -> int:
+    return board.building_price(g.t.building_cost[kind], 0.5 if half else 1.0)
 
 
 @handler("build_type", "choose the type of the building you place", CTHULHU)
 class BuildType:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: CthulhuState, f: Frame) -> list[int] | None:
         p, half = f["p"], f["half"]
         return [
             A.BUILDING_TYPE + k for k in pieces.reserve(g, p) if _price(g, k, half) <= g.money[p]
         ]
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: CthulhuState, f: Frame, a: int) -> None:
         pop(g)
         p, area, k = f["p"], f["a"], a - A.BUILDING_TYPE
         price = _price(g, k, f["half"])
@@ -302,7 +295,7 @@ class RelocateBuilding:
     """The moved building keeps its type; you pay its cost; its card counts as gained now."""
 
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: CthulhuState, f: Frame) -> list[int] | None:
         p, half = f["p"], f["half"]
         return [
             A.AREA + b
@@ -311,7 +304,7 @@ class RelocateBuilding:
         ]
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: CthulhuState, f: Frame, a: int) -> None:
         pop(g)
         p, src, dst = f["p"], a - A.AREA, f["a"]
         k = g.btype[src]
@@ -325,7 +318,7 @@ class RelocateBuilding:
 @handler("half_build", "build at half price (or decline)", CTHULHU)
 class HalfBuild:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: CthulhuState, f: Frame) -> list[int] | None:
         out = [A.AREA + a for a in buildable_areas(g, f["p"], HALF)]
         if not out:
             pop(g)
@@ -333,7 +326,7 @@ class HalfBuild:
         return [A.PASS, *out]
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: CthulhuState, f: Frame, a: int) -> None:
         pop(g)
         if a != A.PASS:
             do_building(g, f["p"], a - A.AREA, HALF)

@@ -9,23 +9,21 @@ event box: draw the top event, carry it out, put it at the bottom. Reaching 13: 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL
+from nanty_env.engine import board
 from nanty_env.engine import events as base_events
+from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.cthulhu.victory import end_by_doomsday
 
-if TYPE_CHECKING:
-    from nanty_env.engine.cthulhu.game import CthulhuGame as Game
 
-
-def grenadiers_on_track(g: Game) -> int:
+def grenadiers_on_track(g: CthulhuState) -> int:
     """Grenadiers still standing in boxes the marker has not reached."""
     flags = g.t.track_grenadier
     return sum(1 for lv in range(g.insanity + 1, DOOMSDAY_LEVEL + 1) if flags[lv])
 
 
-def advance_insanity(g: Game, p: int) -> None:
+def advance_insanity(g: CthulhuState, p: int) -> None:
     """The Insanity action of player ``p``: one level up and whatever the new box holds."""
     g.insanity += 1
     level = g.insanity
@@ -41,7 +39,7 @@ def advance_insanity(g: Game, p: int) -> None:
         draw_event(g, p)
 
 
-def release_grenadier(g: Game) -> None:
+def release_grenadier(g: CthulhuState) -> None:
     """The grenadier of the box just reached goes into the rolled area; trouble there goes."""
     a = g.roll()
     g.gren[a] += 1
@@ -49,7 +47,7 @@ def release_grenadier(g: Game) -> None:
     g.say(f"a grenadier leaves the track for area {a + 1}")
 
 
-def draw_event(g: Game, p: int) -> None:
+def draw_event(g: CthulhuState, p: int) -> None:
     """Draw the top event, carry it out, and put it at the bottom of the event deck."""
     e = g.event_deck.pop()
     g.event_deck.insert(0, e)
@@ -59,15 +57,15 @@ def draw_event(g: Game, p: int) -> None:
     EVENT_EFFECTS[ev.effect](g, p)
 
 
-def stars_are_right(g: Game, p: int) -> None:
+def stars_are_right(g: CthulhuState, p: int) -> None:
     """A trouble marker goes into every area that holds an Elder One."""
-    for a in range(12):
+    for a in board.AREAS:
         if g.eo[a]:
             g.trouble[a] = 1
     g.say("the stars are right: trouble wherever an Elder One stands")
 
 
-EVENT_EFFECTS: dict[str, Callable[[Game, int], None]] = {
+EVENT_EFFECTS: dict[str, Callable[[CthulhuState, int], None]] = {
     "flood": base_events.flood,
     "fire": base_events.fire,
     "fog": base_events.fog,

@@ -8,9 +8,11 @@ is held to exactly what random play is measured against.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL, MAX_ELDER_ONES
+from nanty_env.engine.cthulhu.invariants import state_violations
+from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.validation import (
     Domain,
     _int_list,
@@ -19,9 +21,6 @@ from nanty_env.engine.validation import (
     register_check,
     register_frame_field,
 )
-
-if TYPE_CHECKING:
-    from nanty_env.engine.cthulhu.game import CthulhuGame as Game
 
 ELDER_OR_NONE = Domain(-1, lambda n: MAX_ELDER_ONES, what="Elder One or -1")
 ELDER = Domain(0, lambda n: MAX_ELDER_ONES, what="Elder One")
@@ -55,12 +54,10 @@ def check_schema(d: Mapping[str, Any], scalars: Sequence[str], lists: Sequence[s
 
 
 @register_check("cthulhu")
-def check_cthulhu(g: Game) -> None:
+def check_cthulhu(g: CthulhuState) -> None:
     """The expansion's invariants (nothing to check in a base game)."""
     if not g.has_elders:
         return
-    from nanty_env.engine.cthulhu.invariants import state_violations
-
     if len(g.elder_area) != g.t.num_elders:
         fail("elder_area", f"must have one entry per Elder One of the pack ({g.t.num_elders})")
     bad = state_violations(g)

@@ -8,24 +8,21 @@ Sloth's holder or on points).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from nanty_env.engine import scoring
 from nanty_env.engine.cthulhu import pieces
-from nanty_env.engine.game import Outcome
-
-if TYPE_CHECKING:
-    from nanty_env.engine.cthulhu.game import CthulhuGame as Game
+from nanty_env.engine.cthulhu.state import CthulhuState
+from nanty_env.engine.outcome import Outcome
 
 AGENT_POINTS = 5
 ELDER_POINTS_PER_HP = 5
 SLOTH = "sloth"
 
 
-def objective(g: Game, seat: int):  # -> Objective
+def objective(g: CthulhuState, seat: int):  # -> Objective
     return g.t.data.objectives[g.objective[seat]]
 
 
-def objective_met(g: Game, seat: int) -> bool:
+def objective_met(g: CthulhuState, seat: int) -> bool:
     """Whether ``seat``'s objective holds now (any one of its thresholds; never for Sloth)."""
     obj = objective(g, seat)
     if obj.rule == SLOTH:
@@ -33,12 +30,12 @@ def objective_met(g: Game, seat: int) -> bool:
     return any(pieces.METRICS[name](g, seat) >= need for name, need in obj.goal(g.n).items())
 
 
-def first_round(g: Game) -> bool:
+def first_round(g: CthulhuState) -> bool:
     """Whether every player is still on their first turn."""
     return g.turn <= g.n
 
 
-def start_of_turn_win(g: Game, seat: int) -> bool:
+def start_of_turn_win(g: CthulhuState, seat: int) -> bool:
     """The first option of a turn: announce a sudden-death victory when the objective holds
     (never during the first round). Ends the game and returns True when it does."""
     if first_round(g) or not objective_met(g, seat):
@@ -47,11 +44,11 @@ def start_of_turn_win(g: Game, seat: int) -> bool:
     return True
 
 
-def sloth_holders(g: Game) -> tuple[int, ...]:
+def sloth_holders(g: CthulhuState) -> tuple[int, ...]:
     return tuple(s for s in range(g.n) if objective(g, s).rule == SLOTH)
 
 
-def end_by_deck(g: Game) -> None:
+def end_by_deck(g: CthulhuState) -> None:
     """A player cannot refill: Sloth's holder wins, else the most points."""
     sloth = sloth_holders(g)
     if sloth:
@@ -60,7 +57,7 @@ def end_by_deck(g: Game) -> None:
         g.finish(score_outcome(g, "deck_exhausted:points"))
 
 
-def end_by_doomsday(g: Game) -> None:
+def end_by_doomsday(g: CthulhuState) -> None:
     """The Insanity marker reached 13: Sloth's holder wins, else the most points."""
     sloth = sloth_holders(g)
     if sloth:
@@ -69,7 +66,7 @@ def end_by_doomsday(g: Game) -> None:
         g.finish(score_outcome(g, "doomsday"))
 
 
-def points(g: Game, seat: int) -> int:
+def points(g: CthulhuState, seat: int) -> int:
     """Agents 5 each, controlled Elder Ones 5 x HP, buildings their cost, £1 each, each loan
     paid back (its amount) or -its penalty. No exception for grenadier areas (the expansion's
     scoring prints none)."""
@@ -77,20 +74,15 @@ def points(g: Game, seat: int) -> int:
     pts = AGENT_POINTS * g.on_board[seat]
     pts += sum(ELDER_POINTS_PER_HP * t.elder_hp[e] for e in pieces.own_elders(g, seat))
     pts += pieces.building_value(g, seat)
-    money = g.money[seat]
-    for c in g.loans[seat]:
-        if money >= t.loan_repay[c]:
-            money -= t.loan_repay[c]
-        else:
-            pts -= t.loan_penalty[c]
-    return pts + money
+    loans = [(t.loan_repay[c], t.loan_penalty[c]) for c in g.loans[seat]]
+    return pts + scoring.settle_loans(g.money[seat], loans)
 
 
-def all_points(g: Game) -> tuple[int, ...]:
+def all_points(g: CthulhuState) -> tuple[int, ...]:
     return tuple(points(g, s) for s in range(g.n))
 
 
-def score_outcome(g: Game, reason: str) -> Outcome:
+def score_outcome(g: CthulhuState, reason: str) -> Outcome:
     """Most points wins; a tie goes to the tied player with the highest-value building on the
     board, and is shared if that ties too."""
     pts = all_points(g)

@@ -11,14 +11,11 @@ cycles, so the drawn ones lie at its bottom in the reverse order of their last d
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from nanty_env.engine.cthulhu.abilities import ELDER_BIT, GOO_BIT
+from nanty_env.engine.cthulhu.state import ELDER_BIT, GOO_BIT, CthulhuState
 from nanty_env.engine.cthulhu.track import grenadiers_on_track
 from nanty_env.engine.view import common_view
-
-if TYPE_CHECKING:
-    from nanty_env.engine.cthulhu.game import CthulhuGame as Game
 
 
 def known_event_bottom(events_done: list[int]) -> list[int]:
@@ -31,7 +28,7 @@ def known_event_bottom(events_done: list[int]) -> list[int]:
     return out
 
 
-def player_view(g: Game, seat: int) -> dict[str, Any]:
+def player_view(g: CthulhuState, seat: int) -> dict[str, Any]:
     """What ``seat`` knows, as JSON-safe data."""
     view = common_view(g, seat)
     turn = g.turn

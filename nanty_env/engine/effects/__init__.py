@@ -8,17 +8,13 @@ or pushes frames (decisions) that finish the work; see the modules for each fami
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 # Importing the families registers their handlers.
 from nanty_env.engine.effects import pieces, rolls, simple, targeted  # noqa: F401
 from nanty_env.engine.effects.registry import EFFECTS
-
-if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+from nanty_env.engine.state import GameState
 
 
-def start_effect(g: Game, p: int, c: int) -> None:
+def start_effect(g: GameState, p: int, c: int) -> None:
     """Carry out the scroll of card ``c`` for player ``p``."""
     card = g.t.data.cards[c]
     if not card.effect:

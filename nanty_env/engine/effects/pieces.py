@@ -4,30 +4,27 @@ swap, buying a building, and the effects that first pay another player."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.effects.registry import effect, others
 from nanty_env.engine.effects.targeted import picked, player_action, transfer
-from nanty_env.engine.flow import assassination_targets, owner_slot, pawn_owner
 from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pop
 from nanty_env.engine.reactions import BLOCKED, ask, move_pawn_by, remove_pawn
+from nanty_env.engine.state import GameState
 from nanty_env.engine.tables import BUILDINGS_PER_PLAYER
-
-if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
 
 Params = Mapping[str, Any]
 
 
-def all_pawns(g: Game, p: int, areas: range | tuple[int, ...] = range(12)) -> list[int]:
+def all_pawns(g: GameState, p: int, areas: range | tuple[int, ...] = board.AREAS) -> list[int]:
     """PAWN actions (relative to ``p``) for every pawn in ``areas``, own agents included."""
     out = []
     for a in areas:
         for q in range(g.n):
             if g.agents[q][a]:
-                out.append(A.pawn_action(a, owner_slot(g, p, q)))
+                out.append(A.pawn_action(a, board.owner_slot(g, p, q)))
         if g.gren[a]:
             out.append(A.pawn_action(a, A.SLOT_GRENADIER))
         if g.cit[a]:
@@ -42,12 +39,12 @@ class RemoveOwn:
     """``src``: the seat whose card forces it (may be the player) ; ``text``: 1 if by text."""
 
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         row = g.agents[f["p"]]
-        return choices_or_pop(g, [A.pawn_action(a, 0) for a in range(12) if row[a]])
+        return choices_or_pop(g, [A.pawn_action(a, 0) for a in board.AREAS if row[a]])
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         area, _ = A.split_pawn(a)
         if f["src"] == f["p"]:
@@ -63,8 +60,8 @@ class Kill:
     ``src``'s card text; ``must``: 1 = no declining."""
 
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
-        out = list(f["targets"])
+    def options(g: GameState, f: Frame) -> list[int] | None:
+        out = sorted(f["targets"])
         if not out:
             pop(g)
             return None
@@ -73,20 +70,20 @@ class Kill:
         return out
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         if a == A.PASS:
             return
         area, slot = A.split_pawn(a)
-        remove_pawn(g, pawn_owner(g, f["p"], slot), area, f["src"], text=True)
+        remove_pawn(g, board.pawn_owner(g, f["p"], slot), area, f["src"], text=True)
 
 
-def kill(g: Game, chooser: int, src: int, targets: list[int], *, must: bool) -> None:
+def kill(g: GameState, chooser: int, src: int, targets: list[int], *, must: bool) -> None:
     call(g, {"k": "kill", "p": chooser, "src": src, "targets": tuple(targets), "must": int(must)})
 
 
 @effect("remove_pawn_in_area")
-def remove_pawn_in_area(g: Game, p: int, c: int, params: Params) -> None:
+def remove_pawn_in_area(g: GameState, p: int, c: int, params: Params) -> None:
     """The Dean: any one pawn in the area, your own agents included."""
     kill(g, p, p, all_pawns(g, p, (params["area"],)), must=True)
 
@@ -95,7 +92,7 @@ def remove_pawn_in_area(g: Game, p: int, c: int, params: Params) -> None:
 @effect(
     "pay_player_to_assassinate", "pay_player_then_assassinate", "pay_player_then_move_own_agent"
 )
-def pay_first(g: Game, p: int, c: int, params: Params) -> None:
+def pay_first(g: GameState, p: int, c: int, params: Params) -> None:
     if g.money[p] >= params["amount"]:
         call(g, {"k": "pay_first", "p": p, "c": c})
 
@@ -103,11 +100,11 @@ def pay_first(g: Game, p: int, c: int, params: Params) -> None:
 @handler("pay_first", "choose the player you pay")
 class PayFirst:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         return sorted(player_action(g, f["p"], q) for q in others(g, f["p"]))
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         p, c = f["p"], f["c"]
         q = picked(g, p, a)
@@ -117,35 +114,37 @@ class PayFirst:
             # Henry "Holy" Peter: the paid player removes a pawn (not the card player's) from
             # an area with trouble; the money stays paid whatever happens next (FAQ).
             targets = [
-                x for x in assassination_targets(g, q) if pawn_owner(g, q, A.split_pawn(x)[1]) != p
+                x
+                for x in board.assassination_targets(g, q)
+                if board.pawn_owner(g, q, A.split_pawn(x)[1]) != p
             ]
-            targets += [A.pawn_action(x, 0) for x in range(12) if g.trouble[x] and g.agents[q][x]]
+            targets += [A.pawn_action(x, 0) for x in board.AREAS if g.trouble[x] and g.agents[q][x]]
             kill(g, q, p, sorted(targets), must=True)
         elif name == "pay_player_then_assassinate":
-            kill(g, p, p, assassination_targets(g, p), must=False)
+            kill(g, p, p, board.assassination_targets(g, p), must=False)
         else:
             call(g, own_move_frame(g, p, from_trouble=False, anywhere=True))
 
 
 # ---------------------------------------------------------------------- moving agents
-def own_move_frame(g: Game, p: int, *, from_trouble: bool, anywhere: bool) -> Frame:
+def own_move_frame(g: GameState, p: int, *, from_trouble: bool, anywhere: bool) -> Frame:
     return {"k": "move_own", "p": p, "ft": int(from_trouble), "any": int(anywhere), "src": -1}
 
 
 @effect("move_own_agent_out_of_trouble")
-def move_own_out_of_trouble(g: Game, p: int, c: int, params: Params) -> None:
+def move_own_out_of_trouble(g: GameState, p: int, c: int, params: Params) -> None:
     call(g, own_move_frame(g, p, from_trouble=True, anywhere=False))
 
 
 @effect("move_own_agent_anywhere")
-def move_own_anywhere(g: Game, p: int, c: int, params: Params) -> None:
+def move_own_anywhere(g: GameState, p: int, c: int, params: Params) -> None:
     call(g, own_move_frame(g, p, from_trouble=False, anywhere=True))
 
 
 @handler("move_own", "choose one of your agents to move, then where it goes")
 class MoveOwn:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         p, src = f["p"], f["src"]
         if src < 0:
             row = g.agents[p]
@@ -153,15 +152,15 @@ class MoveOwn:
                 g,
                 [
                     A.pawn_action(a, 0)
-                    for a in range(12)
+                    for a in board.AREAS
                     if row[a] and (g.trouble[a] or not f["ft"])
                 ],
             )
-        dests = range(12) if f["any"] else g.t.neighbours[src]
+        dests = board.AREAS if f["any"] else g.t.neighbours[src]
         return [A.AREA + d for d in dests if d != src]
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         if f["src"] < 0:
             f["src"] = A.split_pawn(a)[0]
             return
@@ -171,18 +170,18 @@ class MoveOwn:
 
 
 @effect("move_opponent_agent")
-def move_opponent_agent(g: Game, p: int, c: int, params: Params) -> None:
+def move_opponent_agent(g: GameState, p: int, c: int, params: Params) -> None:
     call(g, {"k": "pick_foreign", "p": p})
 
 
 @handler("pick_foreign", "choose another player's agent to move to a neighbouring area")
 class PickForeign:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         p = f["p"]
         out = [
-            A.pawn_action(a, owner_slot(g, p, q))
-            for a in range(12)
+            A.pawn_action(a, board.owner_slot(g, p, q))
+            for a in board.AREAS
             for q in range(g.n)
             if q != p and g.agents[q][a]
         ]
@@ -193,15 +192,15 @@ class PickForeign:
         return out
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         p = f["p"]
         area, slot = A.split_pawn(a)
-        move_pawn_by(g, p, pawn_owner(g, p, slot), area, g.t.neighbours[area])
+        move_pawn_by(g, p, board.pawn_owner(g, p, slot), area, g.t.neighbours[area])
 
 
 @effect("swap_two_pawns")
-def swap_two_pawns(g: Game, p: int, c: int, params: Params) -> None:
+def swap_two_pawns(g: GameState, p: int, c: int, params: Params) -> None:
     call(g, {"k": "swap", "p": p, "first": -1, "s": 0})
 
 
@@ -211,7 +210,7 @@ class Swap:
     (FAQ); the owner of each other player's agent may stop it with Toby or Mr. Goodyear."""
 
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         p, s = f["p"], f["s"]
         if s == 0:
             out = all_pawns(g, p)
@@ -243,7 +242,7 @@ class Swap:
         return None
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         if f["s"] == 0:
             f["first"], f["s"] = a, 1
         else:
@@ -251,13 +250,13 @@ class Swap:
             f["r"] = 0
 
 
-def _owner(g: Game, p: int, action: int) -> int:
-    return pawn_owner(g, p, A.split_pawn(action)[1])
+def _owner(g: GameState, p: int, action: int) -> int:
+    return board.pawn_owner(g, p, A.split_pawn(action)[1])
 
 
 # ---------------------------------------------------------------------- buildings
 @effect("buy_opponent_building")
-def buy_opponent_building(g: Game, p: int, c: int, params: Params) -> None:
+def buy_opponent_building(g: GameState, p: int, c: int, params: Params) -> None:
     call(
         g,
         {
@@ -273,13 +272,13 @@ def buy_opponent_building(g: Game, p: int, c: int, params: Params) -> None:
 @handler("buy_building", "choose another player's building to buy at its cost")
 class BuyBuilding:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         p = f["p"]
         if f["s"] == 0:
             cost = g.t.cost
             out = [
                 A.AREA + a
-                for a in range(12)
+                for a in board.AREAS
                 if g.building[a] >= 0
                 and g.building[a] != p
                 and bool(g.trouble[a]) == bool(f["need_trouble"])
@@ -309,7 +308,7 @@ class BuyBuilding:
         return None
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         if a == A.PASS:
             pop(g)
             return

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+from nanty_env.engine.state import GameState
 
-Effect = Callable[["Game", int, int, Mapping[str, Any]], None]
+Effect = Callable[["GameState", int, int, Mapping[str, Any]], None]
 EFFECTS: dict[str, Effect] = {}
 
 
@@ -25,6 +24,6 @@ def effect(*names: str) -> Callable[[Effect], Effect]:
     return deco
 
 
-def others(g: Game, p: int) -> tuple[int, ...]:
+def others(g: GameState, p: int) -> tuple[int, ...]:
     """The other seats in turn order starting left of ``p``."""
     return tuple((p + i) % g.n for i in range(1, g.n))

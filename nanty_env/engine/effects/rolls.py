@@ -4,24 +4,22 @@ Carcer / Jack the Ripper (two rolls, one pawn from each rolled area)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nanty_env.engine import actions as A
+from nanty_env.engine import board
 from nanty_env.engine.effects.pieces import kill
 from nanty_env.engine.effects.registry import effect
 from nanty_env.engine.effects.targeted import TARGETED
 from nanty_env.engine.events import murder_targets
-from nanty_env.engine.flow import assassination_targets
 from nanty_env.engine.frames import Frame, call, handler, pop
-
-if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+from nanty_env.engine.state import GameState
 
 Params = Mapping[str, Any]
 
 
 @effect("roll_die")
-def roll_die(g: Game, p: int, c: int, params: Params) -> None:
+def roll_die(g: GameState, p: int, c: int, params: Params) -> None:
     value = g.roll() + 1
     g.say(f"player {p} rolls {value}")
     for outcome in params["outcomes"]:
@@ -30,7 +28,7 @@ def roll_die(g: Game, p: int, c: int, params: Params) -> None:
             return
 
 
-def _outcome(g: Game, p: int, c: int, o: Mapping[str, Any]) -> None:
+def _outcome(g: GameState, p: int, c: int, o: Mapping[str, Any]) -> None:
     kind = o["effect"]
     if kind == "take_money":
         g.money[p] += o["amount"]
@@ -56,7 +54,7 @@ def _outcome(g: Game, p: int, c: int, o: Mapping[str, Any]) -> None:
     elif kind == "remove_own_agent":
         call(g, {"k": "remove_own", "p": p, "src": p, "text": 1})
     elif kind == "remove_pawn_in_trouble_area":
-        kill(g, p, p, assassination_targets(g, p), must=True)
+        kill(g, p, p, board.assassination_targets(g, p), must=True)
     else:
         raise AssertionError(f"unknown roll outcome {kind!r}")
 
@@ -64,17 +62,15 @@ def _outcome(g: Game, p: int, c: int, o: Mapping[str, Any]) -> None:
 @handler("pay_or_lose_agent", "pay the bank, or remove one of your agents")
 class PayOrLoseAgent:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         p = f["p"]
-        out = [A.pawn_action(a, 0) for a in range(12) if g.agents[p][a]]
+        out = [A.pawn_action(a, 0) for a in board.AREAS if g.agents[p][a]]
         if g.money[p] >= f["amount"]:
             out.insert(0, A.CONFIRM)
         return out
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
-        from nanty_env.engine.board import take_pawn
-
+    def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         p = f["p"]
         if a == A.CONFIRM:
@@ -82,12 +78,12 @@ class PayOrLoseAgent:
             g.say(f"player {p} pays £{f['amount']} to the bank")
         else:
             area, _ = A.split_pawn(a)
-            take_pawn(g, p, area)
+            board.take_pawn(g, p, area)
             g.say(f"player {p} removes one of their agents from area {area + 1}")
 
 
 @effect("roll_and_remove_pawns")
-def roll_and_remove_pawns(g: Game, p: int, c: int, params: Params) -> None:
+def roll_and_remove_pawns(g: GameState, p: int, c: int, params: Params) -> None:
     call(g, {"k": "ripper", "p": p, "left": params["rolls"]})
 
 
@@ -97,7 +93,7 @@ class Ripper:
     agent when it is the only pawn there."""
 
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         if f["left"] <= 0:
             pop(g)
             return None

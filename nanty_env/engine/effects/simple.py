@@ -4,45 +4,43 @@ personality cards, placing agents and trouble markers, half-price building."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.abilities import discard_frame
+from nanty_env.engine.cards import draw_cards
 from nanty_env.engine.effects.registry import effect
-from nanty_env.engine.flow import build, buildable_areas, draw_cards
 from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pop
 from nanty_env.engine.knowledge import card_revealed, personalities_seen, personality_swapped
+from nanty_env.engine.state import GameState
 from nanty_env.engine.tables import HAND_SIZE
-
-if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
 
 Params = Mapping[str, Any]
 
 
-def _earn(g: Game, p: int, amount: int, why: str) -> None:
+def _earn(g: GameState, p: int, amount: int, why: str) -> None:
     g.money[p] += amount
     g.say(f"player {p} takes £{amount} ({why})")
 
 
 @effect("earn_per_pawn_in_area")
-def earn_per_pawn_in_area(g: Game, p: int, c: int, params: Params) -> None:
+def earn_per_pawn_in_area(g: GameState, p: int, c: int, params: Params) -> None:
     _earn(g, p, params["amount"] * board.pawn_count(g, params["area"]), "pawns in the area")
 
 
 @effect("earn_per_trouble")
-def earn_per_trouble(g: Game, p: int, c: int, params: Params) -> None:
+def earn_per_trouble(g: GameState, p: int, c: int, params: Params) -> None:
     _earn(g, p, params["amount"] * board.trouble_count(g), "trouble markers")
 
 
 @effect("earn_per_building")
-def earn_per_building(g: Game, p: int, c: int, params: Params) -> None:
+def earn_per_building(g: GameState, p: int, c: int, params: Params) -> None:
     _earn(g, p, params["amount"] * board.buildings_on_board(g), "buildings on the board")
 
 
 @effect("take_loan")
-def take_loan(g: Game, p: int, c: int, params: Params) -> None:
+def take_loan(g: GameState, p: int, c: int, params: Params) -> None:
     """The loan card leaves play and lies in front of the player until the end."""
     g.in_play.remove(c)
     g.loans[p].append(c)
@@ -50,17 +48,17 @@ def take_loan(g: Game, p: int, c: int, params: Params) -> None:
 
 
 @effect("draw_cards")
-def draw(g: Game, p: int, c: int, params: Params) -> None:
+def draw(g: GameState, p: int, c: int, params: Params) -> None:
     draw_cards(g, p, params["count"])
 
 
 @effect("draw_per_own_building")
-def draw_per_own_building(g: Game, p: int, c: int, params: Params) -> None:
+def draw_per_own_building(g: GameState, p: int, c: int, params: Params) -> None:
     draw_cards(g, p, params["per_building"] * board.own_buildings(g, p))
 
 
 @effect("draw_random_from_discard")
-def draw_random_from_discard(g: Game, p: int, c: int, params: Params) -> None:
+def draw_random_from_discard(g: GameState, p: int, c: int, params: Params) -> None:
     """Shuffle the discard pile and take cards at random; everyone sees which left the pile."""
     g.rng.shuffle(g.discard)
     k = min(params["count"], len(g.discard))
@@ -72,17 +70,17 @@ def draw_random_from_discard(g: Game, p: int, c: int, params: Params) -> None:
 
 
 @effect("discard_cards")
-def discard_cards(g: Game, p: int, c: int, params: Params) -> None:
+def discard_cards(g: GameState, p: int, c: int, params: Params) -> None:
     call(g, discard_frame(p, need=0, most=params["max"]))
 
 
 @effect("discard_any_for_money")
-def discard_any_for_money(g: Game, p: int, c: int, params: Params) -> None:
+def discard_any_for_money(g: GameState, p: int, c: int, params: Params) -> None:
     call(g, discard_frame(p, need=0, most=len(g.hands[p]), pay=params["per_card"]))
 
 
 @effect("discard_then_refill")
-def discard_then_refill(g: Game, p: int, c: int, params: Params) -> None:
+def discard_then_refill(g: GameState, p: int, c: int, params: Params) -> None:
     call(g, {"k": "refill_to", "p": p, "to": params["to"]})
     call(g, discard_frame(p, need=0, most=params["max"]))
 
@@ -90,7 +88,7 @@ def discard_then_refill(g: Game, p: int, c: int, params: Params) -> None:
 @handler("refill_to", "draw back up to a hand size (automatic)")
 class RefillTo:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         pop(g)
         p = f["p"]
         need = f.get("to", HAND_SIZE) - len(g.hands[p]) - len(g.penalties[p])
@@ -100,7 +98,7 @@ class RefillTo:
 
 
 @effect("view_unused_personalities")
-def view_unused_personalities(g: Game, p: int, c: int, params: Params) -> None:
+def view_unused_personalities(g: GameState, p: int, c: int, params: Params) -> None:
     pool = list(g.persona_pool)
     g.rng.shuffle(pool)
     seen = pool[params["leave_out"] :]
@@ -109,7 +107,7 @@ def view_unused_personalities(g: Game, p: int, c: int, params: Params) -> None:
 
 
 @effect("swap_personality")
-def swap_personality(g: Game, p: int, c: int, params: Params) -> None:
+def swap_personality(g: GameState, p: int, c: int, params: Params) -> None:
     if not g.persona_pool:
         return
     i = int(g.rng.integers(len(g.persona_pool)))
@@ -122,7 +120,12 @@ def swap_personality(g: Game, p: int, c: int, params: Params) -> None:
 
 
 def _place(
-    g: Game, p: int, areas: tuple[int, ...], *, no_trouble: bool = False, optional: bool = False
+    g: GameState,
+    p: int,
+    areas: tuple[int, ...],
+    *,
+    no_trouble: bool = False,
+    optional: bool = False,
 ) -> None:
     call(
         g,
@@ -138,26 +141,26 @@ def _place(
 
 
 @effect("place_agent_anywhere_no_trouble")
-def place_agent_anywhere_no_trouble(g: Game, p: int, c: int, params: Params) -> None:
-    _place(g, p, tuple(range(12)), no_trouble=True)
+def place_agent_anywhere_no_trouble(g: GameState, p: int, c: int, params: Params) -> None:
+    _place(g, p, tuple(board.AREAS), no_trouble=True)
 
 
 @effect("place_agent_in_own_building_area")
-def place_agent_in_own_building_area(g: Game, p: int, c: int, params: Params) -> None:
+def place_agent_in_own_building_area(g: GameState, p: int, c: int, params: Params) -> None:
     areas = tuple(board.buildings_of(g, p))
     if areas:
         _place(g, p, areas)
 
 
 @effect("place_agent_in_trouble_area")
-def place_agent_in_trouble_area(g: Game, p: int, c: int, params: Params) -> None:
-    areas = tuple(a for a in range(12) if g.trouble[a])
+def place_agent_in_trouble_area(g: GameState, p: int, c: int, params: Params) -> None:
+    areas = tuple(a for a in board.AREAS if g.trouble[a])
     if areas:
         _place(g, p, areas)
 
 
 @effect("place_agents_near_area")
-def place_agents_near_area(g: Game, p: int, c: int, params: Params) -> None:
+def place_agents_near_area(g: GameState, p: int, c: int, params: Params) -> None:
     """One agent (then, for Ridcully / William Gladstone, optionally a second), one at a
     time, in the area or next to it."""
     areas = tuple(sorted(g.t.near[params["area"]]))
@@ -166,58 +169,58 @@ def place_agents_near_area(g: Game, p: int, c: int, params: Params) -> None:
 
 
 @effect("place_trouble_anywhere")
-def place_trouble_anywhere(g: Game, p: int, c: int, params: Params) -> None:
-    areas = tuple(a for a in range(12) if not g.trouble[a])
+def place_trouble_anywhere(g: GameState, p: int, c: int, params: Params) -> None:
+    areas = tuple(a for a in board.AREAS if not g.trouble[a])
     call(g, {"k": "trouble_on", "p": p, "areas": areas})
 
 
 @effect("place_trouble_adjacent_to_trouble")
-def place_trouble_adjacent_to_trouble(g: Game, p: int, c: int, params: Params) -> None:
+def place_trouble_adjacent_to_trouble(g: GameState, p: int, c: int, params: Params) -> None:
     near = g.t.neighbours
-    areas = tuple(a for a in range(12) if not g.trouble[a] and any(g.trouble[b] for b in near[a]))
+    areas = tuple(a for a in board.AREAS if not g.trouble[a] and any(g.trouble[b] for b in near[a]))
     call(g, {"k": "trouble_on", "p": p, "areas": areas})
 
 
 @effect("earn_per_pawn_in_trouble_area")
-def earn_per_pawn_in_trouble_area(g: Game, p: int, c: int, params: Params) -> None:
+def earn_per_pawn_in_trouble_area(g: GameState, p: int, c: int, params: Params) -> None:
     call(g, {"k": "slant", "p": p, "amount": params["amount"]})
 
 
 @handler("slant", "choose an area with a trouble marker to be paid for its pawns")
 class Slant:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
-        return choices_or_pop(g, [A.AREA + a for a in range(12) if g.trouble[a]])
+    def options(g: GameState, f: Frame) -> list[int] | None:
+        return choices_or_pop(g, [A.AREA + a for a in board.AREAS if g.trouble[a]])
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         area = a - A.AREA
         _earn(g, f["p"], f["amount"] * board.pawn_count(g, area), "pawns in a troubled area")
 
 
 @effect("build_at_half_cost")
-def build_at_half_cost(g: Game, p: int, c: int, params: Params) -> None:
+def build_at_half_cost(g: GameState, p: int, c: int, params: Params) -> None:
     call(g, {"k": "half_build", "p": p})
 
 
 @handler("half_build", "build at half price (or decline)")
 class HalfBuild:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
-        out = [A.AREA + a for a in buildable_areas(g, f["p"], 0.5)]
+    def options(g: GameState, f: Frame) -> list[int] | None:
+        out = [A.AREA + a for a in board.buildable_areas(g, f["p"], 0.5)]
         if not out:
             pop(g)
             return None
         return [A.PASS, *out]
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         if a != A.PASS:
-            build(g, f["p"], a - A.AREA, 0.5)
+            board.build(g, f["p"], a - A.AREA, 0.5)
 
 
 @effect("play_two_cards")
-def play_two_cards(g: Game, p: int, c: int, params: Params) -> None:
+def play_two_cards(g: GameState, p: int, c: int, params: Params) -> None:
     call(g, {"k": "two", "p": p, "left": 2})

@@ -4,34 +4,33 @@ Mr. Goodyear (the text of another player's card); a blocked effect is not redire
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from nanty_env.engine import actions as A
+from nanty_env.engine import board
 from nanty_env.engine.effects.registry import effect, others
 from nanty_env.engine.frames import Frame, call, handler, pop
 from nanty_env.engine.knowledge import card_given, card_revealed, hand_seen, hands_exchanged
 from nanty_env.engine.reactions import BLOCKED, ask
-
-if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+from nanty_env.engine.state import GameState
 
 Params = Mapping[str, Any]
-Eligible = Callable[["Game", int, Params], list[int]]
-OnTarget = Callable[["Game", int, int, int, Params], None]
+Eligible = Callable[["GameState", int, Params], list[int]]
+OnTarget = Callable[["GameState", int, int, int, Params], None]
 
 # effect id -> (who may be picked, what happens to the picked player)
 TARGETED: dict[str, tuple[Eligible, OnTarget]] = {}
 
 
-def player_action(g: Game, p: int, q: int) -> int:
+def player_action(g: GameState, p: int, q: int) -> int:
     return A.PLAYER + (q - p) % g.n
 
 
-def picked(g: Game, p: int, a: int) -> int:
+def picked(g: GameState, p: int, a: int) -> int:
     return (p + a - A.PLAYER) % g.n
 
 
-def transfer(g: Game, payer: int, payee: int, amount: int) -> int:
+def transfer(g: GameState, payer: int, payee: int, amount: int) -> int:
     """Move up to ``amount`` from ``payer`` to ``payee`` (what the payer has); returns it."""
     paid = min(amount, g.money[payer])
     g.money[payer] -= paid
@@ -48,7 +47,7 @@ def targeted(name: str, eligible: Eligible) -> Callable[[OnTarget], OnTarget]:
         TARGETED[name] = (eligible, on_target)
 
         @effect(name)
-        def start(g: Game, p: int, c: int, params: Params) -> None:
+        def start(g: GameState, p: int, c: int, params: Params) -> None:
             call(g, {"k": "targeted", "p": p, "c": c, "s": 0, "t": -1})
 
         return on_target
@@ -56,14 +55,14 @@ def targeted(name: str, eligible: Eligible) -> Callable[[OnTarget], OnTarget]:
     return deco
 
 
-def _params(g: Game, c: int) -> Params:
+def _params(g: GameState, c: int) -> Params:
     return g.t.data.cards[c].params
 
 
 @handler("targeted", "choose the player your card's text is aimed at")
 class Targeted:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         p, c = f["p"], f["c"]
         eligible, on_target = TARGETED[f.get("e") or g.t.effect[c]]
         params = {"amount": f["amount"]} if "amount" in f else _params(g, c)
@@ -85,42 +84,42 @@ class Targeted:
         return None
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         f["t"] = picked(g, f["p"], a)
         f["s"] = 1
         g.say(f"player {f['p']} picks player {f['t']}")
 
 
-def _others(g: Game, p: int, params: Params) -> list[int]:
+def _others(g: GameState, p: int, params: Params) -> list[int]:
     return list(others(g, p))
 
 
-def _others_with_cards(g: Game, p: int, params: Params) -> list[int]:
+def _others_with_cards(g: GameState, p: int, params: Params) -> list[int]:
     return [q for q in others(g, p) if g.hands[q]]
 
 
-def _others_with_buildings(g: Game, p: int, params: Params) -> list[int]:
+def _others_with_buildings(g: GameState, p: int, params: Params) -> list[int]:
     return [q for q in others(g, p) if q in g.building]
 
 
-def _others_if_i_have_cards(g: Game, p: int, params: Params) -> list[int]:
+def _others_if_i_have_cards(g: GameState, p: int, params: Params) -> list[int]:
     return list(others(g, p)) if g.hands[p] else []
 
 
 @targeted("steal_money", _others)
-def steal_money(g: Game, p: int, t: int, c: int, params: Params) -> None:
+def steal_money(g: GameState, p: int, t: int, c: int, params: Params) -> None:
     transfer(g, t, p, params["amount"])
 
 
 @targeted("target_gives_cards", _others_with_cards)
-def target_gives_cards(g: Game, p: int, t: int, c: int, params: Params) -> None:
+def target_gives_cards(g: GameState, p: int, t: int, c: int, params: Params) -> None:
     call(g, {"k": "give_cards", "p": t, "to": p, "left": params["count"]})
 
 
 @handler("give_cards", "choose a card from your hand to give away")
 class GiveCards:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         hand = g.hands[f["p"]]
         if f["left"] <= 0 or not hand:
             pop(g)
@@ -128,12 +127,12 @@ class GiveCards:
         return sorted(A.SELECT_CARD + x for x in hand)
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         give_card(g, f["p"], f["to"], a - A.SELECT_CARD)
         f["left"] -= 1
 
 
-def give_card(g: Game, giver: int, receiver: int, c: int) -> None:
+def give_card(g: GameState, giver: int, receiver: int, c: int) -> None:
     g.hands[giver].remove(c)
     g.hands[receiver].append(c)
     card_given(g, giver, receiver, c)
@@ -141,25 +140,25 @@ def give_card(g: Game, giver: int, receiver: int, c: int) -> None:
 
 
 @targeted("pay_or_take_penalty_card", _others)
-def pay_or_take_penalty_card(g: Game, p: int, t: int, c: int, params: Params) -> None:
+def pay_or_take_penalty_card(g: GameState, p: int, t: int, c: int, params: Params) -> None:
     call(g, {"k": "pay_or", "p": t, "to": p, "c": c, "amount": params["amount"]})
 
 
 @targeted("pay_or_lose_building", _others_with_buildings)
-def pay_or_lose_building(g: Game, p: int, t: int, c: int, params: Params) -> None:
+def pay_or_lose_building(g: GameState, p: int, t: int, c: int, params: Params) -> None:
     call(g, {"k": "pay_or", "p": t, "to": p, "c": c, "amount": params["amount"]})
 
 
 @handler("pay_or", "pay the card's player, or suffer the card's text")
 class PayOr:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         if g.money[f["p"]] >= f["amount"]:
             return [A.PASS, A.CONFIRM]
         return [A.PASS]
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         t, p, c = f["p"], f["to"], f["c"]
         if a == A.CONFIRM:
@@ -176,34 +175,30 @@ class PayOr:
 @handler("burn_building", "you may remove one of that player's buildings")
 class BurnBuilding:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
-        from nanty_env.engine.board import buildings_of
-
-        out = [A.AREA + a for a in buildings_of(g, f["t"])]
+    def options(g: GameState, f: Frame) -> list[int] | None:
+        out = [A.AREA + a for a in board.buildings_of(g, f["t"])]
         if not out:
             pop(g)
             return None
         return [A.PASS, *out]
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
-        from nanty_env.engine.board import remove_building
-
+    def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         if a != A.PASS:
-            remove_building(g, a - A.AREA)
+            board.remove_building(g, a - A.AREA)
             g.say(f"player {f['p']} removes the building in area {a - A.AREA + 1}")
 
 
 @targeted("sell_card_to_player", _others_if_i_have_cards)
-def sell_card_to_player(g: Game, p: int, t: int, c: int, params: Params) -> None:
+def sell_card_to_player(g: GameState, p: int, t: int, c: int, params: Params) -> None:
     call(g, {"k": "sell", "p": p, "t": t, "amount": params["amount"]})
 
 
 @handler("sell", "choose the card you give (the player pays you for it)")
 class Sell:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         hand = g.hands[f["p"]]
         if not hand:
             pop(g)
@@ -211,14 +206,14 @@ class Sell:
         return sorted(A.SELECT_CARD + x for x in hand)
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         give_card(g, f["p"], f["t"], a - A.SELECT_CARD)
         transfer(g, f["t"], f["p"], f["amount"])
 
 
 @targeted("look_at_hand_and_discard", _others_with_cards)
-def look_at_hand_and_discard(g: Game, p: int, t: int, c: int, params: Params) -> None:
+def look_at_hand_and_discard(g: GameState, p: int, t: int, c: int, params: Params) -> None:
     hand_seen(g, p, t)
     call(g, {"k": "discard_theirs", "p": p, "t": t})
 
@@ -226,7 +221,7 @@ def look_at_hand_and_discard(g: Game, p: int, t: int, c: int, params: Params) ->
 @handler("discard_theirs", "choose one card of that player's hand to discard")
 class DiscardTheirs:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         hand = g.hands[f["t"]]
         if not hand:
             pop(g)
@@ -234,7 +229,7 @@ class DiscardTheirs:
         return sorted(A.SELECT_CARD + x for x in hand)
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         t, x = f["t"], a - A.SELECT_CARD
         g.hands[t].remove(x)
@@ -246,14 +241,14 @@ class DiscardTheirs:
 
 
 @targeted("exchange_hands", _others)
-def exchange_hands(g: Game, p: int, t: int, c: int, params: Params) -> None:
+def exchange_hands(g: GameState, p: int, t: int, c: int, params: Params) -> None:
     g.hands[p], g.hands[t] = g.hands[t], g.hands[p]
     hands_exchanged(g, p, t)
     g.say(f"players {p} and {t} exchange hands")
 
 
 @targeted("take_random_cards_keep_one", _others_with_cards)
-def take_random_cards_keep_one(g: Game, p: int, t: int, c: int, params: Params) -> None:
+def take_random_cards_keep_one(g: GameState, p: int, t: int, c: int, params: Params) -> None:
     hand = g.hands[t]
     k = min(params["look"], len(hand))
     picks = sorted(int(i) for i in g.rng.choice(len(hand), size=k, replace=False))
@@ -264,11 +259,11 @@ def take_random_cards_keep_one(g: Game, p: int, t: int, c: int, params: Params) 
 @handler("keep_one", "keep one of the cards you took; the other goes back")
 class KeepOne:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         return sorted(A.SELECT_CARD + x for x in f["cards"])
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         keep = a - A.SELECT_CARD
         give_card(g, f["t"], f["p"], keep)
@@ -292,7 +287,7 @@ def each_opponent(name: str, *, window: bool) -> Callable[[OnTarget], OnTarget]:
         EACH[name] = (window, on_each)
 
         @effect(name)
-        def start(g: Game, p: int, c: int, params: Params) -> None:
+        def start(g: GameState, p: int, c: int, params: Params) -> None:
             call(g, {"k": "each", "p": p, "c": c, "seats": others(g, p), "s": 0})
 
         return on_each
@@ -303,7 +298,7 @@ def each_opponent(name: str, *, window: bool) -> Callable[[OnTarget], OnTarget]:
 @handler("each", "apply the card's text to each other player (automatic)")
 class Each:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         p, c = f["p"], f["c"]
         window, on_each = EACH[g.t.effect[c]]
         if not f["seats"]:
@@ -325,7 +320,7 @@ class Each:
         return None
 
 
-def _affected(g: Game, q: int, name: str) -> bool:
+def _affected(g: GameState, q: int, name: str) -> bool:
     if name == "take_money_from_each_opponent":
         return g.money[q] > 0
     if name == "each_opponent_gives_money_or_card":
@@ -334,19 +329,19 @@ def _affected(g: Game, q: int, name: str) -> bool:
 
 
 @each_opponent("take_money_from_each_opponent", window=True)
-def take_money_from_each(g: Game, p: int, q: int, c: int, params: Params) -> None:
+def take_money_from_each(g: GameState, p: int, q: int, c: int, params: Params) -> None:
     transfer(g, q, p, params["amount"])
 
 
 @each_opponent("each_opponent_gives_money_or_card", window=True)
-def money_or_card(g: Game, p: int, q: int, c: int, params: Params) -> None:
+def money_or_card(g: GameState, p: int, q: int, c: int, params: Params) -> None:
     call(g, {"k": "money_or_card", "p": q, "to": p, "amount": params["amount"]})
 
 
 @handler("money_or_card", "give the card's player money or one card from your hand")
 class MoneyOrCard:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         out = sorted(A.SELECT_CARD + x for x in g.hands[f["p"]])
         if g.money[f["p"]] >= f["amount"]:
             out.insert(0, A.CONFIRM)
@@ -356,7 +351,7 @@ class MoneyOrCard:
         return out
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         if a == A.CONFIRM:
             transfer(g, f["p"], f["to"], f["amount"])
@@ -365,20 +360,20 @@ class MoneyOrCard:
 
 
 @each_opponent("each_opponent_removes_own_agent", window=False)
-def removes_own_agent(g: Game, p: int, q: int, c: int, params: Params) -> None:
+def removes_own_agent(g: GameState, p: int, q: int, c: int, params: Params) -> None:
     call(g, {"k": "remove_own", "p": q, "src": p, "text": 1})
 
 
 # ---------------------------------------------------------------------- Hubert / Karl Marx
 @effect("force_transfer")
-def force_transfer(g: Game, p: int, c: int, params: Params) -> None:
+def force_transfer(g: GameState, p: int, c: int, params: Params) -> None:
     call(g, {"k": "transfer", "p": p, "c": c, "payer": -1, "s": 0})
 
 
 @handler("transfer", "choose who pays, then who receives")
 class Transfer:
     @staticmethod
-    def options(g: Game, f: Frame) -> list[int] | None:
+    def options(g: GameState, f: Frame) -> list[int] | None:
         p = f["p"]
         if f["s"] == 0:
             return sorted(player_action(g, p, q) for q in others(g, p))
@@ -400,7 +395,7 @@ class Transfer:
         return None
 
     @staticmethod
-    def act(g: Game, f: Frame, a: int) -> None:
+    def act(g: GameState, f: Frame, a: int) -> None:
         if f["s"] == 0:
             f["payer"], f["s"] = picked(g, f["p"], a), 1
         else:

@@ -1,0 +1,175 @@
+"""The learned bot: the scripted bot's look-ahead with the value network at its leaves.
+
+:class:`LearnedBot` decides exactly as :class:`~agents.heuristic.HeuristicBot` searches (one
+determinisation, every legal action played out to the end of its own turn, later steps
+greedy), but every position is valued by the trained value network (:mod:`agents.value_net`):
+``TERMINAL * (2 P - 1)`` with ``P`` the network's probability that the seat wins, a finished
+game ``+-TERMINAL``. The seat does not know the others' personalities, so each opponent's
+personality-dependent features are their expectation under the seat's belief
+(:class:`~agents.roles.RoleBelief`); personalities with the same goal are merged and those
+below :data:`~agents.learned_eval.MIN_PROB` dropped.
+
+Spec: ``learned`` (the checkpoint shipped for the game's player count), ``learned:players=2``
+(insist on the 2-player one), ``learned:path=DIR/NAME`` (a checkpoint of your own).
+``robust`` and ``durable`` (default 0) add the hint bot's bonuses for a sturdy goal
+(:class:`~agents.learned_eval.LearnedEvaluator`) to the network's value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from agents.base import View
+from agents.evaluation import DEFAULT_WEIGHTS, MAX_CACHED_VALUES, board_key, goals
+from agents.heuristic import HeuristicBot
+from agents.learned_eval import MIN_PROB, TERMINAL
+from agents.value_features import MAX_HITS, Position
+from agents.value_model import goal_class
+from agents.value_net import ValueNet, load, shipped
+from nanty_env.engine.config import GameConfig
+from nanty_env.engine.game import Game
+
+
+def merged_options(config: GameConfig, belief: np.ndarray) -> list[tuple[int, float]]:
+    """A belief over personalities as ``(index, probability)``, one per distinct goal (the
+    three standard Lords merged), below :data:`MIN_PROB` dropped, renormalised."""
+    dealt = goals(config)
+    merged: dict[tuple, list] = {}
+    for k, p in enumerate(belief):
+        if p > 1e-6 and k in dealt:
+            key = (dealt[k].needs, goal_class(dealt[k].id))
+            merged.setdefault(key, [k, 0.0])[1] += float(p)
+    kept = [(k, p) for k, p in merged.values() if p >= MIN_PROB] or [
+        max(merged.values(), key=lambda kp: kp[1])
+    ]
+    total = sum(p for _, p in kept)
+    return [(k, p / total) for k, p in kept]
+
+
+class NetEvaluator:
+    """Values positions for one seat with the value network (see module doc); the interface
+    :class:`~agents.heuristic.TurnPlanner` uses (``seat``, ``w``, ``config``, ``value``)."""
+
+    def __init__(
+        self,
+        config: GameConfig,
+        seat: int,
+        own: int,
+        belief: Sequence[np.ndarray],
+        net: ValueNet,
+        robust: float = 0.0,
+        durable: float = 0.0,
+    ) -> None:
+        if net.players != config.num_players:
+            raise ValueError(
+                f"a {net.players}-player value network for a {config.num_players}-player game"
+            )
+        self.config = config
+        self.seat = seat
+        self.own = own
+        self.net = net
+        self.w = DEFAULT_WEIGHTS  # TurnPlanner reads w.hand (a card kept in hand)
+        self.n = config.num_players
+        self.robust = float(robust)
+        self.durable = float(durable)
+        self.options = {q: merged_options(config, belief[q]) for q in range(self.n) if q != seat}
+        self._values: dict[tuple, float] = {}
+
+    def win_probability(self, g: Game, pos: Position | None = None) -> float:
+        """The seat's win probability under the network, the others' personalities averaged."""
+        pos = Position(g, self.config) if pos is None else pos
+        rows = []
+        for q in range(self.n):
+            if q == self.seat:
+                goal = pos.goal_features(q, self.own)
+            else:
+                goal = pos.expected_goal_features(q, self.options[q])
+            rows.append(goal + pos.board_features(q))
+        p = self.net.probabilities(np.array(rows), np.array(pos.shared()))
+        return float(p[self.seat])
+
+    def value(self, g: Game) -> float:
+        values = self._values
+        key = (*board_key(g), g.active)
+        v = values.get(key)
+        if v is None:
+            if len(values) >= MAX_CACHED_VALUES:
+                values.clear()
+            if g.is_terminal:
+                v = TERMINAL if self.seat in g.outcome.winners else -TERMINAL
+            else:
+                pos = Position(g, self.config)
+                v = TERMINAL * (2.0 * self.win_probability(g, pos) - 1.0)
+                if self.robust or self.durable:
+                    goal = pos.goal_features(self.seat, self.own)  # break cost / 3, durable
+                    hits = round(goal[-2] * MAX_HITS)
+                    v += self.robust * max(0, hits - 1) + self.durable * goal[-1]
+            values[key] = v
+        return v
+
+
+class LearnedBot(HeuristicBot):
+    """See the module docstring.
+
+    Args:
+        path: a value checkpoint (``NAME`` of ``NAME.json`` + ``NAME.safetensors``); default:
+            the one shipped for the game's player count.
+        players: the player count whose shipped checkpoint to use (default: the game's); a
+            game of another size is refused.
+        depth: as for :class:`~agents.heuristic.HeuristicBot`.
+    """
+
+    name = "learned"
+
+    def __init__(
+        self,
+        path: str | None = None,
+        players: int | None = None,
+        depth: int = 1,
+        robust: float = 0.0,
+        durable: float = 0.0,
+    ) -> None:
+        super().__init__(depth=depth)
+        self.net_robust, self.net_durable = float(robust), float(durable)
+        self.path = path
+        self.players = None if players is None else int(players)
+        self._net: ValueNet | None = None if path is None else load(path)
+
+    def reset(self, seat: int, config: GameConfig) -> None:
+        if self.players is not None and config.num_players != self.players:
+            raise ValueError(
+                f"learned:players={self.players} in a {config.num_players}-player game"
+            )
+        super().reset(seat, config)
+
+    def network(self, num_players: int) -> ValueNet:
+        if self._net is None or self._net.players != num_players:
+            if self.path is not None:
+                raise ValueError(f"{self.path} is a {self._net.players}-player value network")
+            self._net = shipped(num_players)
+        return self._net
+
+    def evaluator(self, view: View) -> NetEvaluator:
+        belief = self._belief(view)
+        marginals = belief.marginals(view)
+        key = (
+            belief.config,
+            view["seat"],
+            view["personality"],
+            tuple(m.tobytes() for m in marginals),
+        )
+        if self._last is None or self._last[0] != key:
+            net = self.network(belief.config.num_players)
+            ev = NetEvaluator(
+                belief.config,
+                view["seat"],
+                view["personality"],
+                marginals,
+                net,
+                self.net_robust,
+                self.net_durable,
+            )
+            self._last = (key, ev)
+        return self._last[1]

@@ -1,0 +1,64 @@
+"""The expansion's state: :class:`CthulhuState`, the base game's fields plus the Insanity
+track, Elder Ones, Great Old One boards, objectives, face-up cards and building types.
+
+The expansion's rules take a ``CthulhuState``; ``cthulhu.game.CthulhuGame`` adds the public
+surface on top, as ``Game`` does over ``GameState``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from nanty_env.data.cthulhu.model import MAX_ELDER_ONES
+from nanty_env.engine import actions as A
+from nanty_env.engine.state import GameState
+
+GOO_BIT = 12  # ``ability_used`` bit of the Great Old One (bits 0-11: the building by area)
+ELDER_BIT = 13  # ... and of Elder One ``e``: ``ELDER_BIT + e``
+
+X_SCALARS = ("insanity",)
+X_LISTS = (
+    "elder_area",
+    "elder_owner",
+    "elder_arrived",
+    "elder_hits",
+    "goo",
+    "objective",
+    "objective_pool",
+    "faceup",
+    "btype",
+)
+
+
+class CthulhuState(GameState):
+    """A game of the expansion. Extra state (all public but ``objective``):
+
+    ``insanity`` the track level (1-13); per Elder One (roster index) ``elder_area`` (-1 in the
+    pool), ``elder_owner`` (-1 in the pool), ``elder_arrived`` (turn summoned) and
+    ``elder_hits`` (hits taken this turn); per seat ``goo`` (Great Old One board) and
+    ``objective`` (secret); ``objective_pool`` the objectives set aside unseen; ``faceup`` the
+    three face-up cards; per area ``btype`` (building type, -1 none). ``eo`` (Elder Ones per
+    area) is derived.
+    """
+
+    __slots__ = (*X_SCALARS, *X_LISTS, "eo")
+
+    insanity: int
+    elder_area: list[int]
+    elder_owner: list[int]
+    elder_arrived: list[int]
+    elder_hits: list[int]
+    goo: list[int]
+    objective: list[int]
+    objective_pool: list[int]
+    faceup: list[int]
+    btype: list[int]
+    eo: list[int]  # type: ignore[assignment]
+
+    has_elders: ClassVar[bool] = True
+    num_actions: ClassVar[int] = A.NUM_ACTIONS_CTHULHU
+    ability_bits: ClassVar[int] = ELDER_BIT + MAX_ELDER_ONES  # buildings, GOO, Elder Ones
+
+    def elder_areas_of(self, seat: int) -> list[int]:
+        """Areas of the Elder Ones ``seat`` controls (for the minion adjacency rule)."""
+        return [a for a, o in zip(self.elder_area, self.elder_owner, strict=True) if o == seat]

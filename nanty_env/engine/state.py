@@ -1,0 +1,215 @@
+"""The state every rule reads and writes: :class:`GameState`, the fields of a game and the loop
+that runs its pending frames.
+
+It sits below the rules (the frame handlers, board, cards, victory ...), which take a
+``GameState``; :class:`~nanty_env.engine.game.Game` adds the public surface on top (building,
+applying actions, copies, serialisation, views), so that no rule module needs the ``Game``
+class and the imports run one way. An expansion's state subclasses it
+(``nanty_env.engine.cthulhu.state``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from nanty_env.engine import actions as A
+from nanty_env.engine.config import GameConfig
+from nanty_env.engine.errors import EngineError
+from nanty_env.engine.outcome import Outcome
+from nanty_env.engine.tables import Tables
+
+Frame = dict[str, Any]
+Options = Callable[["GameState", Frame], "list[int] | None"]
+Act = Callable[["GameState", Frame, int], None]
+
+NUM_AREAS = A.NUM_AREAS
+DIE_FACES = NUM_AREAS  # the twelve-sided die names an area (area index = die number - 1)
+
+STATE_SLOTS = (
+    "ability_used",
+    "active",
+    "agents",
+    "building",
+    "cfg",
+    "cit",
+    "city_gained",
+    "city_retired",
+    "deck",
+    "discard",
+    "event_deck",
+    "events_done",
+    "first_player",
+    "gren",
+    "hands",
+    "in_play",
+    "known",
+    "known_unused",
+    "loans",
+    "log",
+    "money",
+    "n",
+    "on_board",
+    "outcome",
+    "penalties",
+    "persona",
+    "persona_pool",
+    "played",
+    "removed",
+    "rng",
+    "stack",
+    "t",
+    "trouble",
+    "turn",
+)
+
+
+class FixedRolls:
+    """Die rolls fixed in advance (``Game.fix_rolls``): the next rolls come out as ``rolls``
+    (area indices), in order, without drawing from the generator; after the last one the
+    die is random again (``then_random``) or a further roll raises :class:`EngineError`."""
+
+    __slots__ = ("rolls", "then_random")
+
+    def __init__(self, rolls: list[int], then_random: bool) -> None:
+        self.rolls = rolls
+        self.then_random = then_random
+
+    def copy(self) -> FixedRolls:
+        return FixedRolls(self.rolls[:], self.then_random)
+
+
+class GameState:
+    """The fields of a game (see ``docs/engine.md``, State schema) and the frame loop.
+
+    ``_options`` / ``_act`` are the ruleset's frame handlers (set by the ``Game`` class of each
+    ruleset); the other class attributes are the base game's defaults that an expansion's
+    state overrides.
+    """
+
+    __slots__ = (*STATE_SLOTS, "_dice", "_legal")
+
+    cfg: GameConfig
+    t: Tables  # the ruleset's lookup tables
+    n: int
+    active: int
+    turn: int
+    first_player: int
+    ability_used: int
+    agents: list[list[int]]
+    on_board: list[int]
+    gren: list[int]
+    cit: list[int]
+    trouble: list[int]
+    building: list[int]
+    city_retired: list[int]
+    city_gained: list[int]
+    money: list[int]
+    hands: list[list[int]]
+    penalties: list[list[int]]
+    loans: list[list[int]]
+    deck: list[int]
+    discard: list[int]
+    in_play: list[int]
+    removed: list[int]
+    event_deck: list[int]
+    events_done: list[int]
+    persona: list[int]
+    persona_pool: list[int]
+    played: list[int]
+    known: list[list[list[int]]]
+    known_unused: list[list[int]]
+    stack: list[Frame]
+    outcome: Outcome | None
+    rng: Any  # the game's generator (see ``nanty_env.engine.rng``)
+    log: list[str]
+    _dice: FixedRolls | None
+    _legal: tuple[int, ...] | None
+
+    _options: ClassVar[dict[str, Options]]
+    _act: ClassVar[dict[str, Act]]
+    has_elders: ClassVar[bool] = False  # the expansion's Elder Ones (minions that are no agents)
+    eo: ClassVar[tuple[int, ...]] = (0,) * NUM_AREAS  # Elder Ones per area (none in the base game)
+    num_actions: ClassVar[int] = A.NUM_ACTIONS  # size of this ruleset's action space
+    ability_bits: ClassVar[int] = NUM_AREAS  # bits of ability_used (one per City Area card)
+
+    # ------------------------------------------------------------------ the pending decision
+    @property
+    def current_player(self) -> int:
+        """The seat that owes the pending decision (-1 once the game is over)."""
+        if self.outcome is not None:
+            return -1
+        return self.stack[-1]["p"]
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def decision(self) -> str:
+        """The kind of the pending decision ("" once the game is over)."""
+        return "" if self.outcome is not None else self.stack[-1]["k"]
+
+    def legal_actions(self) -> list[int]:
+        """The sorted legal actions of the pending decision (empty only at the end), as a new
+        list the caller may change; :attr:`legal` is the same without the copy."""
+        return [] if self._legal is None else list(self._legal)
+
+    @property
+    def legal(self) -> tuple[int, ...]:
+        """The sorted legal actions of the pending decision as a read-only tuple (empty only
+        at the end): what :meth:`legal_actions` copies, for callers that only read it."""
+        legal = self._legal
+        return () if legal is None else legal
+
+    # ------------------------------------------------------------------ what rules call
+    def say(self, text: str) -> None:
+        """Append a line to the game log (when logging is on). Rules on hot paths test
+        ``g.cfg.log`` first, so that a line nobody keeps is never built."""
+        if self.cfg.log:
+            self.log.append(f"[t{self.turn} p{self.active}] {text}")
+
+    def roll(self) -> int:
+        """Roll the twelve-sided die: an area index 0..11 (a fixed roll first, if any)."""
+        if self._dice is not None:
+            return self._fixed_roll()
+        return int(self.rng.integers(DIE_FACES))
+
+    def _fixed_roll(self) -> int:
+        dice = self._dice
+        if dice.rolls:
+            return dice.rolls.pop(0)
+        if not dice.then_random:
+            raise EngineError("the die was rolled more often than the fixed rolls allow")
+        self._dice = None
+        return int(self.rng.integers(DIE_FACES))
+
+    def finish(self, outcome: Outcome) -> None:
+        """End the game now with ``outcome``."""
+        self.outcome = outcome
+        self.stack.clear()
+        self._legal = None
+        self.say(f"game over: {outcome.reason}, winners {list(outcome.winners)}")
+
+    def _advance(self) -> None:
+        """Run automatic frames until a decision is pending or the game is over."""
+        stack = self.stack
+        options = self._options
+        for _ in range(100_000):
+            if self.outcome is not None:
+                self._legal = None
+                return
+            f = stack[-1]
+            legal = options[f["k"]](self, f)
+            if legal is None:
+                continue
+            if not legal:
+                raise EngineError(f"decision {f['k']} has no legal action: {f}")
+            # Handlers return their actions sorted (the contract in ``frames``; masks, traces
+            # and seeded random play depend on the order), so they are kept as they come.
+            self._legal = tuple(legal)
+            return
+        raise EngineError("automatic frames did not settle")
+
+
+__all__ = ["Act", "FixedRolls", "Frame", "GameState", "Options"]

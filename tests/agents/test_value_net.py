@@ -1,0 +1,192 @@
+"""The value network: its features, its checkpoint (no pickle, validated) and the learned bot."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from agents.base import bot_rngs, play_game
+from agents.evaluation import goals
+from agents.learned_bot import LearnedBot, NetEvaluator, merged_options
+from agents.registry import make_bot
+from agents.robustness import break_cost, durable_share
+from agents.value_features import MAX_HITS, NUM_SEAT, NUM_SHARED, Position
+from agents.value_model import board_features, goal_features
+from agents.value_net import NUM_INPUT, CheckpointError, ValueNet, load, pooled_inputs, save
+from nanty_env.engine.config import GameConfig
+from nanty_env.engine.determinize import determinize
+from training.value_records import Board, snapshot, snapshot_size
+
+
+def random_net(players: int, seed: int = 0, hidden: tuple[int, ...] = (8, 4)) -> ValueNet:
+    rng = np.random.default_rng(seed)
+    dims = [NUM_INPUT, *hidden, 1]
+    layers = [
+        (rng.normal(0, 0.3, (dims[i + 1], dims[i])), rng.normal(0, 0.1, dims[i + 1]), "tanh")
+        for i in range(len(dims) - 1)
+    ]
+    layers[-1] = (*layers[-1][:2], "none")
+    return ValueNet(layers, players, {"test": True})
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_features_agree_with_the_robustness_and_the_old_model(states, n):
+    for g in states[n]:
+        pos = Position(g, g.cfg)
+        for q in range(n):
+            for k, goal in goals(g.cfg).items():
+                f = pos.goal_features(q, k)
+                assert f[:11] == goal_features(pos.m, g.cfg, q, k)
+                hits = break_cost(g, q, goal.compiled)
+                assert f[11] == pytest.approx(min(hits, MAX_HITS) / MAX_HITS)
+                assert f[12] == pytest.approx(durable_share(g, q, goal.compiled))
+            assert pos.board_features(q)[:11] == board_features(pos.m, q)
+            assert len(pos.seat_features(q, g.persona[q])) == NUM_SEAT
+        assert len(pos.shared()) == NUM_SHARED
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_a_recorded_snapshot_gives_the_same_features(states, n):
+    for g in states[n]:
+        row = snapshot(g)
+        assert row.shape == (snapshot_size(n),)
+        b = Board(row, n)
+        assert b.persona == g.persona and b.active == g.active and b.deck_size == len(g.deck)
+        f, sh = Position(g, g.cfg).table(g.persona)
+        f2, sh2 = Position.from_board(b, g.cfg).table(b.persona)
+        assert np.array_equal(f, f2) and np.array_equal(sh, sh2)
+
+
+def test_probabilities_add_up_to_one_and_follow_the_seats(states):
+    net = random_net(4)
+    g = states[4][3]
+    f, sh = Position(g, g.cfg).table(g.persona)
+    p = net.probabilities(f, sh)
+    assert p.sum() == pytest.approx(1.0) and (p > 0).all()
+    perm = [2, 0, 3, 1]
+    assert np.allclose(net.probabilities(f[perm], sh), p[perm])
+    assert pooled_inputs(f, sh).shape == (4, NUM_INPUT)
+
+
+def test_checkpoint_round_trip_without_pickle(tmp_path, states):
+    net = random_net(2, seed=3)
+    st, js = save(net, tmp_path / "v")
+    assert st.read_bytes()[:8] != b"\x80\x04\x95"  # not a pickle
+    header = json.loads(js.read_text())
+    assert header["format"] == "nanty-value" and header["players"] == 2
+    back = load(tmp_path / "v.json")
+    g = states[2][0]
+    f, sh = Position(g, g.cfg).table(g.persona)
+    assert np.allclose(back.probabilities(f, sh), net.probabilities(f, sh), atol=1e-6)
+
+
+def _broken(tmp_path, change) -> str:
+    save(random_net(4), tmp_path / "v")
+    header = json.loads((tmp_path / "v.json").read_text())
+    change(header)
+    (tmp_path / "v.json").write_text(json.dumps(header))
+    return str(tmp_path / "v")
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda h: h.update(format="nanty-policy"), "format"),
+        (lambda h: h.update(version=2), "version"),
+        (lambda h: h["features"]["seat"].pop(), "other features"),
+        (lambda h: h["layers"][0].update(activation="gelu"), "activation"),
+        (lambda h: h["layers"][0].update(weight="nope"), "missing"),
+        (lambda h: h["layers"].pop(0), "inputs"),
+        (lambda h: h.pop("layers"), "malformed"),
+    ],
+)
+def test_a_bad_checkpoint_is_refused_with_one_clear_message(tmp_path, change, message):
+    with pytest.raises(CheckpointError, match=message):
+        load(_broken(tmp_path, change))
+
+
+def test_missing_or_corrupt_files_are_refused(tmp_path):
+    with pytest.raises(CheckpointError, match="missing"):
+        load(tmp_path / "none")
+    save(random_net(4), tmp_path / "v")
+    (tmp_path / "v.safetensors").write_bytes(b"garbage")
+    with pytest.raises(CheckpointError, match="safetensors"):
+        load(tmp_path / "v")
+
+
+def test_merged_options_join_the_lords_and_drop_the_unlikely():
+    cfg = GameConfig(num_players=4, log=False)
+    belief = np.zeros(7)
+    belief[1:4] = 0.3  # the three Lords: one goal
+    belief[4] = 0.09  # Fagin
+    belief[5] = 0.01  # de Sidonia, below the floor: dropped
+    options = merged_options(cfg, belief)
+    assert len(options) == 2
+    assert sum(p for _, p in options) == pytest.approx(1.0)
+    assert max(p for _, p in options) == pytest.approx(0.9 / 0.99)
+
+
+def test_net_evaluator_values_finished_games_as_wins_and_losses(states):
+    g = states[2][0].clone()
+    rng = np.random.default_rng(0)
+    while not g.is_terminal:
+        g.apply(int(rng.choice(g.legal_actions())))
+    belief = [np.full(7, 1 / 7)] * 2
+    for seat in range(2):
+        ev = NetEvaluator(g.cfg, seat, g.persona[seat], belief, random_net(2))
+        assert abs(ev.value(g)) == 3.0
+        assert (ev.value(g) > 0) == (seat in g.outcome.winners)
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_learned_bot_plays_legal_actions_from_the_view_alone(tmp_path, states, n):
+    save(random_net(n), tmp_path / "v")
+    bot = make_bot(f"learned:path={tmp_path / 'v'}")
+    assert isinstance(bot, LearnedBot)
+    for i, g in enumerate(states[n][:8]):
+        seat = g.current_player
+        other = determinize(g, seat, np.random.default_rng(100 + i))
+        actions = []
+        for v in (g.view(seat), other.view(seat)):
+            bot.reset(seat, g.cfg)
+            actions.append(bot.act(v, v["legal_actions"], np.random.default_rng(7)))
+        assert actions[0] == actions[1] and actions[0] in g.legal_actions()
+
+
+def test_learned_bot_refuses_a_network_of_another_size(tmp_path):
+    save(random_net(2), tmp_path / "v")
+    cfg = GameConfig(num_players=4, log=False)
+    bots = [make_bot(f"learned:path={tmp_path / 'v'}"), *[make_bot("random")] * 3]
+    with pytest.raises(ValueError, match="2-player value network"):
+        play_game(bots, cfg, 1, bot_rngs(1, 4))
+    with pytest.raises(ValueError, match="players=2"):
+        make_bot("learned:players=2").reset(0, cfg)
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_the_shipped_networks_play_whole_games(n):
+    cfg = GameConfig(num_players=n, log=False)
+    bots = [make_bot("learned"), *[make_bot("random") for _ in range(n - 1)]]
+    g, rec = play_game(bots, cfg, 4, bot_rngs(4, n))
+    assert g.is_terminal and rec.decisions > 0
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_the_shipped_tiny_model_as_a_network_plays_exactly_like_the_hint_bot(tmp_path, states, n):
+    """The whole chain (features, belief mixture, network, look-ahead) reproduces the hint bot
+    when the network is its model converted and the sturdiness bonuses are added back."""
+    from training.value_fit import shipped_model_as_net
+
+    save(shipped_model_as_net(n), tmp_path / "warm")
+    hint = make_bot("heuristic:learned=1:robust=1:durable=1")
+    learned = make_bot(f"learned:path={tmp_path / 'warm'}:robust=1:durable=1")
+    for i, g in enumerate(states[n]):
+        seat = g.current_player
+        actions = []
+        for bot in (hint, learned):
+            bot.reset(seat, g.cfg)
+            v = g.view(seat)
+            actions.append(bot.act(v, v["legal_actions"], np.random.default_rng(i)))
+        assert actions[0] == actions[1], (n, i)

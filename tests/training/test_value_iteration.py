@@ -1,0 +1,104 @@
+"""Value-network training: records in resumable parts, TD(lambda) targets, the fit, and the
+rounds of ``nanty train`` with ``value.enabled`` (resumed by running it again)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from agents.value_net import NUM_INPUT, load
+from training.config import ConfigError, load_config
+from training.train import RunFolderError, train
+from training.value_fit import dataset, fit, lambda_targets, targets
+from training.value_iteration import round_bots
+from training.value_records import GAMES_PER_PART, generate, part_path
+from training.value_records import load as load_records
+
+GREEDY = "heuristic:plan=greedy"
+
+
+def test_targets_spread_over_the_winners():
+    won = np.array([[1, 0, 0], [1, 1, 0], [0, 0, 0]])
+    t = targets(won)
+    assert np.allclose(t, [[1, 0, 0], [0.5, 0.5, 0], [1 / 3] * 3])
+
+
+def test_lambda_targets_bootstrap_within_games_only():
+    p = np.array([[0.5, 0.5], [0.8, 0.2], [0.1, 0.9], [0.6, 0.4]])
+    outcome = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]])
+    game = np.array([0, 0, 1, 1])
+    t = lambda_targets(p, outcome, game, 0.5)
+    # game 0: the last row keeps the outcome, the first mixes the next prediction and target
+    assert np.allclose(t[1], [1.0, 0.0]) and np.allclose(t[0], [0.9, 0.1])
+    assert np.allclose(t[3], [0.0, 1.0]) and np.allclose(t[2], [0.3, 0.7])
+    assert np.allclose(lambda_targets(p, outcome, game, 1.0), outcome)
+
+
+def test_records_resume_and_fit(tmp_path):
+    folder = tmp_path / "rec"
+    generate(folder, [GREEDY], 2, 2 * GAMES_PER_PART, 7, progress=False)
+    first = part_path(folder, 0)
+    stamp = first.stat().st_mtime_ns
+    part_path(folder, 1).unlink()
+    generate(folder, [GREEDY], 2, 2 * GAMES_PER_PART, 7, progress=False)  # plays part 1 only
+    assert first.stat().st_mtime_ns == stamp
+    rec = load_records(folder)
+    assert rec["won"].shape == (2 * GAMES_PER_PART, 2)
+    assert rec["game"].max() == 2 * GAMES_PER_PART - 1
+    x, t, game = dataset(rec)
+    assert x.shape == (len(rec["rows"]), 2, NUM_INPUT)
+    assert np.allclose(t.sum(axis=1), 1.0)
+    net, report = fit(x, t, game, hidden=(8,), epochs=3, holdout=0.25)
+    assert report["rows_holdout"] > 0 and report["best_epoch"] >= 0
+    p = net.probabilities_from_inputs(x[:5])
+    assert np.allclose(p.sum(axis=1), 1.0)
+
+
+def test_learned_seats_are_bound_to_the_previous_network(tmp_path):
+    assert round_bots(["learned", GREEDY], tmp_path / "n") == [
+        f"learned:path={tmp_path / 'n'}",
+        GREEDY,
+    ]
+    assert round_bots(["learned:path=x"], None) == ["learned:path=x"]
+    with pytest.raises(ValueError, match="earlier round"):
+        round_bots(["learned"], None)
+
+
+def _config(tmp_path, rounds: str):
+    path = tmp_path / "c.yaml"
+    path.write_text(
+        f"out: {tmp_path / 'out'}\nenv: {{num_players: 2}}\n"
+        f"value: {{enabled: true, hidden: [8], epochs: 2, workers: 1, rounds: {rounds}}}\n"
+    )
+    return load_config(path)
+
+
+def test_the_first_round_cannot_be_learned(tmp_path):
+    with pytest.raises(ConfigError, match="first round"):
+        _config(tmp_path, "[{bots: [learned], games: 10}]")
+
+
+@pytest.mark.slow
+def test_value_rounds_write_a_network_and_resume(tmp_path):
+    cfg = _config(
+        tmp_path,
+        f"[{{bots: ['{GREEDY}'], games: 10, seed: 3}}, {{bots: [learned, '{GREEDY}'], games: 10}}]",
+    )
+    out = train(cfg, progress=False)
+    info = json.loads((out / "train.json").read_text())
+    assert info["rounds_played"] == 2 and info["cpu_seconds_total"] > 0
+    net = load(out / "value_net_2p")
+    assert net.players == 2
+    stamps = {p: p.stat().st_mtime_ns for p in out.rglob("*.npz")}
+    stamps |= {p: p.stat().st_mtime_ns for p in (out / "nets").iterdir()}
+    train(cfg, resume=out, progress=False)  # everything exists: nothing played or fitted
+    assert all(p.stat().st_mtime_ns == t for p, t in stamps.items())
+    with pytest.raises(RunFolderError, match="already holds a run"):
+        train(cfg, progress=False)
+    with pytest.raises(RunFolderError, match="its own folder"):
+        train(cfg, resume=tmp_path, progress=False)
+    changed = _config(tmp_path, f"[{{bots: ['{GREEDY}'], games: 10, seed: 4}}]")
+    with pytest.raises(RunFolderError, match="holds games of"):
+        train(changed, resume=out, progress=False)

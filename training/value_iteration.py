@@ -1,0 +1,188 @@
+"""Value-network training (``value.enabled`` in a training config): play, fit, play better.
+
+Round ``k`` plays its games (:mod:`training.value_records`; ``learned`` seats use the network
+fitted after round ``k - 1``), then the network is fitted on the games of rounds ``0..k``
+(:mod:`training.value_fit`). Everything is written under ``out``::
+
+    records/round_K/part_*.npz        the games, in parts (an interrupted run plays only what
+                                      is missing)
+    nets/round_K.{json,safetensors}   the network after round K
+    value_net_{n}p.{json,safetensors} the last one: copy it into agents/data to ship it
+    fit_round_K.json                  held-out cross-entropy and the learning curve
+    train.json                        CPU seconds (games and fits) and the final report
+
+A fit is deterministic (seeded) and is redone only if its network file is missing, so running
+the command again with ``--resume OUT`` continues where it stopped (a fresh run needs an empty
+folder). Each round's folder records the round's bots, seed and player count
+(``round.json``), and a resume whose config plays a recorded round differently is refused;
+adding or changing a later round keeps the earlier rounds' games.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.files import atomic_write_text
+from agents.value_net import load, save, shipped_stem
+from training.config import TrainConfig, ValueRound
+from training.train import RunFolderError
+from training.value_fit import dataset, fit, shipped_model_as_net
+from training.value_records import cpu_seconds, generate
+from training.value_records import load as load_records
+
+
+def round_bots(bots: list[str], previous: Path | None) -> list[str]:
+    """The round's bot specs with ``learned`` (without a path) bound to the previous network."""
+    out = []
+    for spec in bots:
+        name, *opts = spec.split(":")
+        if name == "learned" and not any(o.startswith("path=") for o in opts):
+            if previous is None:
+                raise ValueError("'learned' needs a network from an earlier round")
+            spec = ":".join([name, f"path={previous}", *opts])
+        out.append(spec)
+    return out
+
+
+def _write_json(path: Path, data: Any) -> None:
+    atomic_write_text(path, json.dumps(data, indent=1) + "\n")
+
+
+def check_round(folder: Path, rnd: ValueRound, players: int) -> None:
+    """Record what ``folder``'s games are (first time), or refuse a round that differs."""
+    want = {"bots": list(rnd.bots), "seed": rnd.seed, "players": players}
+    path = folder / "round.json"
+    if path.is_file():
+        have = json.loads(path.read_text())
+        if have != want:
+            raise RunFolderError(
+                f"{folder} holds games of {have}, the config asks for {want}: start a new run "
+                "(another --out) or restore the config"
+            )
+    else:
+        folder.mkdir(parents=True, exist_ok=True)
+        _write_json(path, want)
+
+
+def train_value(
+    cfg: TrainConfig, out: Path, resume: str | Path | None, progress: bool = True
+) -> Path:
+    """``nanty train`` with ``value.enabled``: a fresh run into an empty (or missing) folder, or
+    ``resume`` = that folder to continue it."""
+    from training.config import validate_config
+
+    validate_config(cfg)
+    if out.exists() and not out.is_dir():
+        raise RunFolderError(f"--out {out} is a file, not a folder")
+    held = sorted(p.name for p in out.iterdir()) if out.is_dir() else []
+    if resume is None and held:
+        raise RunFolderError(
+            f"{out} already holds a run ({', '.join(held[:5])}); pass --resume {out} to "
+            "continue it, or choose an empty --out"
+        )
+    if resume is not None and Path(resume).resolve() != out.resolve():
+        raise RunFolderError(
+            f"a value-network run continues in its own folder: --resume {resume} must be "
+            f"the run's --out ({out})"
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    _write_json(out / "config.json", cfg.to_dict())
+    return run(cfg, out, progress=progress)
+
+
+def fit_round(cfg: TrainConfig, folders: list[tuple[Path, int]], stem: Path, report: Path) -> float:
+    """Fit on every folder's games (the last ``holdout`` share of each held out); returns the
+    CPU seconds of the fit."""
+    t0 = time.process_time()
+    v = cfg.value
+    xs, ts, valid = [], [], []
+    for folder, games in folders:
+        x, t, game = dataset(load_records(folder, games))
+        cut = np.unique(game)[int(len(np.unique(game)) * (1.0 - v.holdout))]
+        xs.append(x)
+        ts.append(t)
+        valid.append(game >= cut if v.holdout > 0 else np.zeros(len(game), dtype=bool))
+    x, t, va = np.concatenate(xs), np.concatenate(ts), np.concatenate(valid)
+    net, rep = fit(
+        x,
+        t,
+        np.zeros(len(t), dtype=np.int64),
+        hidden=tuple(v.hidden),
+        epochs=v.epochs,
+        batch_size=v.batch_size,
+        learning_rate=v.learning_rate,
+        weight_decay=v.weight_decay,
+        seed=cfg.seed,
+        threads=cfg.torch_threads,
+        valid=va,
+        warm=shipped_model_as_net(cfg.env.num_players) if v.warm_start else None,
+    )
+    net.meta.update(
+        {
+            "config": {
+                k: getattr(v, k)
+                for k in ("hidden", "epochs", "learning_rate", "weight_decay", "warm_start")
+            },
+            "rounds": [
+                {"bots": r.bots, "games": r.games, "seed": r.seed} for r in v.rounds[: len(folders)]
+            ],
+            "holdout_cross_entropy": rep["holdout_cross_entropy"],
+            "constant_cross_entropy": rep["constant_cross_entropy"],
+            "seed": cfg.seed,
+        }
+    )
+    save(net, stem)
+    cpu = time.process_time() - t0
+    _write_json(report, {**rep, "cpu_seconds": round(cpu, 1)})
+    return cpu
+
+
+def run(cfg: TrainConfig, out: Path, progress: bool = True) -> Path:
+    """Play and fit every round (resuming what exists); returns ``out``."""
+    v, n = cfg.value, cfg.env.num_players
+    (out / "nets").mkdir(parents=True, exist_ok=True)
+    folders: list[tuple[Path, int]] = []
+    previous: Path | None = None
+    fit_cpu = 0.0
+    limit = None if cfg.cpu_limit_minutes is None else 60.0 * cfg.cpu_limit_minutes
+    for k, rnd in enumerate(v.rounds):
+        folder = out / "records" / f"round_{k}"
+        bots = round_bots(rnd.bots, previous)
+        done = [*folders, (folder, rnd.games)]
+        spent = sum(cpu_seconds(f, games) for f, games in done if f.is_dir()) + fit_cpu
+        if limit is not None and spent >= limit:
+            print(f"CPU limit reached ({spent / 60:.0f} min) before round {k}")
+            break
+        check_round(folder, rnd, n)
+        generate(folder, bots, n, rnd.games, rnd.seed, workers=v.workers, progress=progress)
+        folders.append((folder, rnd.games))
+        stem = out / "nets" / f"round_{k}"
+        report = out / f"fit_round_{k}.json"
+        if not (stem.with_suffix(".json").is_file() and report.is_file()):
+            fit_round(cfg, folders, stem, report)
+        fit_cpu += json.loads(report.read_text())["cpu_seconds"]
+        previous = stem
+    if previous is None:
+        raise RuntimeError("no round was played")
+    final = out / shipped_stem(n)
+    save(load(previous), final)
+    games_cpu = sum(cpu_seconds(f, games) for f, games in folders)
+    _write_json(
+        out / "train.json",
+        {
+            "rounds_played": len(folders),
+            "games_cpu_seconds": round(games_cpu, 1),
+            "fit_cpu_seconds": round(fit_cpu, 1),
+            "cpu_seconds_total": round(games_cpu + fit_cpu, 1),
+            "network": str(final),
+            "holdout_cross_entropy": json.loads(
+                (out / f"fit_round_{len(folders) - 1}.json").read_text()
+            )["holdout_cross_entropy"],
+        },
+    )
+    return out
