@@ -24,17 +24,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from nanty_env.engine import Game, GameConfig, IllegalActionError
-from nanty_env.engine import actions as A
-from nanty_env.observation import (
-    NO_OP,
-    OBS_HIGH,
-    OBS_SIZE,
-    STATE_SIZE,
-    Encoder,
-    action_mask,
-    encode_state,
-    mask_with_no_op,
-)
+from nanty_env.observation import OBS_HIGH
 from nanty_env.options import (
     as_action,
     check_bool,
@@ -47,20 +37,23 @@ from nanty_env.options import (
 from nanty_env.render import render_text
 from nanty_env.render_image import render_view_image
 from nanty_env.rewards import Potential, terminal_rewards
+from nanty_env.rulesets import RulesetSpec, config_spec, ruleset_spec
 
 ENV_NAME = "nanty_narking_v0"
 AGENT_ORDERS = ("engine", "cycle")
 
 
-def make_spaces() -> tuple[spaces.Dict, spaces.Discrete]:
-    """The observation and action spaces shared by every seat."""
+def make_spaces(spec: RulesetSpec | None = None) -> tuple[spaces.Dict, spaces.Discrete]:
+    """The observation and action spaces shared by every seat, for ``spec``'s ruleset (default
+    the base game's)."""
+    spec = spec or ruleset_spec()
     obs = spaces.Dict(
         {
-            "observation": spaces.Box(0.0, OBS_HIGH, (OBS_SIZE,), dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (A.NUM_ACTIONS,), dtype=np.int8),
+            "observation": spaces.Box(0.0, OBS_HIGH, (spec.obs_size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (spec.num_actions,), dtype=np.int8),
         }
     )
-    return obs, spaces.Discrete(A.NUM_ACTIONS)
+    return obs, spaces.Discrete(spec.num_actions)
 
 
 def acting_infos(g: Game, agents: list[str]) -> dict[str, dict[str, Any]]:
@@ -76,7 +69,9 @@ class raw_env(AECEnv):
 
     Args:
         config: the game's setup (``GameConfig``); or, instead, the game keywords
-            ``num_players``, ``personalities``, ``thresholds``, ``theme``, ``interrupt_windows``.
+            ``num_players``, ``personalities``, ``thresholds``, ``theme``, ``interrupt_windows``,
+            ``expansion`` and ``content``. An expansion game has its own observation and
+            action space (``nanty_env.rulesets``; ``docs/env.md``).
         render_mode: ``"ansi"`` (text of the current seat's view), ``"rgb_array"`` (a picture
             of the board as that seat sees it), ``"human"`` (that picture in a window, redrawn
             after every step; ``render()`` returns ``None``) or ``None``.
@@ -118,14 +113,17 @@ class raw_env(AECEnv):
         n = self.config.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_space, act_space = make_spaces()
+        self.ruleset = spec = config_spec(self.config)
+        obs_space, act_space = make_spaces(spec)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
-        self.state_space = spaces.Box(0.0, OBS_HIGH, (STATE_SIZE,), dtype=np.float32)
+        self.state_space = spaces.Box(0.0, OBS_HIGH, (spec.state_size,), dtype=np.float32)
+        self._action_mask = spec.mask_with_no_op if self._cycle else spec.action_mask
+        self._no_op = spec.no_op
         self._seeds = np.random.default_rng()
         self.game: Game | None = None
         self.game_seed = 0  # the seed of the current game (``Game.new``), for game records
-        self._encode = Encoder()
+        self._encode = spec.new_encoder()
         self._window = None
         self._pending: int | None = None  # cycle order: the decision given in this cycle
         # Before reset(): no agents and nothing to read (step, observe, last ... say so). No
@@ -172,7 +170,7 @@ class raw_env(AECEnv):
         seat = self.agent_name_mapping[agent]
         return {
             "observation": self._encode(g, seat, reveal_personalities=self.reveal_personalities),
-            "action_mask": mask_with_no_op(g, seat) if self._cycle else action_mask(g, seat),
+            "action_mask": self._action_mask(g, seat),
         }
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -190,7 +188,7 @@ class raw_env(AECEnv):
     def state(self) -> np.ndarray:
         if self.game is None:
             raise RuntimeError("call reset() before state()")
-        return encode_state(self.game)
+        return self.ruleset.encode_state(self.game)
 
     def step(self, action: int | None) -> None:
         g = self.game
@@ -235,9 +233,10 @@ class raw_env(AECEnv):
             if action not in g.legal:
                 g.apply(action)  # raises IllegalActionError with the engine's description
             self._pending = action
-        elif action != NO_OP:
+        elif action != self._no_op:
             raise IllegalActionError(
-                f"{agent} is not deciding: its only legal action is the no-op {NO_OP}, got {action}"
+                f"{agent} is not deciding: its only legal action is the no-op {self._no_op}, "
+                f"got {action}"
             )
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)

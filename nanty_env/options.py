@@ -1,10 +1,13 @@
 """The options the environment faces share, each checked once, at construction.
 
 Every face (``raw_env``, ``parallel_env``, ``NantySingleAgentEnv``) takes the game's setup as one
-:class:`~nanty_env.engine.GameConfig` (``config=``) or, as before, as the five game keywords
-(``num_players``, ``personalities``, ``thresholds``, ``theme``, ``interrupt_windows``), which
-build that config. A bad value fails here, naming the option and the allowed values, rather
-than somewhere in the first game.
+:class:`~nanty_env.engine.GameConfig` (``config=``) or, as before, as the game keywords
+(``num_players``, ``personalities``, ``thresholds``, ``theme``, ``interrupt_windows``, and
+``expansion`` / ``content`` for an expansion), which build that config. A bad value fails here,
+naming the option and the allowed values, rather than somewhere in the first game. The faces
+take their observation encoder, masks and action count from the config's ruleset
+(:func:`nanty_env.rulesets.config_spec`), so one code path serves the base game and the
+expansion.
 """
 
 from __future__ import annotations
@@ -19,7 +22,15 @@ import numpy as np
 from nanty_env.engine import GameConfig
 from nanty_env.rewards import REWARD_MODES
 
-GAME_OPTIONS = ("num_players", "personalities", "thresholds", "theme", "interrupt_windows")
+GAME_OPTIONS = (
+    "num_players",
+    "personalities",
+    "thresholds",
+    "theme",
+    "interrupt_windows",
+    "expansion",
+    "content",
+)
 
 
 def game_config(config: GameConfig | None = None, *, log: bool = False, **game: Any) -> GameConfig:
@@ -43,11 +54,6 @@ def game_config(config: GameConfig | None = None, *, log: bool = False, **game: 
         raise TypeError(
             f"give the game either as config=GameConfig(...) or as keywords, not both "
             f"(got config and {', '.join(sorted(game))})"
-        )
-    if config.expansion is not None:
-        raise ValueError(
-            f"the environment faces play the base game; expansion={config.expansion!r} is "
-            "played through nanty_env.engine (its observation and action spaces differ)"
         )
     return dataclasses.replace(config, log=log)
 

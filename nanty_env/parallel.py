@@ -23,7 +23,6 @@ from pettingzoo import ParallelEnv
 
 from nanty_env.aec import ENV_NAME, acting_infos, make_spaces
 from nanty_env.engine import Game, GameConfig, IllegalActionError
-from nanty_env.observation import NO_OP, Encoder, encode_state, mask_with_no_op
 from nanty_env.options import (
     as_action,
     check_bool,
@@ -33,6 +32,7 @@ from nanty_env.options import (
 )
 from nanty_env.render import render_text
 from nanty_env.rewards import terminal_rewards
+from nanty_env.rulesets import config_spec
 
 
 class parallel_env(ParallelEnv):
@@ -55,13 +55,16 @@ class parallel_env(ParallelEnv):
         self.reward_mode = check_reward_mode(reward_mode)
         self.reveal_personalities = check_bool("reveal_personalities", reveal_personalities)
         self.possible_agents = [f"player_{i}" for i in range(self.config.num_players)]
-        obs_space, act_space = make_spaces()
+        self.ruleset = spec = config_spec(self.config)
+        obs_space, act_space = make_spaces(spec)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
         self._seeds = np.random.default_rng()
         self.game: Game | None = None
         self.agents: list[str] = []
-        self._encode = Encoder()
+        self._encode = spec.new_encoder()
+        self._mask = spec.mask_with_no_op
+        self._no_op = spec.no_op
 
     def observation_space(self, agent: str):
         return self.observation_spaces[agent]
@@ -74,7 +77,7 @@ class parallel_env(ParallelEnv):
         return {
             a: {
                 "observation": self._encode(g, i, reveal_personalities=self.reveal_personalities),
-                "action_mask": mask_with_no_op(g, i),
+                "action_mask": self._mask(g, i),
             }
             for i, a in enumerate(self.possible_agents)
         }
@@ -118,9 +121,9 @@ class parallel_env(ParallelEnv):
         if acting not in actions:
             raise KeyError(f"{acting} decides now: the actions must include it")
         for agent, action in actions.items():
-            if agent != acting and as_action(action) != NO_OP:
+            if agent != acting and as_action(action) != self._no_op:
                 raise IllegalActionError(
-                    f"{agent} is not deciding: its only legal action is the no-op {NO_OP}, "
+                    f"{agent} is not deciding: its only legal action is the no-op {self._no_op}, "
                     f"got {action!r}"
                 )
         decision = as_action(actions[acting])
@@ -131,7 +134,7 @@ class parallel_env(ParallelEnv):
     def state(self) -> np.ndarray:
         if self.game is None:
             raise RuntimeError("call reset() before state()")
-        return encode_state(self.game)
+        return self.ruleset.encode_state(self.game)
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -40,6 +40,10 @@ class RulesetSpec:
     encode_view: Callable[..., np.ndarray]  # (view, config) -> observation
     new_encoder: Callable[[], Callable[..., np.ndarray]]  # per env: (game, seat, reveal=...)
     action_mask: Callable[[Game, int], np.ndarray]
+    # the mask where every seat answers each decision (cycle order, parallel face): the
+    # decider's legal actions, ``no_op`` alone for the others
+    mask_with_no_op: Callable[[Game, int], np.ndarray]
+    no_op: int
     encode_state: Callable[[Game], np.ndarray]
     layout_table: Callable[[], str]
 
@@ -75,6 +79,8 @@ def _base() -> RulesetSpec:
         encode_view=encode_view,
         new_encoder=obs.Encoder,
         action_mask=obs.action_mask,
+        mask_with_no_op=obs.mask_with_no_op,
+        no_op=obs.NO_OP,
         encode_state=obs.encode_state,
         layout_table=obs.layout_table,
     )
@@ -98,6 +104,8 @@ def _cthulhu() -> RulesetSpec:
         encode_view=encode_view,
         new_encoder=obs.CthulhuEncoder,
         action_mask=obs.action_mask,
+        mask_with_no_op=obs.mask_with_no_op,
+        no_op=obs.NO_OP,
         encode_state=obs.encode_state,
         layout_table=obs.layout_table,
     )
@@ -111,6 +119,11 @@ def ruleset_spec(expansion: str | None = None) -> RulesetSpec:
     if expansion == "cthulhu":
         return _cthulhu()
     raise ValueError(f"unknown expansion {expansion!r}; known: {RULESETS[1:]}")
+
+
+def config_spec(config: GameConfig) -> RulesetSpec:
+    """The :class:`RulesetSpec` of a game's ruleset (``config.expansion``)."""
+    return ruleset_spec(config.expansion)
 
 
 def spec_for_encoder(name: str) -> RulesetSpec | None:

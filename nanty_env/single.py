@@ -21,8 +21,7 @@ import gymnasium as gym
 import numpy as np
 
 from nanty_env.engine import Game, GameConfig
-from nanty_env.engine import actions as A
-from nanty_env.observation import OBS_HIGH, OBS_SIZE, Encoder, action_mask, with_hint
+from nanty_env.observation import OBS_HIGH, with_hint
 from nanty_env.options import (
     as_action,
     check_bool,
@@ -35,6 +34,7 @@ from nanty_env.options import (
     game_config,
 )
 from nanty_env.rewards import Potential, terminal_rewards
+from nanty_env.rulesets import config_spec
 
 Opponent = Any  # an object with .act(view, legal, rng) -> int, or such a callable
 ILLEGAL_ACTIONS = ("terminate", "raise")
@@ -99,7 +99,8 @@ class NantySingleAgentEnv(gym.Env):
     Args:
         config: the game's setup (``GameConfig``); or, instead, the game keywords
             ``num_players`` (2-4), ``personalities``, ``thresholds``, ``theme``,
-            ``interrupt_windows``.
+            ``interrupt_windows``, ``expansion``, ``content`` (an expansion game has its own
+            observation and action space, ``nanty_env.rulesets``).
         learner_seat: a seat index, or ``None`` for a random seat each episode.
         opponents: one opponent per other seat (in seat order, skipping the learner), a single
             opponent for all, or a factory ``rng -> list`` called each episode (for opponent
@@ -158,9 +159,11 @@ class NantySingleAgentEnv(gym.Env):
         self.reveal_personalities = check_bool("reveal_personalities", reveal_personalities)
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self.hint = _own(hint)
-        size = OBS_SIZE + (A.NUM_ACTIONS if hint is not None else 0)
+        self.ruleset = spec = config_spec(self.config)
+        size = spec.obs_size + (spec.num_actions if hint is not None else 0)
         self.observation_space = gym.spaces.Box(0.0, OBS_HIGH, (size,), dtype=np.float32)
-        self.action_space = gym.spaces.Discrete(A.NUM_ACTIONS)
+        self.action_space = gym.spaces.Discrete(spec.num_actions)
+        self._action_mask = spec.action_mask
         self.game: Game | None = None
         self.seat = 0
         self._rng = np.random.default_rng()
@@ -170,7 +173,7 @@ class NantySingleAgentEnv(gym.Env):
         self._observers: list[tuple[int, Any]] = []
         self._last_turn = -1
         self._phi = 0.0
-        self._encode = Encoder()
+        self._encode = spec.new_encoder()
 
     # ------------------------------------------------------------------ gymnasium API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -216,7 +219,7 @@ class NantySingleAgentEnv(gym.Env):
         """Boolean mask of the learner's legal actions (for MaskablePPO)."""
         if self.game is None:
             raise RuntimeError("call reset() before action_masks()")
-        return action_mask(self.game, self.seat).astype(bool)
+        return self._action_mask(self.game, self.seat).astype(bool)
 
     def render(self) -> str | None:
         if self.render_mode != "ansi":
@@ -275,7 +278,7 @@ class NantySingleAgentEnv(gym.Env):
         obs = self._encode(self.game, self.seat, reveal_personalities=self.reveal_personalities)
         if self.hint is None:
             return obs
-        return with_hint(obs, self._suggestion())
+        return with_hint(obs, self._suggestion(), self.action_space.n)
 
     def _suggestion(self) -> int | None:
         """The hint bot's action for the learner's pending decision (None: none pending)."""

@@ -9,7 +9,8 @@ at one level:
 - calls out of order: ``step``/``observe``/``state``/``render``/``agent_iter`` before ``reset``
   raise PettingZoo's ``AssertionError``, the per-step attributes an ``AttributeError``; a step
   after every agent is done only warns;
-- bounds: an action outside ``Discrete(405)`` (or ``None`` from an agent that must act) raises
+- bounds: an action outside the action space (``Discrete(405)``, the expansion's
+  ``Discrete(428)``; or ``None`` from an agent that must act) raises
   ``AssertionError("action is not in action space")``;
 - illegal actions: an action the agent's mask forbids ends the game; the offender gets
   ``illegal_reward``, the others 0, every agent is terminated and truncated, and the finished
@@ -28,7 +29,6 @@ from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from nanty_env.engine import IllegalActionError
-from nanty_env.engine import actions as A
 from nanty_env.options import check_number
 
 _FAST_INTS = (int, np.int64)  # what Discrete(405).contains accepts in range, checked quickly
@@ -81,6 +81,7 @@ class NantyAECWrapper(_PerStep, OrderEnforcingWrapper):
         super().__init__(env)
         self.illegal_reward = check_number("illegal_reward", illegal_reward)
         self._space = env.action_space(env.possible_agents[0])
+        self._num_actions = int(self._space.n)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self._has_reset = True
@@ -116,7 +117,7 @@ class NantyAECWrapper(_PerStep, OrderEnforcingWrapper):
         agent = env.agent_selection
         done = env.terminations[agent] or env.truncations[agent]
         if not (
-            (type(action) in _FAST_INTS and 0 <= action < A.NUM_ACTIONS)
+            (type(action) in _FAST_INTS and 0 <= action < self._num_actions)
             or (action is None and done)
             or self._space.contains(action)
         ):

@@ -4,9 +4,12 @@ what each seat cannot see, render the track, Elder Ones and building types, and 
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, seed_test
+from pettingzoo.utils.conversions import aec_to_parallel
 
 import nanty_env
 from nanty_env import cthulhu_observation as co
@@ -32,6 +35,102 @@ def test_seed(n: int) -> None:
 @pytest.mark.parametrize("n", PLAYERS)
 def test_parallel_api(n: int) -> None:
     parallel_api_test(nanty_env.parallel_env(num_players=n, **X), num_cycles=300)
+
+
+@pytest.mark.parametrize("n", PLAYERS)
+def test_cycle_order_passes_pettingzoos_tests(n: int) -> None:
+    api_test(nanty_env.raw_env(num_players=n, agent_order="cycle", **X), num_cycles=200)
+    api_test(nanty_env.env(num_players=n, agent_order="cycle", **X), num_cycles=200)
+    seed_test(lambda: nanty_env.env(num_players=n, agent_order="cycle", **X), num_cycles=200)
+
+
+def same_obs(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(
+        np.array_equal(a[k]["observation"], b[k]["observation"])
+        and np.array_equal(a[k]["action_mask"], b[k]["action_mask"])
+        for k in a
+    )
+
+
+@pytest.mark.parametrize("n", (2, 4))
+def test_the_cycle_order_is_the_parallel_env_and_only_the_decider_has_choices(n: int) -> None:
+    """Both agent orders of the expansion: the cycle-ordered AEC env through ``aec_to_parallel``
+    plays step for step as ``parallel_env``; a seat that does not decide has the no-op alone,
+    the decider the expansion's mask (428 actions)."""
+    kw = {"num_players": n, **X}
+    direct = nanty_env.parallel_env(**kw)
+    converted = aec_to_parallel(nanty_env.env(agent_order="cycle", **kw))
+    a_obs, a_info = converted.reset(seed=n)
+    b_obs, b_info = direct.reset(seed=n)
+    rng = random.Random(n)
+    steps = 0
+    while direct.agents:
+        assert same_obs(a_obs, b_obs) and a_info == b_info, steps
+        g = direct.game
+        for i, agent in enumerate(direct.possible_agents):
+            mask = b_obs[agent]["action_mask"]
+            assert mask.shape == (A.NUM_ACTIONS_CTHULHU,)
+            if i == g.current_player:
+                assert np.array_equal(mask, co.action_mask(g, i)) and b_info[agent]["acting"]
+            else:
+                assert np.flatnonzero(mask).tolist() == [co.NO_OP]
+        actions = {
+            a: rng.choice(np.flatnonzero(o["action_mask"]).tolist()) for a, o in b_obs.items()
+        }
+        a_obs, a_rew, a_term, a_trunc, a_info = converted.step(actions)
+        b_obs, b_rew, b_term, b_trunc, b_info = direct.step(actions)
+        assert (dict(a_rew), a_term, a_trunc, a_info) == (b_rew, b_term, b_trunc, b_info)
+        steps += 1
+    assert not converted.agents and steps > 50 and direct.game.to_dict()["insanity"] >= 1
+
+
+def test_the_parallel_env_is_seeded() -> None:
+    def play(seed: int) -> list:
+        e = nanty_env.parallel_env(num_players=3, **X)
+        obs, _ = e.reset(seed=seed)
+        rng = random.Random(0)
+        out = []
+        while e.agents and len(out) < 150:
+            acts = {
+                a: rng.choice(np.flatnonzero(o["action_mask"]).tolist()) for a, o in obs.items()
+            }
+            obs, rewards, _, _, _ = e.step(acts)
+            out.append((float(obs["player_0"]["observation"].sum()), tuple(rewards.values())))
+        return out
+
+    assert play(5) == play(5) != play(6)
+
+
+def test_the_faces_take_a_users_content_pack(tmp_path) -> None:
+    from importlib import resources
+
+    from nanty_env.single import NantySingleAgentEnv
+
+    pack = resources.files("nanty_env.data.cthulhu")
+    text = (
+        pack.joinpath("cards.toml")
+        .read_text(encoding="utf-8")
+        .replace('name = "Groat"', 'name = "My Groat"', 1)
+    )
+    (tmp_path / "cards.toml").write_text(text, encoding="utf-8")
+    e = nanty_env.env(num_players=2, content=str(tmp_path), **X)
+    e.reset(seed=1)
+    g = e.unwrapped.game
+    assert g.cfg.content == str(tmp_path)
+    assert "My Groat" in [c.name() for c in g.t.data.cards]
+    single = NantySingleAgentEnv(num_players=2, content=str(tmp_path), **X)
+    assert single.reset(seed=0)[0].shape == (co.CTHULHU_OBS_SIZE,)
+    with pytest.raises(ValueError, match="expansion"):
+        nanty_env.env(num_players=2, content=str(tmp_path))
+
+
+def test_the_rllib_env_refuses_the_expansion_in_one_line() -> None:
+    pytest.importorskip("ray.rllib")
+    from training.rllib.env import NantyMultiAgentEnv
+
+    with pytest.raises(ValueError, match="base game") as err:
+        NantyMultiAgentEnv({"num_players": 3, "expansion": "cthulhu"})
+    assert "\n" not in str(err.value)
 
 
 def test_spaces_are_the_expansions_and_the_base_game_keeps_its_own() -> None:
@@ -172,3 +271,38 @@ def test_an_expansion_env_pickles_mid_game_and_plays_on_identically() -> None:
         a, b = e.observe(e.agent_selection), twin.observe(twin.agent_selection)
         assert np.array_equal(a["observation"], b["observation"])
     assert twin.unwrapped.game.to_dict() == e.unwrapped.game.to_dict()
+
+
+@pytest.mark.slow
+def test_torchrl_random_rollouts_on_the_expansion(caplog) -> None:
+    """TorchRL's ``PettingZooWrapper`` on the expansion's parallel face: every sampled action
+    is legal for its agent (the decider's or the no-op) over the 428 actions; games end."""
+    import logging
+    import warnings
+
+    pytest.importorskip("torchrl", reason="TorchRL is an optional extra ([torchrl])")
+    from torchrl.envs.libs.pettingzoo import PettingZooWrapper
+
+    caplog.set_level(logging.ERROR)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # TorchRL warns that it tests another PettingZoo version
+        env = PettingZooWrapper(
+            nanty_env.parallel_env(num_players=2, **X),
+            use_mask=True,
+            categorical_actions=True,
+            seed=0,
+        )
+        rollout = env.rollout(1500, break_when_any_done=False)
+    masks = rollout["player", "action_mask"]
+    assert masks.shape[-1] == A.NUM_ACTIONS_CTHULHU
+    taken = masks.gather(-1, rollout["player", "action"].unsqueeze(-1)).squeeze(-1)
+    assert taken.all()
+    assert rollout["next", "done"].sum() >= 1, "no game finished"
+
+
+def test_the_expansions_observation_table_is_documented() -> None:
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "env.md").read_text(encoding="utf-8")
+    assert co.layout_table() in page
+    assert f"Box(float32, ({co.CTHULHU_OBS_SIZE},))" in page.replace("\n  ", " ")

@@ -157,7 +157,8 @@ FACES = {
         ({"num_player": 3}, TypeError, "unknown option.*num_player.*game options"),
         ({"config": GameConfig(), "theme": "nanty"}, TypeError, "not both"),
         ({"config": {"num_players": 3}}, TypeError, "config must be a GameConfig"),
-        ({"config": GameConfig(expansion="cthulhu")}, ValueError, "faces play the base game"),
+        ({"expansion": "dunwich"}, ValueError, "expansion must be one of"),
+        ({"content": "pack.toml"}, ValueError, "give expansion= too"),
     ],
 )
 def test_every_face_checks_its_options_at_construction(

@@ -217,7 +217,12 @@ class NantyMultiAgentEnv(MultiAgentEnv):
 
 def check_env_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """``config`` over :data:`DEFAULTS`, validated (a ``ValueError`` names the bad key)."""
-    unknown = sorted(set(config) - set(DEFAULTS))
+    if config.get("expansion") is not None:
+        raise ValueError(
+            "the RLlib env plays the base game only; train the expansion with nanty train "
+            "(SB3 MaskablePPO, env.expansion in the config)"
+        )
+    unknown = sorted(set(config) - set(DEFAULTS) - {"expansion"})
     if unknown:
         raise ValueError(f"unknown env_config key {unknown[0]!r} (known: {', '.join(DEFAULTS)})")
     cfg = {**DEFAULTS, **config}
