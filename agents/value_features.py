@@ -19,10 +19,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from agents.evaluation import METRIC_INDEX, NUM_AREAS, Metrics, board_metrics, metrics
+from agents.evaluation import METRIC_INDEX, Metrics, board_metrics, metrics
 from agents.robustness import controlled_margins
 from agents.value_model import CLASSES, board_features, goal_table, initial_deck
-from nanty_env.engine.config import GameConfig
+from nanty_env.engine import NUM_AREAS, GameConfig
 
 MAX_HITS = 3  # break costs are counted up to this many hits
 GOAL_FEATURES: tuple[str, ...] = (

@@ -23,11 +23,9 @@ from typing import Any
 import numpy as np
 
 from agents.base import bot_rngs, play_game
-from agents.evaluation import NUM_AREAS
 from agents.files import atomic_path
 from agents.registry import make_bot
-from nanty_env.engine.config import GameConfig
-from nanty_env.engine.game import Game
+from nanty_env.engine import NUM_AREAS, Game, GameConfig
 
 GAMES_PER_PART = 10
 SEED_STRIDE = 100_000  # game seed = seed * SEED_STRIDE + game number
