@@ -28,8 +28,7 @@ from agents.learned_eval import MIN_PROB, TERMINAL
 from agents.value_features import MAX_HITS, Position
 from agents.value_model import goal_class
 from agents.value_net import ValueNet, load, shipped
-from nanty_env.engine.config import GameConfig
-from nanty_env.engine.game import Game
+from nanty_env.engine import Game, GameConfig
 
 
 def merged_options(config: GameConfig, belief: np.ndarray) -> list[tuple[int, float]]:

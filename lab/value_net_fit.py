@@ -18,7 +18,7 @@ import numpy as np
 
 from agents.value_model import game_features, pooled_inputs, value_model_for
 from agents.value_net import save
-from nanty_env.engine.config import GameConfig
+from nanty_env.engine import GameConfig
 from training.value_fit import (
     cross_entropy,
     dataset,

@@ -17,7 +17,7 @@ import numpy as np
 
 from agents.value_features import NUM_SEAT, Position
 from agents.value_net import NUM_INPUT, ValueNet, pooled_inputs
-from nanty_env.engine.config import GameConfig
+from nanty_env.engine import GameConfig
 from training.value_records import Board
 
 
