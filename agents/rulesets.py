@@ -14,10 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from nanty_env.engine.config import GameConfig
-from nanty_env.engine.game import Game
-from nanty_env.engine.setup import personality_deck
-from nanty_env.engine.tables import tables, tables_for
+from nanty_env.engine import Game, GameConfig, personality_deck, tables, tables_for
 
 NUM_PERSONALITIES = len(tables().data.personalities)
 

@@ -44,7 +44,7 @@ def _ruleset(env: Mapping[str, Any], num_actions: int) -> str | None:
     """The ruleset a policy was trained on: its env settings say, else its action count."""
     if "expansion" in env:
         return env["expansion"]
-    from nanty_env.engine.actions import NUM_ACTIONS_CTHULHU
+    from nanty_env.engine import NUM_ACTIONS_CTHULHU
 
     return "cthulhu" if num_actions == NUM_ACTIONS_CTHULHU else None
 

@@ -163,8 +163,7 @@ def end_rule_roles(expansion: str | None, content: str | None = None) -> frozens
     the objectives judged when the game ends (Sloth)."""
     if expansion is None:
         return end_rule_personalities()
-    from nanty_env.engine.config import GameConfig
-    from nanty_env.engine.tables import tables_for
+    from nanty_env.engine import GameConfig, tables_for
 
     t = tables_for(GameConfig(expansion=expansion, content=content))
     return frozenset(o.id for o in t.data.objectives if o.rule)  # type: ignore[attr-defined]

@@ -34,7 +34,7 @@ from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
 from nanty_env.engine.frames import frame_kinds
 
 if TYPE_CHECKING:
-    from nanty_env.engine.game import Game
+    from nanty_env.engine import Game
 
 NA = A.NUM_AREAS
 NS = A.MAX_PLAYERS

@@ -21,8 +21,7 @@ import numpy as np
 from nanty_env.engine import actions as A
 
 if TYPE_CHECKING:
-    from nanty_env.engine.config import GameConfig
-    from nanty_env.engine.game import Game
+    from nanty_env.engine import Game, GameConfig
 
 RULESETS = (None, "cthulhu")
 

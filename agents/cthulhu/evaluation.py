@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL, OBJECTIVE_METRICS
-from nanty_env.engine.config import GameConfig
+from nanty_env.engine import Game, GameConfig
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
 from nanty_env.engine.cthulhu.victory import AGENT_POINTS, ELDER_POINTS_PER_HP, SLOTH
 
@@ -311,8 +311,6 @@ def needs_progress(needs: Sequence[Need], m: CthulhuMetrics, seat: int) -> tuple
 @cache
 def initial_deck(config: GameConfig) -> int:
     """The draw pile's size at the start of a game under ``config``."""
-    from nanty_env.engine.game import Game
-
     return max(1, len(Game.new(config, 0).deck))
 
 
