@@ -15,7 +15,7 @@ and a crafted file runs code.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,24 +30,14 @@ from agents.checkpoint import (
     load_policy,
 )
 from nanty_env.engine import NUM_ACTIONS
+from nanty_env.observation import encode_view, legal_mask, with_hint
 
 MASKED_LOGIT = np.float32(-1e8)  # what sb3-contrib gives illegal actions
 
 
-def _encoder() -> Callable[[View], np.ndarray]:
-    try:
-        from nanty_env.observation import encode_view
-    except ImportError as e:  # pragma: no cover - depends on the env package being present
-        raise ImportError(
-            "PolicyBot needs nanty_env.observation.encode_view (the environment's encoder)"
-        ) from e
-    return encode_view
-
-
 def action_mask(legal_actions: Sequence[int]) -> np.ndarray:
-    mask = np.zeros(NUM_ACTIONS, dtype=bool)
-    mask[list(legal_actions)] = True
-    return mask
+    """The legal actions as a boolean mask over the action space (the env's own builder)."""
+    return legal_mask(legal_actions).astype(bool)
 
 
 def masked_probabilities(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -122,7 +112,7 @@ class PolicyBot(BaseBot):
             policy = load_for_env(path, trust=bool(trust))
         self.policy = policy
         self.deterministic = bool(deterministic)
-        self.encode = _encoder()
+        self.encode = encode_view
         self.hinter = None
         if policy.hint_bot is not None:
             from agents.registry import make_bot
@@ -146,8 +136,6 @@ class PolicyBot(BaseBot):
         obs = self.encode(view)
         if self.hinter is None:
             return obs
-        from nanty_env.observation import with_hint
-
         return with_hint(obs, int(self.hinter.act(view, legal_actions, rng)))
 
     def probabilities(
