@@ -24,7 +24,7 @@ from nanty_env.board_layout import (
     outline_points,
     river_y,
 )
-from nanty_env.engine import Game, GameConfig, tables
+from nanty_env.engine import NUM_AREAS, Game, GameConfig, tables
 from nanty_env.words import Words, card_words, decision_words, goal_words, outcome_words
 
 View = Mapping[str, Any]
@@ -372,7 +372,7 @@ class _Picture:
         lines += [(s, INK) for s in _wrap(" · ".join(facts), 58)]
         held = [
             self.words.area(a)
-            for a in range(12)
+            for a in range(NUM_AREAS)
             if v["buildings"][a] == q and not v["city_retired"][a]
         ]
         if held:
