@@ -17,7 +17,7 @@ and a crafted file runs code.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,24 +32,16 @@ from agents.checkpoint import (
     load_policy,
 )
 from nanty_env.engine import NUM_ACTIONS
+from nanty_env.observation import encode_view, legal_mask, with_hint
+from nanty_env.rulesets import ruleset_spec, spec_for_encoder
 
 MASKED_LOGIT = np.float32(-1e8)  # what sb3-contrib gives illegal actions
 
 
-def _encoder() -> Callable[[View], np.ndarray]:
-    try:
-        from nanty_env.observation import encode_view
-    except ImportError as e:  # pragma: no cover - depends on the env package being present
-        raise ImportError(
-            "PolicyBot needs nanty_env.observation.encode_view (the environment's encoder)"
-        ) from e
-    return encode_view
-
-
 def action_mask(legal_actions: Sequence[int], num_actions: int = NUM_ACTIONS) -> np.ndarray:
-    mask = np.zeros(num_actions, dtype=bool)
-    mask[list(legal_actions)] = True
-    return mask
+    """The legal actions as a boolean mask over an action space of ``num_actions`` (the
+    ruleset's; the env's own builder)."""
+    return legal_mask(legal_actions, num_actions).astype(bool)
 
 
 def masked_probabilities(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -63,8 +55,6 @@ def masked_probabilities(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
 def policy_ruleset(policy: PolicyCheckpoint) -> str | None:
     """The ruleset a checkpoint was trained on (``None``: the base game): its observation's
     encoder names it (checkpoints from before the expansion name the base game's)."""
-    from nanty_env.rulesets import spec_for_encoder
-
     obs = policy.meta["observation"]
     spec = spec_for_encoder(obs.get("encoder", "nanty_env.observation.encode_view"))
     if spec is None:
@@ -76,8 +66,6 @@ def load_for_env(path: str | Path, *, trust: bool = False) -> PolicyCheckpoint:
     """A policy checkpoint checked against the observation (size, layout, hint) and action
     space of the ruleset it was trained on (the base game or an expansion); an SB3 ``.zip``
     only with ``trust``."""
-    from nanty_env.rulesets import ruleset_spec
-
     if not Path(path).exists() and not is_policy_checkpoint(path):
         raise CheckpointError(
             f"checkpoint {path} not found (give a run folder, NAME.json or NAME.safetensors)"
@@ -143,12 +131,10 @@ class PolicyBot(BaseBot):
             policy = load_for_env(path, trust=bool(trust))
         self.policy = policy
         self.deterministic = bool(deterministic)
-        from nanty_env.rulesets import ruleset_spec
-
         self.expansion = policy_ruleset(policy)
         self.ruleset = ruleset_spec(self.expansion)
         self.num_actions = self.ruleset.num_actions
-        self.encode = _encoder() if self.expansion is None else self._encode_expansion
+        self.encode = encode_view if self.expansion is None else self._encode_expansion
         self.hinter = None
         if policy.hint_bot is not None:
             from agents.registry import make_bot
@@ -180,8 +166,6 @@ class PolicyBot(BaseBot):
         obs = self.encode(view)
         if self.hinter is None:
             return obs
-        from nanty_env.observation import with_hint
-
         hint = int(self.hinter.act(view, legal_actions, rng))
         return with_hint(obs, hint, self.num_actions)
 

@@ -1,23 +1,39 @@
-"""Many seeded self-play games, each turned into a dict by a logging function, over worker
-processes, returned in seed order whatever the number of workers (used for the role-inference
-logs and the learned value's records)."""
+"""The project's seeded game runner for work that is not a tournament (the role-inference
+logs, the learned value's records): one seed scheme, and the worker processes of
+:mod:`arena.workers` (a dead or stalled worker is named; Ctrl-C stops every worker).
+
+Game ``i`` of a run with seed ``seed`` is played from the game seed :func:`game_seed`, so a
+run's output depends only on its arguments, never on the number of workers.
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from arena.tournament import progress_bar
+from arena.workers import run_chunks
 from nanty_env.engine import GameConfig
+
+SEED_STRIDE = 100_000  # game seed = seed * SEED_STRIDE + game number
 
 GameLogger = Callable[[str, GameConfig, int], dict[str, Any]]
 """``(bot spec, config, seed) -> a dict with at least "seed"``; must be picklable."""
 
 
-def _chunk(log: GameLogger, bot: str, config: GameConfig, seeds: Sequence[int]) -> list[dict]:
-    return [log(bot, config, s) for s in seeds]
+def game_seed(seed: int, game: int) -> int:
+    """The seed of game number ``game`` of a run seeded ``seed``."""
+    return seed * SEED_STRIDE + game
+
+
+def _log_one(context: tuple[GameLogger, str, GameConfig], seed: int) -> dict[str, Any]:
+    log, bot, config = context
+    return log(bot, config, seed)
+
+
+def _seeds(seeds: Sequence[int]) -> str:
+    return f"game seeds {seeds[0]}-{seeds[-1]}" if seeds else "no games"
 
 
 def seeded_games(
@@ -33,28 +49,23 @@ def seeded_games(
     expansion: str | None = None,
     content: str | None = None,
 ) -> list[dict[str, Any]]:
-    """``log(bot, config, s)`` for the game seeds ``s = seed * 100000 + i``, ``i < games``, in
-    seed order (so the output depends only on the arguments); ``expansion``/``content``: the
+    """``log(bot, config, s)`` for the game seeds ``s = game_seed(seed, i)``, ``i < games``,
+    in seed order (so the output depends only on the arguments); ``expansion``/``content``: the
     ruleset (see ``GameConfig``)."""
     config = GameConfig(num_players=players, log=False, expansion=expansion, content=content)
-    seeds = [seed * 100_000 + i for i in range(games)]
+    seeds = [game_seed(seed, i) for i in range(games)]
     workers = workers or min(2, os.cpu_count() or 1)
     size = max(1, min(8, games // (workers * 4) or 1))
     chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
     bar = progress_bar(games, progress, f"{label} {players}p {bot}")
     out: list[dict[str, Any]] = []
+
+    def finished(d: dict[str, Any]) -> None:
+        out.append(d)
+        bar.update(1)
+
     try:
-        if workers <= 1:
-            parts = (_chunk(log, bot, config, c) for c in chunks)
-            for part in parts:
-                out += part
-                bar.update(len(part))
-        else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                n = len(chunks)
-                for part in pool.map(_chunk, [log] * n, [bot] * n, [config] * n, chunks):
-                    out += part
-                    bar.update(len(part))
+        run_chunks(_log_one, (log, bot, config), chunks, finished, workers=workers, describe=_seeds)
     finally:
         bar.close()
     return sorted(out, key=lambda d: d["seed"])

@@ -260,3 +260,28 @@ class WorkerPool:
 
     def _keep(self, messages: list[tuple]) -> None:
         self.leftovers += [m[1] for m in messages if m[0] == "item"]
+
+
+def run_chunks(
+    play: Callable[[Any, Any], Any],
+    context: Any,
+    chunks: Sequence[Sequence[Any]],
+    finished: Callable[[Any], None],
+    *,
+    workers: int,
+    describe: Callable[[Sequence[Any]], str] = lambda items: f"{len(items)} items",
+) -> None:
+    """``finished(play(context, item))`` for every item of every chunk, as each is done: in
+    this process with one worker, else in a :class:`WorkerPool` of ``workers`` processes
+    (stopped, whatever happens, before this returns or raises). ``play`` and ``context`` must
+    be picklable when there are several workers; results come in no fixed order then."""
+    if workers <= 1:
+        for chunk in chunks:
+            for item in chunk:
+                finished(play(context, item))
+        return
+    if not chunks:
+        return
+    with WorkerPool(play, context, min(workers, len(chunks)), describe=describe) as pool:
+        for result in pool.run(chunks):
+            finished(result)

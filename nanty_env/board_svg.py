@@ -24,7 +24,7 @@ from nanty_env.board_layout import (
     outline_points,
     river_y,
 )
-from nanty_env.engine import Game, GameConfig, tables_for
+from nanty_env.engine import NUM_AREAS, Game, GameConfig, tables_for
 from nanty_env.words import (
     card_words,
     decision_words,
@@ -452,7 +452,7 @@ class _Picture:
         lines += [(s, INK) for s in _wrap(" · ".join(facts), 58)]
         held = [
             self.words.area(a)
-            for a in range(12)
+            for a in range(NUM_AREAS)
             if v["buildings"][a] == q and not v["city_retired"][a]
         ]
         if self.x:

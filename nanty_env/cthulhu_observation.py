@@ -32,6 +32,7 @@ from nanty_env.engine import actions as A
 from nanty_env.engine.cthulhu import game as _registers_handlers  # noqa: F401
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
 from nanty_env.engine.frames import frame_kinds
+from nanty_env.observation import legal_mask
 
 if TYPE_CHECKING:
     from nanty_env.engine import Game
@@ -303,10 +304,9 @@ class CthulhuEncoder:
 def action_mask(g: Game, seat: int) -> np.ndarray:
     """int8 mask over the expansion's action space: the legal actions if ``seat`` decides
     now, else zeros."""
-    m = np.zeros(NUM_ACTIONS, dtype=np.int8)
     if g.outcome is None and g.stack[-1]["p"] == seat:
-        m[g.legal_actions()] = 1
-    return m
+        return legal_mask(g.legal, NUM_ACTIONS)
+    return np.zeros(NUM_ACTIONS, dtype=np.int8)
 
 
 NO_OP = A.PASS  # the no-op of a seat that does not decide (as in the base game)
@@ -316,18 +316,14 @@ def mask_with_no_op(g: Game, seat: int) -> np.ndarray:
     """int8 mask: the legal actions if ``seat`` decides now, the no-op alone if another seat
     does, all zero once the game is over."""
     if g.outcome is None and g.stack[-1]["p"] != seat:
-        m = np.zeros(NUM_ACTIONS, dtype=np.int8)
-        m[NO_OP] = 1
-        return m
+        return legal_mask((NO_OP,), NUM_ACTIONS)
     return action_mask(g, seat)
 
 
 def view_action_mask(view: Mapping[str, Any]) -> np.ndarray:
     """int8 mask of the legal actions in an expansion view (zeros if the seat is not
     deciding)."""
-    m = np.zeros(NUM_ACTIONS, dtype=np.int8)
-    m[view["legal_actions"]] = 1
-    return m
+    return legal_mask(view["legal_actions"], NUM_ACTIONS)
 
 
 def encode_state(g: Game) -> np.ndarray:

@@ -13,6 +13,7 @@ vectors while rewriting only the blocks whose inputs changed since the seat's la
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -501,6 +502,15 @@ def with_hint(
     return out if np.ndim(obs) == 2 else out[0]
 
 
+def legal_mask(legal_actions: Sequence[int], num_actions: int = A.NUM_ACTIONS) -> np.ndarray:
+    """int8 mask over an action space of ``num_actions`` (default the base game's; the
+    expansion's is larger) with a 1 at each of ``legal_actions``: the one builder of action
+    masks (the env faces of both rulesets, dict views and the policy bot all use it)."""
+    m = np.zeros(num_actions, dtype=np.int8)
+    m[list(legal_actions)] = 1
+    return m
+
+
 _MASKS: dict[tuple[int, ...], np.ndarray] = {}  # legal set -> mask; the same sets recur
 _MASK_CACHE_SIZE = 4096
 
@@ -514,8 +524,7 @@ def action_mask(g: Game, seat: int) -> np.ndarray:
     if m is None:
         if len(_MASKS) >= _MASK_CACHE_SIZE:
             _MASKS.clear()
-        m = _MASKS[legal] = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
-        m[list(legal)] = 1
+        m = _MASKS[legal] = legal_mask(legal)
     return m.copy()
 
 
@@ -626,6 +635,4 @@ def encode_view(view: dict, *, reveal: list[int] | None = None) -> np.ndarray:
 
 def view_action_mask(view: dict) -> np.ndarray:
     """int8 mask of the legal actions in a dict view (zeros if the seat is not deciding)."""
-    m = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
-    m[view["legal_actions"]] = 1
-    return m
+    return legal_mask(view["legal_actions"])

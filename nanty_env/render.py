@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from nanty_env.engine import GameConfig, tables_for
+from nanty_env.engine import NUM_AREAS, GameConfig, tables_for
 from nanty_env.words import (
     card_words,
     decision_words,
@@ -151,7 +151,9 @@ class _Text:
             facts.append(f"{len(v['loans'][q])} loan(s)")
         facts += [f"stuck with {self.w.card(c)}" for c in v["penalties"][q]]
         held = [
-            self.w.area(a) for a in range(12) if v["buildings"][a] == q and not v["city_retired"][a]
+            self.w.area(a)
+            for a in range(NUM_AREAS)
+            if v["buildings"][a] == q and not v["city_retired"][a]
         ]
         if held and not self.x:
             facts.append("City Area cards: " + ", ".join(held))

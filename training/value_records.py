@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +24,12 @@ import numpy as np
 from agents.base import bot_rngs, play_game
 from agents.files import atomic_path
 from agents.registry import make_bot
+from arena.seeded_games import game_seed
+from arena.tournament import progress_bar
+from arena.workers import run_chunks
 from nanty_env.engine import NUM_AREAS, Game, GameConfig
 
 GAMES_PER_PART = 10
-SEED_STRIDE = 100_000  # game seed = seed * SEED_STRIDE + game number
 
 
 def snapshot_size(n: int) -> int:
@@ -115,7 +116,7 @@ def play_part(bots: Sequence[str], config: GameConfig, seed: int, k: int, folder
     """Play part ``k`` (games ``k * GAMES_PER_PART`` ...) and write it atomically."""
     t0 = time.process_time()
     games = range(k * GAMES_PER_PART, (k + 1) * GAMES_PER_PART)
-    recs = [record_game(bots, config, seed * SEED_STRIDE + i, i) for i in games]
+    recs = [record_game(bots, config, game_seed(seed, i), i) for i in games]
     rows = np.concatenate([r["rows"] for r in recs])
     game = np.concatenate(
         [np.full(len(r["rows"]), i, dtype=np.int32) for i, r in zip(games, recs, strict=True)]
@@ -132,6 +133,15 @@ def play_part(bots: Sequence[str], config: GameConfig, seed: int, k: int, folder
             cpu_seconds=np.array(time.process_time() - t0),
         )
     return k
+
+
+def _play_part(context: tuple[tuple[str, ...], GameConfig, int, Path], k: int) -> int:
+    bots, config, seed, folder = context
+    return play_part(bots, config, seed, k, folder)
+
+
+def _parts(parts: Sequence[int]) -> str:
+    return ", ".join(f"part {k}" for k in parts)
 
 
 def generate(
@@ -152,20 +162,16 @@ def generate(
     todo = [k for k in range(parts) if not part_path(folder, k).is_file()]
     if not todo:
         return folder
-    from arena.tournament import progress_bar
-
     bar = progress_bar(len(todo) * GAMES_PER_PART, progress, f"value records {players}p")
     try:
-        if workers <= 1:
-            for k in todo:
-                play_part(bots, config, seed, k, folder)
-                bar.update(GAMES_PER_PART)
-        else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                futures = [pool.submit(play_part, bots, config, seed, k, folder) for k in todo]
-                for f in as_completed(futures):
-                    f.result()
-                    bar.update(GAMES_PER_PART)
+        run_chunks(
+            _play_part,
+            (tuple(bots), config, seed, folder),
+            [[k] for k in todo],
+            lambda _: bar.update(GAMES_PER_PART),
+            workers=workers,
+            describe=_parts,
+        )
     finally:
         bar.close()
     return folder

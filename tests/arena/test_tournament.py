@@ -147,6 +147,7 @@ def test_cli_summary_of_a_journal(tmp_path, capsys):
     assert "4 of 4 games finished" in text and "random" in text
 
 
+@pytest.mark.slow
 def test_eval_records_every_game_and_the_journal_points_to_them(tmp_path, capsys):
     from nanty_env.records import check_record, load_record
 

@@ -125,7 +125,9 @@ def test_vec_env_stacks_and_auto_resets(workers: int) -> None:
     venv.close()
 
 
-def test_maskable_ppo_learns_a_little() -> None:
+def test_maskable_ppo_trains_and_predicts_legal_actions_on_the_env() -> None:
+    """A smoke test: MaskablePPO runs on the vector env and its greedy actions respect the
+    masks. Whether it learns is tests/training/test_learning.py's question."""
     from sb3_contrib import MaskablePPO
 
     venv = make_vec_env(2, seed=0, num_players=2)

@@ -130,6 +130,7 @@ def _trained(policy) -> MaskablePPO:
     return model
 
 
+@pytest.mark.slow
 def test_lean_training_learns_what_stock_learns_on_a_fixed_seed() -> None:
     """Before/after: the stock policy and the lean one (lean distribution, sparse first layer,
     fused Adam) trained from the same seed take the same actions and end with the same
@@ -150,6 +151,7 @@ def test_lean_training_learns_what_stock_learns_on_a_fixed_seed() -> None:
     assert moved > 1e-3  # the parameters did train
 
 
+@pytest.mark.slow
 def test_importing_training_first_makes_openmp_wait_passively() -> None:
     import subprocess
     import sys
