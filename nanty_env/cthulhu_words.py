@@ -23,7 +23,7 @@ from nanty_env.words import (
     THREATS,
     Frame,
     Words,
-    effect_words,
+    symbols_words,
 )
 
 GAME_TITLE = "Nanty Narking: The Rise of Cthulhu"
@@ -195,25 +195,7 @@ class CthulhuWords(Words):
 def cthulhu_card_words(c: int, theme: str, config: GameConfig | None = None) -> str:
     """What an expansion card does, symbol by symbol."""
     t = cthulhu_tables(None if config is None else config.content)
-    card = t.data.cards[c]
-    terms = t.data.themes[theme]
-    agent = terms["agent"]
-    names = {
-        "agent": agent,
-        "agents": terms["agents"],
-        "a_agent": ("an " if agent[0] in "aeiou" else "a ") + agent,
-    }
-    parts = []
-    for sym in card.symbols:
-        if sym == "money":
-            parts.append(f"take £{card.money}")
-        elif sym in ("scroll", "interrupt") and card.effect:
-            parts.append(
-                effect_words(card.effect, card.params, theme, names, CTHULHU_EFFECT_WORDS, t)
-            )
-        else:
-            parts.append(CTHULHU_SYMBOL_WORDS.get(sym, sym).format(**names))
-    return " · ".join(parts) or "no effect"
+    return symbols_words(c, theme, t, CTHULHU_SYMBOL_WORDS, CTHULHU_EFFECT_WORDS)
 
 
 def cthulhu_outcome_words(

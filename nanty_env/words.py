@@ -575,7 +575,18 @@ def card_words(c: int, theme: str, config: GameConfig | None = None) -> str:
         from nanty_env.cthulhu_words import cthulhu_card_words
 
         return cthulhu_card_words(c, theme, config)
-    t = tables()
+    return symbols_words(c, theme, tables(), SYMBOL_WORDS, EFFECT_WORDS)
+
+
+def symbols_words(
+    c: int,
+    theme: str,
+    t: Any,
+    symbol_words: Mapping[str, str],
+    effect_phrases: Mapping[str, str],
+) -> str:
+    """Card ``c`` of tables ``t`` symbol by symbol, in a ruleset's phrases (``symbol_words``
+    for the symbols, ``effect_phrases`` for its scroll effects)."""
     card = t.data.cards[c]
     terms = t.data.themes[theme]
     agent = terms["agent"]
@@ -589,9 +600,9 @@ def card_words(c: int, theme: str, config: GameConfig | None = None) -> str:
         if sym == "money":
             parts.append(f"take £{card.money}")
         elif sym in ("scroll", "interrupt") and card.effect:
-            parts.append(effect_words(card.effect, card.params, theme, names))
+            parts.append(effect_words(card.effect, card.params, theme, names, effect_phrases, t))
         else:
-            parts.append(SYMBOL_WORDS.get(sym, sym).format(**names))
+            parts.append(symbol_words.get(sym, sym).format(**names))
     return " · ".join(parts) or "no effect"
 
 
