@@ -182,7 +182,18 @@ def _entries(doc: Mapping[str, Any], file: str, key: str, count: int | None) -> 
     return [Entry(file, f"{key} #{i + 1}", table) for i, table in enumerate(raw)]
 
 
-def _labelled(entries: list[Entry], key: str) -> None:
+def _checked(
+    entries: list[Entry],
+    file: str,
+    key: str,
+    required: tuple[str, ...],
+    optional: tuple[str, ...] = (),
+) -> None:
+    """Every entry has exactly the allowed keys, the ids are unique, and each entry is then
+    named by its id in later errors."""
+    for e in entries:
+        e.check_keys(required, optional)
+    unique_ids(file, key, [e.ident() for e in entries])
     for e in entries:
         e.label = f"{key} {e.table['id']!r}"
 
@@ -197,10 +208,7 @@ def parse_cards(
     entries = _entries(doc, file, "card", NUM_ACTION_CARDS)
     required = ("id", "deck", "name", "symbols", "money", "effect", "params")
     required += ("removed_with_two_players", "source", "reason")
-    for e in entries:
-        e.check_keys(required, ("note",))
-    unique_ids(file, "card", [e.ident() for e in entries])
-    _labelled(entries, "card")
+    _checked(entries, file, "card", required, ("note",))
     cards = []
     for i, e in enumerate(entries):
         symbols = e.array("symbols")
@@ -251,10 +259,7 @@ def parse_cards(
 def parse_events(doc: Mapping[str, Any], file: str = "cthulhu/events.toml") -> tuple:
     """The nine event cards."""
     entries = _entries(doc, file, "event", NUM_EVENT_CARDS)
-    for e in entries:
-        e.check_keys(("id", "name", "effect", "summary", "source", "reason"))
-    unique_ids(file, "event", [e.ident() for e in entries])
-    _labelled(entries, "event")
+    _checked(entries, file, "event", ("id", "name", "effect", "summary", "source", "reason"))
     events = []
     for i, e in enumerate(entries):
         source, reason = _provenance(e)
@@ -280,10 +285,7 @@ def parse_elder_ones(doc: Mapping[str, Any], file: str = "cthulhu/elder_ones.tom
     if not 2 <= len(entries) <= MAX_ELDER_ONES:
         raise DataError(f"{file}: expected 2 to {MAX_ELDER_ONES} Elder Ones, found {len(entries)}")
     keys = ("id", "name", "hp", "ability", "params", "text", "source", "reason")
-    for e in entries:
-        e.check_keys(keys)
-    unique_ids(file, "elder_one", [e.ident() for e in entries])
-    _labelled(entries, "elder_one")
+    _checked(entries, file, "elder_one", keys)
     out = []
     for i, e in enumerate(entries):
         ability, params = _ability(e, anchored=True)
@@ -309,10 +311,12 @@ def parse_great_old_ones(
 ) -> tuple:
     """The four Great Old One player boards."""
     entries = _entries(doc, file, "great_old_one", NUM_GREAT_OLD_ONES)
-    for e in entries:
-        e.check_keys(("id", "name", "ability", "params", "text", "source", "reason"))
-    unique_ids(file, "great_old_one", [e.ident() for e in entries])
-    _labelled(entries, "great_old_one")
+    _checked(
+        entries,
+        file,
+        "great_old_one",
+        ("id", "name", "ability", "params", "text", "source", "reason"),
+    )
     out = []
     for i, e in enumerate(entries):
         ability, params = _ability(e, anchored=False)
@@ -335,10 +339,9 @@ def parse_great_old_ones(
 def parse_objectives(doc: Mapping[str, Any], file: str = "cthulhu/objectives.toml") -> tuple:
     """The seven objectives: thresholds for 2, 3 and 4 players, or the Sloth rule."""
     entries = _entries(doc, file, "objective", NUM_OBJECTIVES)
-    for e in entries:
-        e.check_keys(("id", "name", "rule", "goals", "text", "source", "reason"))
-    unique_ids(file, "objective", [e.ident() for e in entries])
-    _labelled(entries, "objective")
+    _checked(
+        entries, file, "objective", ("id", "name", "rule", "goals", "text", "source", "reason")
+    )
     out = []
     for i, e in enumerate(entries):
         rule = e.text("rule", empty=True, choices=OBJECTIVE_RULES)
@@ -399,10 +402,7 @@ def parse_buildings(doc: Mapping[str, Any], file: str = "cthulhu/buildings.toml"
     """The six building types (each player has one Building card of each)."""
     entries = _entries(doc, file, "building", NUM_BUILDING_TYPES)
     keys = ("id", "name", "number", "cost", "ability", "params", "text", "source", "reason")
-    for e in entries:
-        e.check_keys(keys)
-    unique_ids(file, "building", [e.ident() for e in entries])
-    _labelled(entries, "building")
+    _checked(entries, file, "building", keys)
     out = []
     for i, e in enumerate(entries):
         ability, params = _ability(e, anchored=True)
