@@ -29,17 +29,6 @@ CRITIC = "mlp_extractor.value_net"
 HEADS = {"action_net.weight", "action_net.bias", "value_net.weight", "value_net.bias"}
 HINT = "hint_weight"
 ACTIVATION_NAMES = {"Tanh": "tanh", "ReLU": "relu"}
-ENCODER = "nanty_env.observation.encode_view"
-
-
-def observation_layout_digest(expansion: str | None = None) -> str:
-    """A short digest of the ruleset's observation layout (field names and sizes): a
-    checkpoint records it, so a policy is never fed a re-arranged observation of equal size."""
-    from nanty_env.rulesets import ruleset_spec
-
-    return ruleset_spec(expansion).layout_digest
-
-
 def _ruleset(env: Mapping[str, Any], num_actions: int) -> str | None:
     """The ruleset a policy was trained on: its env settings say, else its action count."""
     if "expansion" in env:

@@ -56,6 +56,19 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
+def check_ruleset(expansion: str | None, content: str | None, shaping: str) -> None:
+    """An env section's ruleset: a known expansion (or null), content only with an expansion,
+    and no shaping that reads the base game's learned model in an expansion game."""
+    _choice("expansion", expansion, (None, "cthulhu"))
+    if content is not None and expansion is None:
+        raise ValueError("content is an expansion's content pack: set expansion too")
+    if expansion is not None and shaping == "win_probability":
+        raise ValueError(
+            "shaping 'win_probability' reads the base game's learned model; with an "
+            "expansion use 'goal_progress' or 'none'"
+        )
+
+
 @dataclass(frozen=True)
 class EnvSection:
     num_players: int = 4
@@ -77,14 +90,7 @@ class EnvSection:
 
     def validate(self) -> None:
         _choice("num_players", self.num_players, (2, 3, 4))
-        _choice("expansion", self.expansion, (None, "cthulhu"))
-        if self.content is not None and self.expansion is None:
-            raise ValueError("content is an expansion's content pack: set expansion too")
-        if self.expansion is not None and self.shaping == "win_probability":
-            raise ValueError(
-                "shaping 'win_probability' reads the base game's learned model; with an "
-                "expansion use 'goal_progress' or 'none'"
-            )
+        check_ruleset(self.expansion, self.content, self.shaping)
         _choice("personalities", self.personalities, PERSONALITY_SETS)
         _choice("thresholds", self.thresholds, THRESHOLD_SETS)
         _choice("reward_mode", self.reward_mode, ("win_loss", "zero_sum"))

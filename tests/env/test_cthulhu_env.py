@@ -124,13 +124,74 @@ def test_the_faces_take_a_users_content_pack(tmp_path) -> None:
         nanty_env.env(num_players=2, content=str(tmp_path))
 
 
-def test_the_rllib_env_refuses_the_expansion_in_one_line() -> None:
+def test_the_rllib_env_plays_the_expansion_and_its_policy_exports_playable(tmp_path) -> None:
+    """RLlib's multi-agent env serves the expansion's spaces, observations and masks (a bot in
+    one seat), and an exported module plays expansion games as ``PolicyBot`` (and refuses the
+    base game)."""
     pytest.importorskip("ray.rllib")
+    torch = pytest.importorskip("torch")
+    from agents.base import play_game
+    from agents.policy import PolicyBot
+    from training.rllib.env import NantyMultiAgentEnv, agent_id
+    from training.rllib.export import export_module
+    from training.rllib.module import MaskedMLPModule
+
+    env = NantyMultiAgentEnv(
+        {"num_players": 3, "bot_seats": 1, "bot_pool": {"heuristic": 1.0}, **X}
+    )
+    space = env.observation_spaces["player_0"]
+    assert space["observation"].shape == (co.CTHULHU_OBS_SIZE,)
+    assert env.action_spaces["player_0"].n == A.NUM_ACTIONS_CTHULHU
+    obs, _ = env.reset(seed=3)
+    steps = 0
+    while True:
+        ((agent, o),) = obs.items()
+        seat = env.game.current_player
+        assert agent == agent_id(seat) and seat not in env.bots
+        assert np.array_equal(o["observation"], co.encode(env.game, seat))
+        assert np.array_equal(o["action_mask"], co.action_mask(env.game, seat))
+        assert space.contains(o)
+        legal = np.flatnonzero(o["action_mask"])
+        obs, _, term, _, infos = env.step({agent: int(legal[steps % len(legal)])})
+        steps += 1
+        if term["__all__"]:
+            break
+    assert env.game.cfg.expansion == "cthulhu" and env.game.outcome is not None
+    assert {i["reason"] for i in infos.values()} == {env.game.outcome.reason}
+
+    module = MaskedMLPModule(
+        observation_space=space,
+        action_space=env.action_spaces["player_0"],
+        model_config={"hidden": [16], "activation": "tanh"},
+    )
+    path = export_module(module, tmp_path / "model", env=env.cfg, trained_with={})
+    bot = PolicyBot(str(path))
+    assert bot.expansion == "cthulhu"
+    o = co.encode(env.game, 0)
+    raw = module.actor(torch.as_tensor(o[None]).float())[0].detach().numpy()
+    assert np.allclose(bot.policy.logits(o), raw, atol=1e-5)
+    game, _ = play_game([bot, PolicyBot(str(path))], GameConfig(num_players=2, **X), seed=5)
+    assert game.outcome is not None and game.cfg.expansion == "cthulhu"
+    with pytest.raises(ValueError, match="base game"):
+        bot.reset(0, GameConfig(num_players=2))
+
+
+def test_the_rllib_config_takes_the_expansion(tmp_path) -> None:
+    pytest.importorskip("ray.rllib")
+    from training.config import ConfigError
+    from training.rllib.config import load_rllib_config
     from training.rllib.env import NantyMultiAgentEnv
 
-    with pytest.raises(ValueError, match="base game") as err:
-        NantyMultiAgentEnv({"num_players": 3, "expansion": "cthulhu"})
-    assert "\n" not in str(err.value)
+    path = tmp_path / "x.yaml"
+    path.write_text("env:\n  num_players: 2\n  expansion: cthulhu\n  shaping: goal_progress\n")
+    cfg = load_rllib_config(path)
+    assert cfg.env_config()["expansion"] == "cthulhu"
+    assert NantyMultiAgentEnv(cfg.env_config()).game_config.expansion == "cthulhu"
+    path.write_text("env:\n  expansion: cthulhu\n  shaping: win_probability\n")
+    with pytest.raises(ConfigError, match="win_probability"):
+        load_rllib_config(path)
+    with pytest.raises(ValueError, match="content"):
+        NantyMultiAgentEnv({"content": str(tmp_path)})
 
 
 def test_spaces_are_the_expansions_and_the_base_game_keeps_its_own() -> None:

@@ -13,13 +13,24 @@ from typing import Any
 
 import yaml
 
-from training.config import ConfigError, _choice, _positive, build, config_path
+from training.config import (
+    ConfigError,
+    _choice,
+    _positive,
+    build,
+    check_ruleset,
+    config_path,
+)
 from training.potentials import SHAPINGS
 
 
 @dataclass(frozen=True)
 class RLlibEnvSection:
     num_players: int = 4
+    # the ruleset: null (the base game) or "cthulhu", with ``content`` the expansion's content
+    # pack (null: the shipped one), as in training/config.py
+    expansion: str | None = None
+    content: str | None = None
     personalities: str = "standard"
     thresholds: str = "rulebook"
     reward_mode: str = "win_loss"
@@ -27,6 +38,7 @@ class RLlibEnvSection:
 
     def validate(self) -> None:
         _choice("num_players", self.num_players, (2, 3, 4))
+        check_ruleset(self.expansion, self.content, self.shaping)
         _choice("personalities", self.personalities, ("standard", "variant", "classic"))
         _choice("thresholds", self.thresholds, ("rulebook", "player_aid"))
         _choice("reward_mode", self.reward_mode, ("win_loss", "zero_sum"))
@@ -140,6 +152,8 @@ class RLlibConfig:
         e = self.env
         return {
             "num_players": e.num_players,
+            "expansion": e.expansion,
+            "content": e.content,
             "personalities": e.personalities,
             "thresholds": e.thresholds,
             "reward_mode": e.reward_mode,

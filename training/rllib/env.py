@@ -12,6 +12,10 @@ bots drawn by weight from ``bot_pool`` (bot specs, ``agents.registry.make_bot``)
 stepped inside the env and never appear as RLlib agents, so the shared policy learns from the
 other seats only.
 
+The ruleset is the base game unless ``expansion`` names one (``"cthulhu"``, with ``content``
+an optional content pack): the spaces, the encoder and the mask are then the expansion's
+(``nanty_env.rulesets``), as in every other face.
+
 Seats with a single legal action are played for the learner (``auto_forced``), as in the
 single-agent env: nothing is learnt from them.
 
@@ -32,12 +36,15 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from nanty_env.aec import make_spaces
 from nanty_env.engine import Game, GameConfig
-from nanty_env.observation import Encoder, action_mask
 from nanty_env.rewards import REWARD_MODES, terminal_rewards
+from nanty_env.rulesets import config_spec
+from training.config import check_ruleset
 from training.potentials import SHAPINGS, potential
 
 DEFAULTS: dict[str, Any] = {
     "num_players": 4,
+    "expansion": None,
+    "content": None,
     "personalities": "standard",
     "thresholds": "rulebook",
     "interrupt_windows": "public",
@@ -68,12 +75,15 @@ class NantyMultiAgentEnv(MultiAgentEnv):
             personalities=cfg["personalities"],
             thresholds=cfg["thresholds"],
             interrupt_windows=cfg["interrupt_windows"],
+            expansion=cfg["expansion"],
+            content=cfg["content"],
             log=False,
         )
+        self.ruleset = spec = config_spec(self.game_config)
         n = cfg["num_players"]
         self.possible_agents = [agent_id(s) for s in range(n)]
         self.agents = []
-        obs_space, act_space = make_spaces()
+        obs_space, act_space = make_spaces(spec)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
         self.observation_space = gym.spaces.Dict(self.observation_spaces)
@@ -84,7 +94,8 @@ class NantyMultiAgentEnv(MultiAgentEnv):
         self._pool_p = np.array(list(pool.values())) / sum(pool.values()) if pool else None
         self._bot_cache: dict[str, Any] = {}
         self._rng = np.random.default_rng()
-        self._encode = Encoder()
+        self._encode = spec.new_encoder()
+        self._action_mask = spec.action_mask
         self.game: Game | None = None
         self.bots: dict[int, Any] = {}
         self._phi: list[float] = []
@@ -192,7 +203,7 @@ class NantyMultiAgentEnv(MultiAgentEnv):
     def _observe(self, seat: int) -> dict[str, np.ndarray]:
         return {
             "observation": self._encode(self.game, seat),
-            "action_mask": action_mask(self.game, seat),
+            "action_mask": self._action_mask(self.game, seat),
         }
 
     def _observe_current(self) -> dict[str, dict[str, np.ndarray]]:
@@ -217,12 +228,7 @@ class NantyMultiAgentEnv(MultiAgentEnv):
 
 def check_env_config(config: Mapping[str, Any]) -> dict[str, Any]:
     """``config`` over :data:`DEFAULTS`, validated (a ``ValueError`` names the bad key)."""
-    if config.get("expansion") is not None:
-        raise ValueError(
-            "the RLlib env plays the base game only; train the expansion with nanty train "
-            "(SB3 MaskablePPO, env.expansion in the config)"
-        )
-    unknown = sorted(set(config) - set(DEFAULTS) - {"expansion"})
+    unknown = sorted(set(config) - set(DEFAULTS))
     if unknown:
         raise ValueError(f"unknown env_config key {unknown[0]!r} (known: {', '.join(DEFAULTS)})")
     cfg = {**DEFAULTS, **config}
@@ -233,6 +239,7 @@ def check_env_config(config: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError(f"reward_mode must be one of {REWARD_MODES}, got {cfg['reward_mode']!r}")
     if cfg["shaping"] not in SHAPINGS:
         raise ValueError(f"shaping must be one of {SHAPINGS}, got {cfg['shaping']!r}")
+    check_ruleset(cfg["expansion"], cfg["content"], cfg["shaping"])
     if cfg["illegal_action"] not in ("terminate", "raise"):
         raise ValueError(
             f"illegal_action must be 'terminate' or 'raise', got {cfg['illegal_action']!r}"

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from torch import nn
 
-from nanty_env.observation import OBS_SIZE
+from nanty_env.rulesets import ruleset_spec
 
 ACTIVATION_NAMES = {nn.Tanh: "tanh", nn.ReLU: "relu"}
 
@@ -47,25 +47,26 @@ def export_module(
     trained_with: Mapping[str, Any],
 ) -> Path:
     """Write ``module``'s actor and critic as a nanty-policy checkpoint at ``path`` (``NAME``,
-    or ``NAME.json``); returns the JSON path."""
+    or ``NAME.json``); returns the JSON path. The observation is ``env["expansion"]``'s
+    (the base game's without it): its encoder's name and layout digest are recorded, which
+    ``PolicyBot`` checks."""
     actor, actor_tensors = mlp_layers(module.actor, "actor")
     value, value_tensors = mlp_layers(module.critic, "value")
+    spec = ruleset_spec(env.get("expansion"))
     meta = {
         "actor": actor,
         "value": value,
-        "observation": {"size": OBS_SIZE, "hint": False},
+        "observation": {
+            "size": spec.obs_size,
+            "hint": False,
+            "encoder": spec.encoder_name,
+            "layout": spec.layout_digest,
+            **({"expansion": spec.expansion} if spec.expansion else {}),
+        },
         "num_actions": int(module.action_space.n),
         "env": dict(env),
         "trained_with": {"library": "rllib", **trained_with},
     }
-    return write_policy(path, actor_tensors | value_tensors, meta)
-
-
-def write_policy(path: str | Path, tensors: Mapping[str, np.ndarray], meta: dict) -> Path:
-    """Write the checkpoint through ``agents.checkpoint.save_policy`` (validated, atomic), with
-    the observation encoder's name and layout digest that ``PolicyBot`` checks."""
     from agents.checkpoint import save_policy
-    from agents.sb3_export import ENCODER, observation_layout_digest
 
-    meta["observation"] |= {"encoder": ENCODER, "layout": observation_layout_digest()}
-    return save_policy(path, tensors, meta)
+    return save_policy(path, actor_tensors | value_tensors, meta)
