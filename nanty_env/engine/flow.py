@@ -8,6 +8,8 @@ Holmes: play up to two more cards), ``end`` (last chance for abilities; end the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.abilities import usable_abilities, use_ability
@@ -22,7 +24,7 @@ from nanty_env.engine.cards import (
 )
 from nanty_env.engine.effects import start_effect
 from nanty_env.engine.events import draw_event
-from nanty_env.engine.frames import Frame, call, handler, pop, push
+from nanty_env.engine.frames import BASE, Frame, Registry, call, handler, pop, push
 from nanty_env.engine.state import GameState
 from nanty_env.engine.tables import AGENTS_PER_PLAYER
 from nanty_env.engine.victory import end_by_deck, start_of_turn_win
@@ -33,8 +35,15 @@ def extras(g: GameState, p: int) -> list[int]:
     """Actions open at every top-level decision of your own turn: City Area abilities,
     discarding interrupt cards, and Doctor John H. Watson once a card has been played
     (unsorted: callers sort what they build)."""
-    t = g.t
     out = [A.ABILITY + a for a in usable_abilities(g, p)] if p in g.building else []
+    return with_interrupt_extras(g, p, out)
+
+
+def with_interrupt_extras(g: GameState, p: int, out: list[int]) -> list[int]:
+    """``out`` with the interrupt cards' own-turn extras appended: discarding each interrupt
+    card in ``p``'s hand, and playing Doctor Watson once a card has been played (every
+    ruleset)."""
+    t = g.t
     is_interrupt = t.is_interrupt
     for c in g.hands[p]:
         if is_interrupt[c]:
@@ -105,73 +114,87 @@ class Turn:
         return None
 
 
-@handler("main", "choose the card to play this turn")
-class Main:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        p = f["p"]
-        out = [A.PLAY_CARD + c for c in playable_cards(g, p)] or [A.PASS]
-        more = extras(g, p)
-        if more:
-            out += more
-            out.sort()
-        return out
+def register_own_turn_frames(
+    registry: Registry,
+    extras: Callable[[GameState, int], list[int]],
+    handle_extra: Callable[[GameState, int, int], object],
+) -> None:
+    """Register ``main`` (choose the card of the turn), ``end`` (last chance for abilities;
+    end the turn) and ``two`` (play up to two more cards) in ``registry``: the same decisions
+    in every ruleset, each also offering the ruleset's ``extras`` (applied by
+    ``handle_extra``)."""
 
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        p = f["p"]
-        if A.PLAY_CARD <= a < A.DISCARD_CARD and not g.t.is_interrupt[a - A.PLAY_CARD]:
-            g.stack.pop()
-            play_card(g, p, a - A.PLAY_CARD)
-        elif a == A.PASS:
-            g.say(f"player {p} has no card to play and passes")
-            pop(g)
-        else:
-            handle_extra(g, p, a)
+    def is_card_of_turn(g: GameState, a: int) -> bool:
+        return A.PLAY_CARD <= a < A.DISCARD_CARD and not g.t.is_interrupt[a - A.PLAY_CARD]
+
+    @handler("main", "choose the card to play this turn", registry)
+    class Main:
+        @staticmethod
+        def options(g: GameState, f: Frame) -> list[int] | None:
+            p = f["p"]
+            out = [A.PLAY_CARD + c for c in playable_cards(g, p)] or [A.PASS]
+            more = extras(g, p)
+            if more:
+                out += more
+                out.sort()
+            return out
+
+        @staticmethod
+        def act(g: GameState, f: Frame, a: int) -> None:
+            p = f["p"]
+            if is_card_of_turn(g, a):
+                pop(g)
+                play_card(g, p, a - A.PLAY_CARD)
+            elif a == A.PASS:
+                g.say(f"player {p} has no card to play and passes")
+                pop(g)
+            else:
+                handle_extra(g, p, a)
+
+    @handler("end", "use abilities or end the turn", registry)
+    class End:
+        @staticmethod
+        def options(g: GameState, f: Frame) -> list[int] | None:
+            more = extras(g, f["p"])
+            if more:
+                more.sort()
+            return [A.PASS, *more]
+
+        @staticmethod
+        def act(g: GameState, f: Frame, a: int) -> None:
+            if a == A.PASS:
+                pop(g)
+            else:
+                handle_extra(g, f["p"], a)
+
+    @handler("two", "play up to two more cards, one after the other", registry)
+    class TwoCards:
+        @staticmethod
+        def options(g: GameState, f: Frame) -> list[int] | None:
+            p = f["p"]
+            if f["left"] <= 0:
+                pop(g)
+                return None
+            out = [A.PASS, *[A.PLAY_CARD + c for c in playable_cards(g, p)]]
+            more = extras(g, p)
+            if more:
+                out += more
+                out.sort()
+            return out
+
+        @staticmethod
+        def act(g: GameState, f: Frame, a: int) -> None:
+            p = f["p"]
+            if a == A.PASS:
+                pop(g)
+            elif is_card_of_turn(g, a):
+                f["left"] -= 1
+                play_card(g, p, a - A.PLAY_CARD)
+            else:
+                handle_extra(g, p, a)
 
 
-@handler("end", "use abilities or end the turn")
-class End:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        more = extras(g, f["p"])
-        if more:
-            more.sort()
-        return [A.PASS, *more]
-
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        if a == A.PASS:
-            pop(g)
-        else:
-            handle_extra(g, f["p"], a)
-
-
-@handler("two", "play up to two more cards, one after the other")
-class TwoCards:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        p = f["p"]
-        if f["left"] <= 0:
-            pop(g)
-            return None
-        out = [A.PASS, *[A.PLAY_CARD + c for c in playable_cards(g, p)]]
-        more = extras(g, p)
-        if more:
-            out += more
-            out.sort()
-        return out
-
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        p = f["p"]
-        if a == A.PASS:
-            pop(g)
-        elif A.PLAY_CARD <= a < A.DISCARD_CARD and not g.t.is_interrupt[a - A.PLAY_CARD]:
-            f["left"] -= 1
-            play_card(g, p, a - A.PLAY_CARD)
-        else:
-            handle_extra(g, p, a)
+register_own_turn_frames(BASE, extras, handle_extra)
 
 
 # ---------------------------------------------------------------------- symbols

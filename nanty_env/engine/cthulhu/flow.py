@@ -3,15 +3,15 @@ card of the turn and its symbols top to bottom (each optional but Insanity), pla
 chains, the once-per-turn abilities, and refilling the hand to five from the draw pile or the
 three face-up cards (no discarding down).
 
-These frames replace the base game's ``turn``, ``main``, ``card``, ``end`` and ``two`` in
-expansion games; ``refill`` and ``take_faceup`` are new.
+These frames replace the base game's ``turn`` and ``card`` in expansion games; ``main``,
+``end`` and ``two`` are the base game's decisions (``register_own_turn_frames``) offering the
+expansion's extras; ``refill`` and ``take_faceup`` are new.
 """
 
 from __future__ import annotations
 
 from nanty_env.engine import actions as A
 from nanty_env.engine.cards import (
-    WATSON,
     discard_from_hand,
     draw_cards,
     finish_card,
@@ -25,6 +25,7 @@ from nanty_env.engine.cthulhu.effects import start_effect
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.cthulhu.track import advance_insanity
 from nanty_env.engine.cthulhu.victory import end_by_deck, start_of_turn_win
+from nanty_env.engine.flow import register_own_turn_frames, with_interrupt_extras
 from nanty_env.engine.frames import CTHULHU, Frame, handler, pop, push
 from nanty_env.engine.tables import HAND_SIZE
 
@@ -35,14 +36,7 @@ def extras(g: CthulhuState, p: int, usable: list[int] | None = None) -> list[int
     One abilities (``usable``, when the caller has them already), discarding interrupt cards,
     and Watson once a card has been played (unsorted: callers sort what they build)."""
     out = abilities.ability_actions(g, p) if usable is None else usable
-    t = g.t
-    is_interrupt = t.is_interrupt
-    for c in g.hands[p]:
-        if is_interrupt[c]:
-            out.append(A.DISCARD_CARD + c)
-            if g.played and t.interrupt_kind[c] == WATSON:
-                out.append(A.PLAY_CARD + c)
-    return out
+    return with_interrupt_extras(g, p, out)
 
 
 def is_extra_action(g: CthulhuState, a: int) -> bool:
@@ -64,10 +58,6 @@ def handle_extra(g: CthulhuState, p: int, a: int) -> None:
         discard_from_hand(g, p, a - A.DISCARD_CARD)
     else:
         play_watson(g, p, a - A.PLAY_CARD)
-
-
-def _is_card_of_turn(g: CthulhuState, a: int) -> bool:
-    return A.PLAY_CARD <= a < A.DISCARD_CARD and not g.t.is_interrupt[a - A.PLAY_CARD]
 
 
 # ---------------------------------------------------------------------- frames
@@ -133,73 +123,7 @@ class Refill:
             take_face_up(g, f["p"], a - A.SELECT_CARD)
 
 
-@handler("main", "choose the card to play this turn", CTHULHU)
-class Main:
-    @staticmethod
-    def options(g: CthulhuState, f: Frame) -> list[int] | None:
-        p = f["p"]
-        out = [A.PLAY_CARD + c for c in playable_cards(g, p)] or [A.PASS]
-        more = extras(g, p)
-        if more:
-            out += more
-            out.sort()
-        return out
-
-    @staticmethod
-    def act(g: CthulhuState, f: Frame, a: int) -> None:
-        p = f["p"]
-        if _is_card_of_turn(g, a):
-            pop(g)
-            play_card(g, p, a - A.PLAY_CARD)
-        elif a == A.PASS:
-            g.say(f"player {p} has no card to play and passes")
-            pop(g)
-        else:
-            handle_extra(g, p, a)
-
-
-@handler("end", "use abilities or end the turn", CTHULHU)
-class End:
-    @staticmethod
-    def options(g: CthulhuState, f: Frame) -> list[int] | None:
-        more = extras(g, f["p"])
-        if more:
-            more.sort()
-        return [A.PASS, *more]
-
-    @staticmethod
-    def act(g: CthulhuState, f: Frame, a: int) -> None:
-        if a == A.PASS:
-            pop(g)
-        else:
-            handle_extra(g, f["p"], a)
-
-
-@handler("two", "play up to two more cards, one after the other", CTHULHU)
-class TwoCards:
-    @staticmethod
-    def options(g: CthulhuState, f: Frame) -> list[int] | None:
-        p = f["p"]
-        if f["left"] <= 0:
-            pop(g)
-            return None
-        out = [A.PASS, *[A.PLAY_CARD + c for c in playable_cards(g, p)]]
-        more = extras(g, p)
-        if more:
-            out += more
-            out.sort()
-        return out
-
-    @staticmethod
-    def act(g: CthulhuState, f: Frame, a: int) -> None:
-        p = f["p"]
-        if a == A.PASS:
-            pop(g)
-        elif _is_card_of_turn(g, a):
-            f["left"] -= 1
-            play_card(g, p, a - A.PLAY_CARD)
-        else:
-            handle_extra(g, p, a)
+register_own_turn_frames(CTHULHU, extras, handle_extra)
 
 
 # ---------------------------------------------------------------------- the card in play
