@@ -12,14 +12,17 @@ import math
 import re
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import yaml
 
 from nanty_env.engine.config import PERSONALITY_SETS, THRESHOLD_SETS
 from training.potentials import SHAPINGS
+
+T = TypeVar("T")
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / "configs"
 
@@ -359,6 +362,13 @@ class TrainConfig:
 def load_config(path: str | Path, **overrides: Any) -> TrainConfig:
     """Read and validate a YAML config; ``overrides`` replace top-level or ``section.key``
     values (e.g. ``{"ppo.total_timesteps": 1000}``)."""
+    return read_config(TrainConfig, path, overrides)
+
+
+def read_config(schema: type[T], path: str | Path, overrides: Mapping[str, Any]) -> T:
+    """The config dataclass ``schema`` read from YAML file ``path`` (a key given twice is an
+    error) with ``overrides`` (``"section.key"``: value; ``None`` skipped) applied, validated;
+    every problem is a ``ConfigError`` naming the file."""
     path = config_path(str(path))
     try:
         raw = yaml.load(path.read_text(), Loader=_UniqueKeyLoader) or {}
@@ -378,7 +388,7 @@ def load_config(path: str | Path, **overrides: Any) -> TrainConfig:
         for s in sections:
             node = node.setdefault(s, {})
         node[last] = value
-    return build(TrainConfig, raw, str(path), "")
+    return build(schema, raw, str(path), "")
 
 
 def validate_config(cfg: TrainConfig, file: str = "config") -> None:

@@ -175,5 +175,8 @@ def test_rllib_config_errors_name_the_key(tmp_path):
     bad.write_text("ray:\n  num_env_runnerz: 2\n")
     with pytest.raises(ConfigError, match=r"unknown key 'ray\.num_env_runnerz'"):
         load_rllib_config(bad)
+    bad.write_text("env:\n  num_players: 2\n  num_players: 3\n")  # the same loader as nanty train's
+    with pytest.raises(ConfigError, match="num_players"):
+        load_rllib_config(bad)
     cfg = load_rllib_config(tiny_config(tmp_path), **{"ray.num_env_runners": 2})
     assert cfg.ray.num_env_runners == 2 and cfg.ppo.total_timesteps == 400

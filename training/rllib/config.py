@@ -11,16 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from training.config import (
-    ConfigError,
-    _choice,
-    _positive,
-    build,
-    check_ruleset,
-    config_path,
-)
+from training.config import _choice, _positive, check_ruleset, read_config
 from training.potentials import SHAPINGS
 
 
@@ -166,21 +157,4 @@ class RLlibConfig:
 def load_rllib_config(path: str | Path, **overrides: Any) -> RLlibConfig:
     """Read and validate an RLlib config; ``overrides`` as in
     :func:`training.config.load_config` (``{"ray.num_env_runners": 2}``; ``None`` skipped)."""
-    path = config_path(str(path))
-    if not path.exists():
-        raise ConfigError(f"config {path} not found")
-    try:
-        raw = yaml.safe_load(path.read_text()) or {}
-    except yaml.YAMLError as e:
-        raise ConfigError(f"{path}: not valid YAML: {e}") from e
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{path}: the top level must be a mapping")
-    for key, value in overrides.items():
-        if value is None:
-            continue
-        *sections, last = key.split(".")
-        node = raw
-        for s in sections:
-            node = node.setdefault(s, {})
-        node[last] = value
-    return build(RLlibConfig, raw, str(path), "")
+    return read_config(RLlibConfig, path, overrides)
