@@ -95,11 +95,13 @@ class TurnPlanner:
             out.append(self.ev.value(h) + (ACT_BONUS if a != A.PASS else 0.0))
         return out
 
-    def best(self, g: Game, legal: Sequence[int]) -> int:
-        legal = useful_actions(g.decision, legal)
+    def best(self, games: Sequence[Game], legal: Sequence[int]) -> int:
+        """The action with the best total score over ``games`` (determinisations of one
+        decision; each compares every candidate on the same random state)."""
+        legal = useful_actions(games[0].decision, legal)
         if len(legal) == 1:
             return int(legal[0])
-        s = self.scores(g, legal)
+        s = np.sum([self.scores(g, legal) for g in games], axis=0)
         return int(legal[int(np.argmax(s))])
 
     def finish(self, h: Game, start: int, own_turn: bool, depth: int) -> None:
@@ -181,6 +183,8 @@ class HeuristicBot(RoleAwareBot):
             than two seats (``"mean"`` or ``"deals"``, see :mod:`agents.learned_eval`).
         robust, durable: with ``learned``, bonuses for a goal the others cannot undo with one
             hit (see :mod:`agents.learned_eval` and :mod:`agents.robustness`; 0: none).
+        samples: determinisations the turn look-ahead averages over (1: one, as above); more
+            smooth out the luck of one sampled draw pile, event or die roll.
     """
 
     name = "heuristic"
@@ -195,8 +199,12 @@ class HeuristicBot(RoleAwareBot):
         mixture: str = "mean",
         robust: float = 0.0,
         durable: float = 0.0,
+        samples: int = 1,
     ) -> None:
         super().__init__(role_model)
+        if int(samples) < 1:
+            raise ValueError(f"samples must be at least 1, got {samples!r}")
+        self.samples = int(samples)
         self.learned = float(learned)
         self.robust = float(robust)
         self.durable = float(durable)
@@ -266,4 +274,5 @@ class HeuristicBot(RoleAwareBot):
         g = determinize_view(view, rng, ev.config)
         if self.plan == "greedy":
             return one_ply(ev, g, legal_actions)
-        return TurnPlanner(ev, self.depth).best(g, legal_actions)
+        more = [determinize_view(view, rng, ev.config) for _ in range(self.samples - 1)]
+        return TurnPlanner(ev, self.depth).best([g, *more], legal_actions)

@@ -17,6 +17,8 @@ Spec: ``learned`` (the checkpoint shipped for the game's player count), ``learne
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -24,7 +26,7 @@ import numpy as np
 from agents.base import View
 from agents.evaluation import DEFAULT_WEIGHTS, MAX_CACHED_VALUES, board_key, goals
 from agents.heuristic import HeuristicBot
-from agents.learned_eval import MIN_PROB, TERMINAL
+from agents.learned_eval import MIN_PROB, TERMINAL, check_mixture
 from agents.value_features import MAX_HITS, Position
 from agents.value_model import goal_class
 from agents.value_net import ValueNet, load, shipped
@@ -60,6 +62,7 @@ class NetEvaluator:
         net: ValueNet,
         robust: float = 0.0,
         durable: float = 0.0,
+        mixture: str = "mean",
     ) -> None:
         if net.players != config.num_players:
             raise ValueError(
@@ -74,11 +77,20 @@ class NetEvaluator:
         self.robust = float(robust)
         self.durable = float(durable)
         self.options = {q: merged_options(config, belief[q]) for q in range(self.n) if q != seat}
+        self.mixture = check_mixture(mixture)
+        # mixture "deals": every combination of the others' personalities, with its probability
+        others = [q for q in range(self.n) if q != seat]
+        self.deals = [
+            (dict(zip(others, (k for k, _ in combo), strict=True)), math.prod(p for _, p in combo))
+            for combo in itertools.product(*(self.options[q] for q in others))
+        ]
         self._values: dict[tuple, float] = {}
 
     def win_probability(self, g: Game, pos: Position | None = None) -> float:
         """The seat's win probability under the network, the others' personalities averaged."""
         pos = Position(g, self.config) if pos is None else pos
+        if self.mixture == "deals":
+            return self._deals_win_probability(pos)
         rows = []
         for q in range(self.n):
             if q == self.seat:
@@ -88,6 +100,23 @@ class NetEvaluator:
             rows.append(goal + pos.board_features(q))
         p = self.net.probabilities(np.array(rows), np.array(pos.shared()))
         return float(p[self.seat])
+
+    def _deals_win_probability(self, pos: Position) -> float:
+        """The seat's win probability averaged over the deals of the others' personalities
+        (the network is trained on true personalities: one batched call for every deal)."""
+        boards = [pos.board_features(q) for q in range(self.n)]
+        goal = {(self.seat, self.own): pos.goal_features(self.seat, self.own)}
+        rows = []
+        for deal, _ in self.deals:
+            row = []
+            for q in range(self.n):
+                k = self.own if q == self.seat else deal[q]
+                if (q, k) not in goal:
+                    goal[q, k] = pos.goal_features(q, k)
+                row.append(goal[q, k] + boards[q])
+            rows.append(row)
+        p = self.net.probabilities(np.array(rows), np.array(pos.shared()))[:, self.seat]
+        return float(np.dot([w for _, w in self.deals], p))
 
     def value(self, g: Game) -> float:
         values = self._values
@@ -117,7 +146,11 @@ class LearnedBot(HeuristicBot):
             the one shipped for the game's player count.
         players: the player count whose shipped checkpoint to use (default: the game's); a
             game of another size is refused.
-        depth: as for :class:`~agents.heuristic.HeuristicBot`.
+        depth, samples: as for :class:`~agents.heuristic.HeuristicBot`.
+        mixture: how the others' unknown personalities enter the network: ``"mean"`` (their
+            personality-dependent features averaged under the belief, one evaluation) or
+            ``"deals"`` (the win probability averaged over every combination of their
+            personalities, one batched evaluation).
     """
 
     name = "learned"
@@ -129,8 +162,11 @@ class LearnedBot(HeuristicBot):
         depth: int = 1,
         robust: float = 0.0,
         durable: float = 0.0,
+        samples: int = 1,
+        mixture: str = "mean",
     ) -> None:
-        super().__init__(depth=depth)
+        super().__init__(depth=depth, samples=samples)
+        self.net_mixture = check_mixture(mixture)
         self.net_robust, self.net_durable = float(robust), float(durable)
         self.path = path
         self.players = None if players is None else int(players)
@@ -169,6 +205,7 @@ class LearnedBot(HeuristicBot):
                 net,
                 self.net_robust,
                 self.net_durable,
+                self.net_mixture,
             )
             self._last = (key, ev)
         return self._last[1]

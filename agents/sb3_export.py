@@ -29,6 +29,8 @@ CRITIC = "mlp_extractor.value_net"
 HEADS = {"action_net.weight", "action_net.bias", "value_net.weight", "value_net.bias"}
 HINT = "hint_weight"
 ACTIVATION_NAMES = {"Tanh": "tanh", "ReLU": "relu"}
+
+
 def _ruleset(env: Mapping[str, Any], num_actions: int) -> str | None:
     """The ruleset a policy was trained on: its env settings say, else its action count."""
     if "expansion" in env:

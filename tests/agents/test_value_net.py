@@ -190,3 +190,61 @@ def test_the_shipped_tiny_model_as_a_network_plays_exactly_like_the_hint_bot(tmp
             v = g.view(seat)
             actions.append(bot.act(v, v["legal_actions"], np.random.default_rng(i)))
         assert actions[0] == actions[1], (n, i)
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_the_deals_mixture_averages_the_probability_over_the_others_personalities(states, n):
+    """``mixture="deals"`` is the belief-weighted mean of the win probabilities under each
+    combination of the others' personalities (each computed as if that deal were known), and
+    equals ``"mean"`` when the belief is certain."""
+    net = random_net(n, seed=3)
+    g = states[n][5]
+    seat, cfg = g.current_player, g.cfg
+    belief = [np.zeros(7) for _ in range(n)]
+    for q in range(n):
+        belief[q][[0, 4, 6]] = [0.5, 0.3, 0.2]  # Moriarty, Fagin, Holmes: three goals
+    deals = NetEvaluator(cfg, seat, 1, belief, net, mixture="deals")
+    assert len(deals.deals) == 3 ** (n - 1)
+    by_hand = 0.0
+    others = [q for q in range(n) if q != seat]
+    for deal, weight in deals.deals:
+        point = [np.eye(7)[deal.get(q, 1)] for q in range(n)]
+        certain = NetEvaluator(cfg, seat, 1, point, net)
+        by_hand += weight * certain.win_probability(g)
+        assert weight == pytest.approx(np.prod([belief[q][deal[q]] for q in others]))
+    assert deals.win_probability(g) == pytest.approx(by_hand, abs=1e-12)
+    assert sum(w for _, w in deals.deals) == pytest.approx(1.0)
+    mean = NetEvaluator(cfg, seat, 1, belief, net)
+    assert mean.win_probability(g) != pytest.approx(by_hand, abs=1e-9)  # a real difference
+    sure = [np.eye(7)[4]] * n
+    assert NetEvaluator(cfg, seat, 1, sure, net, mixture="deals").win_probability(
+        g
+    ) == pytest.approx(NetEvaluator(cfg, seat, 1, sure, net).win_probability(g), abs=1e-12)
+    with pytest.raises(ValueError, match="mixture"):
+        make_bot("learned:mixture=median")
+
+
+def test_samples_sum_the_look_ahead_over_that_many_determinisations(states):
+    """``samples=k`` plays each candidate on k determinisations drawn one after the other from
+    the bot's generator and takes the best total; ``samples=1`` is the bot as it was."""
+    from agents.heuristic import TurnPlanner, useful_actions
+    from agents.sampling import determinize_view
+
+    for i, g in enumerate(states[2][:6]):
+        seat = g.current_player
+        v = g.view(seat)
+        legal = useful_actions(g.decision, v["legal_actions"])
+        if len(legal) < 2:
+            continue
+        for k in (1, 3):
+            bot = make_bot(f"learned:samples={k}")
+            bot.reset(seat, g.cfg)
+            chosen = bot.act(v, v["legal_actions"], np.random.default_rng(i))
+            ev = bot.evaluator(v)
+            rng = np.random.default_rng(i)
+            games = [determinize_view(v, rng, ev.config) for _ in range(k)]
+            total = np.sum([TurnPlanner(ev).scores(h, legal) for h in games], axis=0)
+            if np.sort(total)[-1] - np.sort(total)[-2] > 1e-9:  # a clear best
+                assert chosen == legal[int(np.argmax(total))], (i, k)
+    with pytest.raises(ValueError, match="samples"):
+        make_bot("heuristic:samples=0")
