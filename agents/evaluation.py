@@ -13,10 +13,10 @@ points.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -283,8 +283,12 @@ def area_pieces(col: tuple[int, ...], building: int, citizens: int) -> AreaPiece
     return AreaPieces(occupants, top, area_control(pieces, citizens).controller, level)
 
 
+CONTESTED_CREDIT = 0.4  # an area held level with the leader, towards a control threshold
+
+
 def needs_progress(needs: Sequence[Need], m: Metrics, seat: int) -> tuple[float, bool]:
-    """:func:`progress` of compiled needs."""
+    """:func:`progress` of compiled needs (any metrics with ``by_metric`` and ``contested``:
+    the expansion's too)."""
     best, met = 0.0, False
     for i, need, soft in needs:
         v = m.by_metric[i][seat]
@@ -292,7 +296,7 @@ def needs_progress(needs: Sequence[Need], m: Metrics, seat: int) -> tuple[float,
             met = True
         x = v
         if soft:
-            x = v + 0.4 * min(m.contested[seat], max(0, need - v))
+            x = v + CONTESTED_CREDIT * min(m.contested[seat], max(0, need - v))
         y = x / need
         if y > 1.0:
             y = 1.0
@@ -332,7 +336,33 @@ DEFAULT_WEIGHTS = Weights()
 MAX_CACHED_VALUES = 10_000  # a caching evaluator forgets its values beyond this many
 
 
-class Evaluator:
+class CachedValues:
+    """:meth:`value` of a position: ``value_from_metrics`` of its metrics (``measure``),
+    remembered by its board (``key``) when ``_values`` is a dict. A ruleset's evaluator
+    sets the three."""
+
+    _values: dict[tuple, float] | None
+    measure: Callable[[Any], Any]
+    key: Callable[[Any], tuple]
+
+    def value_from_metrics(self, m: Any) -> float:
+        raise NotImplementedError
+
+    def value(self, g: Any) -> float:
+        """The position's value for ``seat`` (higher is better; roughly in [-2, 2])."""
+        values = self._values
+        if values is None:
+            return self.value_from_metrics(self.measure(g))
+        key = self.key(g)
+        v = values.get(key)
+        if v is None:
+            if len(values) >= MAX_CACHED_VALUES:
+                values.clear()
+            v = values[key] = self.value_from_metrics(self.measure(g))
+        return v
+
+
+class Evaluator(CachedValues):
     """Values positions for ``seat``, with other seats' personalities given as a belief.
 
     An evaluator must not be changed after it is built (what it needs is precomputed, and it
@@ -348,6 +378,9 @@ class Evaluator:
         cache_values: remember :meth:`value` by :func:`board_key` (a look-ahead meets the same
             board many times); worth it for an evaluator that values many positions of a turn.
     """
+
+    measure = staticmethod(metrics)
+    key = staticmethod(board_key)
 
     def __init__(
         self,
@@ -396,19 +429,6 @@ class Evaluator:
             x, met = needs_progress(needs, m, q)
             out[q] += p * (1.0 if met else x**power)  # convex in progress, 1 once met
         return out
-
-    def value(self, g: Game) -> float:
-        """The position's value for ``seat`` (higher is better; roughly in [-2, 2])."""
-        values = self._values
-        if values is None:
-            return self.value_from_metrics(metrics(g))
-        key = board_key(g)
-        v = values.get(key)
-        if v is None:
-            if len(values) >= MAX_CACHED_VALUES:
-                values.clear()
-            v = values[key] = self.value_from_metrics(metrics(g))
-        return v
 
     def value_from_metrics(self, m: Metrics) -> float:
         """:meth:`value` from the position's metrics (never cached)."""

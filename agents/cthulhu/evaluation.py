@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from agents.evaluation import CachedValues, needs_progress
 from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL, OBJECTIVE_METRICS
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
@@ -41,7 +42,6 @@ if TYPE_CHECKING:
 NUM_AREAS = 12
 METRIC_INDEX = {name: i for i, name in enumerate(OBJECTIVE_METRICS)}
 CONTROL = METRIC_INDEX["controlled_areas"]
-CONTESTED_CREDIT = 0.4  # an area held level with the leader, towards a control threshold
 
 
 def tables_of(config: GameConfig) -> CthulhuTables:
@@ -292,22 +292,6 @@ def objective_goals(config: GameConfig) -> tuple[ObjectiveGoal, ...]:
     return tuple(out)
 
 
-def needs_progress(needs: Sequence[Need], m: CthulhuMetrics, seat: int) -> tuple[float, bool]:
-    """(soft progress in [0, 1], met now) of ``seat`` towards thresholds ``needs``."""
-    best, met = 0.0, False
-    for i, need, soft in needs:
-        v = m.by_metric[i][seat]
-        if v >= need:
-            met = True
-        x = v
-        if soft:
-            x = v + CONTESTED_CREDIT * min(m.contested[seat], max(0, need - v))
-        y = min(1.0, x / need)
-        if y > best:
-            best = y
-    return best, met
-
-
 @cache
 def initial_deck(config: GameConfig) -> int:
     """The draw pile's size at the start of a game under ``config``."""
@@ -339,10 +323,9 @@ class CthulhuWeights:
 
 
 DEFAULT_CTHULHU_WEIGHTS = CthulhuWeights()
-MAX_CACHED_VALUES = 10_000
 
 
-class CthulhuEvaluator:
+class CthulhuEvaluator(CachedValues):
     """Values expansion positions for ``seat``, with the other seats' objectives given as a
     belief; the same interface as :class:`agents.evaluation.Evaluator` (``value``,
     ``value_from_metrics``, ``threats``, ``seat``, ``config``, ``w``).
@@ -356,6 +339,9 @@ class CthulhuEvaluator:
         weights: the weights of the value terms.
         cache_values: remember :meth:`value` by :func:`board_key`.
     """
+
+    measure = staticmethod(metrics)
+    key = staticmethod(board_key)
 
     def __init__(
         self,
@@ -404,19 +390,6 @@ class CthulhuEvaluator:
             if self._sloth_odds[q]:
                 out[q] += self._sloth_odds[q] * end
         return out
-
-    def value(self, g: CthulhuGame) -> float:
-        """The position's value for ``seat`` (higher is better; roughly in [-2, 2])."""
-        values = self._values
-        if values is None:
-            return self.value_from_metrics(metrics(g))
-        key = board_key(g)
-        v = values.get(key)
-        if v is None:
-            if len(values) >= MAX_CACHED_VALUES:
-                values.clear()
-            v = values[key] = self.value_from_metrics(metrics(g))
-        return v
 
     def value_from_metrics(self, m: CthulhuMetrics) -> float:
         """:meth:`value` from the position's metrics (never cached)."""
