@@ -54,6 +54,7 @@ from agents.evaluation import (
     metrics,
 )
 from agents.heuristic import TurnPlanner, obvious_action, useful_actions
+from agents.learned_bot import NetEvaluator
 from agents.learned_eval import TERMINAL, LearnedEvaluator
 from agents.roles import RoleAwareBot, RoleModel, sample_deal
 from agents.rulesets import (
@@ -66,7 +67,9 @@ from agents.rulesets import (
     symbols,
 )
 from agents.sampling import determinize_view
+from agents.value_features import Position
 from agents.value_model import ValueModel, default_value_model
+from agents.value_net import ValueNet, shipped
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine import actions as A
 
@@ -89,6 +92,7 @@ class Determinisation:
         "learned",
         "me",
         "model",
+        "net",
         "persona",
         "weights",
     )
@@ -100,8 +104,10 @@ class Determinisation:
         me: int = -1,
         model: ValueModel | None = None,
         learned: float = 0.0,
+        net: ValueNet | None = None,
     ) -> None:
         self.game = game
+        self.net = net
         self.weights = weights
         self.me = me
         self.model = model
@@ -112,7 +118,11 @@ class Determinisation:
 
     def values(self, g: Game) -> list[float]:
         """Every seat's leaf value of ``g``: :func:`seat_values`, blended with weight
-        ``learned`` with the learned win probability ``p`` as ``TERMINAL * (2p - 1)``."""
+        ``learned`` with the learned win probability ``p`` as ``TERMINAL * (2p - 1)``; with a
+        value network ``net``, its win probabilities under the sampled personalities alone."""
+        if self.net is not None and not g.is_terminal:
+            f, shared = Position(g, g.cfg).table(g.persona)
+            return [TERMINAL * (2.0 * x - 1.0) for x in self.net.probabilities(f, shared)]
         if g.is_terminal or self.learned <= 0.0:
             return seat_values(g, self.evaluators_for(g))
         assert self.model is not None
@@ -265,6 +275,11 @@ class ISMCTSBot(RoleAwareBot):
             averaged over the role posterior).
         value_model: the learned model (``"default"``: the shipped one), used when
             ``learned > 0``.
+        net: 1: value the leaves with the value network shipped for the player count
+            (:mod:`agents.value_net`, the ``learned`` bot's; 2 or 4 players), reading each
+            determinisation's sampled personalities, and rank the root with the ``learned``
+            bot's look-ahead (its network under the role belief) instead of ``learned`` and
+            ``prior_learned``.
         role_model: as for :class:`~agents.heuristic.HeuristicBot`.
     """
 
@@ -293,8 +308,13 @@ class ISMCTSBot(RoleAwareBot):
         value_model: ValueModel | str | None = "default",
         role_model: RoleModel | str | None = "default",
         weights: Weights = DEFAULT_WEIGHTS,
+        net: int = 0,
     ) -> None:
         super().__init__(role_model)
+        self.use_net = bool(int(net))
+        if self.use_net and (learned or prior_learned):
+            raise ValueError("net=1 replaces learned and prior_learned: give one or the other")
+        self.net: ValueNet | None = None
         if not 0.0 <= float(learned) <= 1.0:
             raise ValueError(f"learned must be in [0, 1], got {learned!r}")
         self.learned = float(learned)
@@ -336,6 +356,10 @@ class ISMCTSBot(RoleAwareBot):
             raise ValueError("the learned leaf value (learned > 0) is for 2-player games")
         if (self.learned > 0 or self.prior_learned > 0) and config.expansion is not None:
             raise ValueError("the learned leaf value (learned > 0) is for the base game only")
+        if self.use_net:
+            if config.expansion is not None:
+                raise ValueError("the value network (net=1) is for the base game only")
+            self.net = shipped(config.num_players)
         super().reset(seat, config)
         self.spent = 0.0
 
@@ -378,7 +402,7 @@ class ISMCTSBot(RoleAwareBot):
         def determinisation() -> Determinisation:
             g = determinize_view(view, rng, cfg)
             set_personalities(g, sample_deal(view, cfg, likelihood, rng), me, unused)
-            return Determinisation(g, self.weights, me, self.value_model, self.learned)
+            return Determinisation(g, self.weights, me, self.value_model, self.learned, self.net)
 
         pool = [determinisation()]
         prior = self._root_prior(pool[0].game, legal, view, marginals)
@@ -481,10 +505,12 @@ class ISMCTSBot(RoleAwareBot):
         """Softmax of the scripted bot's look-ahead scores (uniform when ``prior`` is 0)."""
         if self.prior_weight <= 0:
             return dict.fromkeys(legal, 1.0 / len(legal))
-        ev: Evaluator | LearnedEvaluator
+        ev: Evaluator | LearnedEvaluator | NetEvaluator
         weights = ruleset_weights(g.cfg, self.weights)
         ev = make_evaluator(g.cfg, view["seat"], own_role(view), marginals, weights)
-        if self.prior_learned > 0.0:
+        if self.net is not None:
+            ev = NetEvaluator(g.cfg, view["seat"], view["personality"], marginals, self.net)
+        elif self.prior_learned > 0.0:
             model = self.value_model or default_value_model()
             ev = LearnedEvaluator(ev, model, marginals, view["personality"], self.prior_learned)
         scores = np.array(TurnPlanner(ev, depth=self.prior_depth).scores(g, legal))

@@ -97,3 +97,37 @@ def test_learned_leaf_options():
 
     with pytest.raises(ValueError):
         bot.reset(0, GameConfig(num_players=3, log=False))
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_network_leaves_read_the_sampled_personalities(states, n):
+    """With ``net=1`` a leaf is worth ``TERMINAL * (2p - 1)`` of the shipped value network
+    under the determinisation's personalities (other personalities, other values), and the
+    bot plays legal actions that ignore what its seat cannot see."""
+    from agents.ismcts import TERMINAL, Determinisation
+    from agents.value_features import Position
+    from agents.value_net import shipped
+
+    net = shipped(n)
+    for g in states[n][:4]:
+        d = Determinisation(g.clone(), ISMCTSBot().weights, 0, net=net)
+        f, shared = Position(g, g.cfg).table(g.persona)
+        p = net.probabilities(f, shared)
+        assert d.values(g) == pytest.approx([TERMINAL * (2 * x - 1) for x in p])
+        assert sum(d.values(g)) == pytest.approx(TERMINAL * (2 - n))
+        swapped = g.clone()
+        swapped.persona = [*g.persona[1:], g.persona[0]]
+        if len(set(g.persona)) > 1:
+            assert d.values(swapped) != pytest.approx(d.values(g))
+    bot = make_bot("ismcts:iters=6:root=rr:top=3:only=main+card:prior_depth=1:net=1")
+    _assert_legal_and_blind(bot, states[n][:4], 400, 6, ("net", n))
+    assert bot.net is shipped(n)
+
+
+def test_network_leaf_options():
+    from nanty_env.engine.config import GameConfig
+
+    with pytest.raises(ValueError, match="net=1"):
+        make_bot("ismcts:net=1:learned=1")
+    with pytest.raises(ValueError, match="base game"):
+        make_bot("ismcts:net=1").reset(0, GameConfig(num_players=2, expansion="cthulhu"))
