@@ -32,6 +32,7 @@ from nanty_env.engine import actions as A
 from nanty_env.engine.cthulhu import game as _registers_handlers  # noqa: F401
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
 from nanty_env.engine.frames import frame_kinds
+from nanty_env.obs_fields import field_slices, fields_table
 from nanty_env.observation import legal_mask
 
 if TYPE_CHECKING:
@@ -104,15 +105,7 @@ _FIELDS: tuple[tuple[str, int, str], ...] = (
 )
 
 
-def _layout() -> dict[str, slice]:
-    out, pos = {}, 0
-    for name, size, _ in _FIELDS:
-        out[name] = slice(pos, pos + size)
-        pos += size
-    return out
-
-
-CTHULHU_OBS_LAYOUT: dict[str, slice] = _layout()
+CTHULHU_OBS_LAYOUT: dict[str, slice] = field_slices(_FIELDS)
 CTHULHU_OBS_SIZE: int = sum(size for _, size, _ in _FIELDS)
 OFF = {name: s.start for name, s in CTHULHU_OBS_LAYOUT.items()}
 CTHULHU_STATE_SIZE = CTHULHU_OBS_SIZE + (NS - 1) * NC + NC + NK
@@ -120,11 +113,7 @@ CTHULHU_STATE_SIZE = CTHULHU_OBS_SIZE + (NS - 1) * NC + NC + NK
 
 def layout_table() -> str:
     """The observation layout as a Markdown table."""
-    rows = ["| slice | name | size | meaning |", "|---|---|---|---|"]
-    for name, size, meaning in _FIELDS:
-        s = CTHULHU_OBS_LAYOUT[name]
-        rows.append(f"| {s.start}:{s.stop} | `{name}` | {size} | {meaning} |")
-    return "\n".join(rows)
+    return fields_table(_FIELDS)
 
 
 def _ones(x: Any, off: int, items: Sequence[int]) -> None:

@@ -20,6 +20,7 @@ import numpy as np
 
 from nanty_env.engine import actions as A
 from nanty_env.engine import frame_from_fields, frame_kinds, tables
+from nanty_env.obs_fields import field_slices, fields_table
 
 if TYPE_CHECKING:
     from nanty_env.engine import Game
@@ -69,15 +70,7 @@ _FIELDS: tuple[tuple[str, int, str], ...] = (
 )
 
 
-def _layout() -> dict[str, slice]:
-    out, pos = {}, 0
-    for name, size, _ in _FIELDS:
-        out[name] = slice(pos, pos + size)
-        pos += size
-    return out
-
-
-OBS_LAYOUT: dict[str, slice] = _layout()
+OBS_LAYOUT: dict[str, slice] = field_slices(_FIELDS)
 OBS_SIZE: int = sum(size for _, size, _ in _FIELDS)
 OBS_HIGH = 100.0  # the observation spaces' upper bound (every entry is in [0, OBS_HIGH])
 OFF = {name: s.start for name, s in OBS_LAYOUT.items()}
@@ -85,11 +78,7 @@ OFF = {name: s.start for name, s in OBS_LAYOUT.items()}
 
 def layout_table() -> str:
     """The observation layout as a Markdown table."""
-    rows = ["| slice | name | size | meaning |", "|---|---|---|---|"]
-    for name, size, meaning in _FIELDS:
-        s = OBS_LAYOUT[name]
-        rows.append(f"| {s.start}:{s.stop} | `{name}` | {size} | {meaning} |")
-    return "\n".join(rows)
+    return fields_table(_FIELDS)
 
 
 def _area_layout(n: int) -> tuple[np.ndarray, np.ndarray]:
