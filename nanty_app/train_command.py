@@ -120,7 +120,8 @@ def _train_rllib(args: argparse.Namespace) -> int:
             "pickles); start a new run"
         )
     try:
-        from training.rllib.config import ConfigError, load_rllib_config
+        from training.config import ConfigError
+        from training.rllib.config import load_rllib_config
     except ImportError as e:
         raise UsageError(
             f"training needs the train extra ({e}); pip install 'nanty-narking[train]'"
