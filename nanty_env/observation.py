@@ -423,12 +423,12 @@ def _update_cards(m: memoryview, c: _SeatCache, g: Game, seat: int, rel: tuple[i
         m[_HAND_BLOCK[0]] = _HAND_BLOCK[1]
         _ones(m, _HAND, hand)
         c.hand = hand[:]
-    known = g.known[seat]
-    if known != c.known:
+    known = g.known[seat]  # immutable (engine.knowledge): equal if the same object
+    if known is not c.known and known != c.known:
         m[_KNOWN_BLOCK[0]] = _KNOWN_BLOCK[1]
         for r in range(1, len(rel)):
             _ones(m, _KNOWN + (r - 1) * NC, known[rel[r]])
-        c.known = [row[:] for row in known]
+        c.known = known
     personas = [g.persona, g.known_unused[seat]]
     if personas != c.personas:
         m[_PERSONAS[0]] = _PERSONAS[1]

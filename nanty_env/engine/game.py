@@ -47,6 +47,7 @@ _LIST_FIELDS = (
     "played",
 )
 _NESTED_FIELDS = ("agents", "hands", "loans", "penalties", "known_unused")
+_SHARED_ROWS = ("loans", "penalties", "known_unused")  # immutable rows (state.Rows)
 _SCALAR_FIELDS = ("n", "active", "turn", "first_player", "ability_used")
 
 
@@ -185,10 +186,11 @@ class Game(GameState):
         g.log = copy(self.log)
         g.agents = list(map(copy, self.agents))
         g.hands = list(map(copy, self.hands))
-        g.loans = list(map(copy, self.loans))
-        g.penalties = list(map(copy, self.penalties))
-        g.known_unused = list(map(copy, self.known_unused))
-        g.known = list(map(_copy_rows, self.known))
+        # immutable rows (state.Rows, engine.knowledge): shared, replaced when they change
+        g.loans = self.loans
+        g.penalties = self.penalties
+        g.known_unused = self.known_unused
+        g.known = self.known
         g.stack = list(map(dict.copy, self.stack))  # frames hold only ints, strings, tuples
         return g
 
@@ -254,8 +256,9 @@ class Game(GameState):
         for name in _LIST_FIELDS:
             setattr(g, name, [int(x) for x in d[name]])
         for name in _NESTED_FIELDS:
-            setattr(g, name, [[int(x) for x in row] for row in d[name]])
-        g.known = [[[int(x) for x in row] for row in rows] for rows in d["known"]]
+            rows = [[int(x) for x in row] for row in d[name]]
+            setattr(g, name, tuple(map(tuple, rows)) if name in _SHARED_ROWS else rows)
+        g.known = tuple(tuple(tuple(int(x) for x in row) for row in rows) for rows in d["known"])
         g.stack = [_frame_from_json(f) for f in d["stack"]]
         o = d.get("outcome")
         g.outcome = (
@@ -320,10 +323,6 @@ def _expansion_of(d: Any) -> str | None:
 
 
 _new = object.__new__
-
-
-def _copy_rows(rows: list[list[int]]) -> list[list[int]]:
-    return list(map(list.copy, rows))
 
 
 def _jsonable(x: Any) -> Any:

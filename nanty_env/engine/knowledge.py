@@ -1,6 +1,8 @@
 """What each seat knows about hidden cards, kept as sound subsets of the truth.
 
-``g.known[p][q]`` lists cards that seat ``p`` knows to be in seat ``q``'s hand (``p != q``);
+``g.known[p][q]`` lists cards that seat ``p`` knows to be in seat ``q``'s hand (``p != q``),
+as nested tuples: it changes rarely, so a game's clones share it, and every change builds new
+tuples (:func:`set_known`);
 ``g.known_unused[p]`` lists personality cards ``p`` knows to be set aside. Every card movement
 that others can see (or partly see) updates these, so an observation can include exactly what
 its seat has learnt, and a resampler can keep it fixed.
@@ -8,7 +10,30 @@ its seat has learnt, and a resampler can keep it fixed.
 
 from __future__ import annotations
 
-from nanty_env.engine.state import GameState
+from collections.abc import Iterable
+
+from nanty_env.engine.state import GameState, empty_rows, with_row
+
+Known = tuple[tuple[tuple[int, ...], ...], ...]
+
+
+def no_knowledge(n: int) -> Known:
+    """``g.known`` of a game where nobody knows any other hand."""
+    return tuple(tuple(() for _ in range(n)) for _ in range(n))
+
+
+def set_known(g: GameState, p: int, q: int, cards: Iterable[int]) -> None:
+    """Seat ``p`` now knows exactly ``cards`` to be in seat ``q``'s hand."""
+    known = g.known
+    rows = known[p]
+    row = (*rows[:q], tuple(cards), *rows[q + 1 :])
+    g.known = (*known[:p], row, *known[p + 1 :])
+
+
+def forget(g: GameState, p: int, q: int) -> None:
+    """Seat ``p`` no longer knows any card in seat ``q``'s hand."""
+    if g.known[p][q]:
+        set_known(g, p, q, ())
 
 
 def card_revealed(g: GameState, owner: int, c: int, *, to_hand: bool = False) -> None:
@@ -20,9 +45,9 @@ def card_revealed(g: GameState, owner: int, c: int, *, to_hand: bool = False) ->
         row = g.known[x][owner]
         if to_hand:
             if c not in row:
-                row.append(c)
+                set_known(g, x, owner, (*row, c))
         elif c in row:
-            row.remove(c)
+            set_known(g, x, owner, (y for y in row if y != c))
 
 
 def cards_drawn(g: GameState, p: int, cards: list[int]) -> None:
@@ -37,18 +62,18 @@ def card_given(g: GameState, giver: int, receiver: int, c: int) -> None:
             if x != receiver:
                 row = g.known[giver][receiver]
                 if c not in row:
-                    row.append(c)
+                    set_known(g, giver, receiver, (*row, c))
         elif x == receiver:
             row = g.known[receiver][giver]
             if c in row:
-                row.remove(c)
+                set_known(g, receiver, giver, (y for y in row if y != c))
         else:
-            g.known[x][giver].clear()
+            forget(g, x, giver)
 
 
 def hand_seen(g: GameState, viewer: int, owner: int) -> None:
     """``viewer`` has looked at ``owner``'s whole hand."""
-    g.known[viewer][owner] = list(g.hands[owner])
+    set_known(g, viewer, owner, g.hands[owner])
 
 
 def hands_exchanged(g: GameState, p: int, q: int) -> None:
@@ -56,20 +81,19 @@ def hands_exchanged(g: GameState, p: int, q: int) -> None:
     everyone else's knowledge moves with the hands."""
     for x in range(g.n):
         if x not in (p, q):
-            g.known[x][p], g.known[x][q] = g.known[x][q], g.known[x][p]
-    g.known[p][q] = list(g.hands[q])
-    g.known[q][p] = list(g.hands[p])
+            of_p, of_q = g.known[x][p], g.known[x][q]
+            set_known(g, x, p, of_q)
+            set_known(g, x, q, of_p)
+    set_known(g, p, q, g.hands[q])
+    set_known(g, q, p, g.hands[p])
 
 
 def personalities_seen(g: GameState, p: int, seen: list[int]) -> None:
-    g.known_unused[p] = sorted(set(g.known_unused[p]) | set(seen))
+    g.known_unused = with_row(g.known_unused, p, sorted(set(g.known_unused[p]) | set(seen)))
 
 
 def personality_swapped(g: GameState, p: int, old: int, new: int) -> None:
     """``p`` swapped ``old`` for ``new`` from the unused pile: ``p`` knows ``old`` is set aside;
     others no longer know which set-aside card left."""
-    for x in range(g.n):
-        if x == p:
-            g.known_unused[p] = sorted((set(g.known_unused[p]) - {new}) | {old})
-        else:
-            g.known_unused[x] = []
+    mine = sorted((set(g.known_unused[p]) - {new}) | {old})
+    g.known_unused = with_row(empty_rows(g.n), p, mine)

@@ -15,7 +15,9 @@ from collections.abc import Mapping, Sequence
 from nanty_env.engine.actions import NUM_AREAS
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
+from nanty_env.engine.knowledge import no_knowledge
 from nanty_env.engine.setup import personality_deck
+from nanty_env.engine.state import empty_rows
 from nanty_env.engine.tables import tables
 
 
@@ -112,8 +114,8 @@ def build_position(
 
     used: set[int] = set(g.removed)
     g.hands = [[card(x) for x in h] for h in hands] if hands is not None else g.hands
-    g.loans = [[card(x) for x in (loans or {}).get(s, ())] for s in range(n)]
-    g.penalties = [[card(x) for x in (penalties or {}).get(s, ())] for s in range(n)]
+    g.loans = tuple(tuple(card(x) for x in (loans or {}).get(s, ())) for s in range(n))
+    g.penalties = tuple(tuple(card(x) for x in (penalties or {}).get(s, ())) for s in range(n))
     g.discard = [card(x) for x in discard]
     top = [card(x) for x in deck_top]
     for group in (*g.hands, *g.loans, *g.penalties, g.discard, top):
@@ -135,8 +137,8 @@ def build_position(
     if personalities is not None:
         g.persona = [personality(x) for x in personalities]
         g.persona_pool = sorted(p for p in personality_deck(cfg) if p not in g.persona)
-    g.known = [[[] for _ in range(n)] for _ in range(n)]
-    g.known_unused = [[] for _ in range(n)]
+    g.known = no_knowledge(n)
+    g.known_unused = empty_rows(n)
     g.active = active
     g.turn = turn
     g.outcome = None

@@ -8,7 +8,8 @@ from nanty_env.engine.actions import NUM_AREAS
 from nanty_env.engine.board import add_pawn
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.frames import push
-from nanty_env.engine.state import GameState
+from nanty_env.engine.knowledge import no_knowledge
+from nanty_env.engine.state import GameState, empty_rows
 from nanty_env.engine.tables import HAND_SIZE, START_MONEY, tables, tables_for
 
 
@@ -33,10 +34,9 @@ def deal(g: GameState, cfg: GameConfig, rng: np.random.Generator) -> None:
     g.building = [-1] * NUM_AREAS
     g.city_retired, g.city_gained = [0] * NUM_AREAS, [-1] * NUM_AREAS
     g.money = [START_MONEY] * n
-    g.loans = [[] for _ in range(n)]
-    g.penalties = [[] for _ in range(n)]
-    g.known = [[[] for _ in range(n)] for _ in range(n)]
-    g.known_unused = [[] for _ in range(n)]
+    g.loans = g.penalties = empty_rows(n)
+    g.known = no_knowledge(n)
+    g.known_unused = empty_rows(n)
     g.log, g.stack, g.outcome, g._legal, g._dice = [], [], None, None, None
     g.turn, g.ability_used, g.played, g.in_play = 0, 0, [], []
     g.discard, g.events_done = [], []

@@ -10,7 +10,7 @@ class and the imports run one way. An expansion's state subclasses it
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from nanty_env.engine import actions as A
@@ -20,6 +20,24 @@ from nanty_env.engine.outcome import Outcome
 from nanty_env.engine.tables import Tables
 
 Frame = dict[str, Any]
+Rows = tuple[tuple[int, ...], ...]  # one row per seat, immutable: clones share it
+
+
+def empty_rows(n: int) -> Rows:
+    """``n`` empty rows."""
+    return ((),) * n
+
+
+def with_row(rows: Rows, i: int, row: Iterable[int]) -> Rows:
+    """``rows`` with row ``i`` replaced by ``row`` (new tuples; ``rows`` is unchanged)."""
+    return (*rows[:i], tuple(row), *rows[i + 1 :])
+
+
+def with_appended(rows: Rows, i: int, item: int) -> Rows:
+    """``rows`` with ``item`` appended to row ``i``."""
+    return with_row(rows, i, (*rows[i], item))
+
+
 Options = Callable[["GameState", Frame], "list[int] | None"]
 Act = Callable[["GameState", Frame, int], None]
 
@@ -106,8 +124,8 @@ class GameState:
     city_gained: list[int]
     money: list[int]
     hands: list[list[int]]
-    penalties: list[list[int]]
-    loans: list[list[int]]
+    penalties: Rows  # rarely change, so immutable and shared by clones (with_appended)
+    loans: Rows
     deck: list[int]
     discard: list[int]
     in_play: list[int]
@@ -117,8 +135,8 @@ class GameState:
     persona: list[int]
     persona_pool: list[int]
     played: list[int]
-    known: list[list[list[int]]]
-    known_unused: list[list[int]]
+    known: tuple[tuple[tuple[int, ...], ...], ...]  # immutable: see engine.knowledge
+    known_unused: Rows
     stack: list[Frame]
     outcome: Outcome | None
     rng: Any  # the game's generator (see ``nanty_env.engine.rng``)

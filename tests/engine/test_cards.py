@@ -505,7 +505,7 @@ def test_scroll_loan(cid: str) -> None:
     g = position([cid], money=[5, 0, 0, 0], agents={0: {"Chelsea": 1}})
     to_scroll(g, cid)
     assert g.money[0] == 15
-    assert g.loans[0] == [card(cid)]
+    assert g.loans[0] == (card(cid),)
     to_end(g)
     assert card(cid) not in g.discard and card(cid) not in g.in_play
     assert scoring.net_worth(g, 0) == 15 - 12
@@ -763,7 +763,7 @@ def test_scroll_pay_five_or_keep_the_card(cid: str) -> None:
     assert legal(g) == {A.PASS, A.CONFIRM}
     g.apply(A.CONFIRM)
     assert g.money == [5, 2, 3, 0]
-    assert g.penalties[1] == []
+    assert g.penalties[1] == ()
     to_end(g)
     assert card(cid) in g.discard
 
@@ -772,7 +772,7 @@ def test_scroll_pay_five_or_keep_the_card(cid: str) -> None:
     g.apply(pl(2))
     assert legal(g) == {A.PASS}  # £3 cannot pay £5: the card is taken
     g.apply(A.PASS)
-    assert g.penalties[2] == [card(cid)]
+    assert g.penalties[2] == (card(cid),)
     assert g.money == [0, 7, 3, 0]
     to_end(g)
     assert card(cid) not in g.discard and card(cid) not in g.in_play
@@ -796,7 +796,7 @@ def test_faq_irene_adler_is_stuck_and_counts_toward_hand_size() -> None:
     to_end(g)
     g.apply(A.PASS)  # seat 0 ends the turn and refills
     assert g.active == 1
-    assert g.penalties[1] == [card("the_fools_guild")]
+    assert g.penalties[1] == (card("the_fools_guild"),)
     assert card("the_fools_guild") not in g.hands[1]
     assert legal(g) == {pc("ruby")}  # neither playable nor discardable
     g.apply(pc("ruby"))
@@ -804,7 +804,7 @@ def test_faq_irene_adler_is_stuck_and_counts_toward_hand_size() -> None:
     g.apply(A.PASS)  # seat 1 refills: four cards plus the penalty card make five
     assert len(g.hands[1]) == 4
     assert ids(g.hands[1]) == sorted(["modo", "dwarves", "the_watch", "buggy_swires"])
-    assert g.penalties[1] == [card("the_fools_guild")]
+    assert g.penalties[1] == (card("the_fools_guild"),)
 
 
 def test_faq_penalty_cards_refill_and_abilities() -> None:
@@ -824,11 +824,17 @@ def test_faq_penalty_cards_refill_and_abilities() -> None:
     g.apply(A.ABILITY + area("Westminster"))
     assert legal(g) == {dc("hex")}  # the card just drawn; never a penalty card
     g.apply(dc("hex"))
-    assert g.penalties[0] == [card("the_fools_guild"), card("dr_whiteface")]
+    assert g.penalties[0] == (
+        card("the_fools_guild"),
+        card("dr_whiteface"),
+    )
     g.apply(A.PASS)  # no card to play
     g.apply(A.PASS)  # end of turn: refill to five counting the two penalty cards
     assert len(g.hands[0]) == 3
-    assert g.penalties[0] == [card("the_fools_guild"), card("dr_whiteface")]
+    assert g.penalties[0] == (
+        card("the_fools_guild"),
+        card("dr_whiteface"),
+    )
 
 
 @pytest.mark.parametrize("cid", covers("the_fire_brigade"))
@@ -1378,7 +1384,7 @@ def test_scroll_mrs_cake_sees_all_unused_personalities_but_one(cid: str) -> None
     to_scroll(g, cid)
     seen = set(g.known_unused[0])
     assert len(seen) == 2 and seen < unused
-    assert g.known_unused[1:] == [[], [], []]
+    assert g.known_unused[1:] == ((), (), ())
     assert g.persona_pool == sorted(unused)  # nothing moves
 
 

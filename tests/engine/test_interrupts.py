@@ -261,7 +261,7 @@ def test_faq_goodyear_against_milverton_and_irene_adler(cid: str) -> None:
     to_scroll(g, cid)
     g.apply(pl(1))
     g.apply(pc("wallace_sonky"))
-    assert g.penalties[1] == []
+    assert g.penalties[1] == ()
     g.apply(A.PASS)  # skip the agent symbol
     assert card(cid) in g.discard
 

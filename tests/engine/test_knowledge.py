@@ -14,6 +14,7 @@ import pytest
 
 from nanty_env.engine import actions as A
 from nanty_env.engine.game import Game
+from nanty_env.engine.knowledge import set_known
 from nanty_env.engine.position import build_position, card
 from nanty_env.engine.tables import tables
 
@@ -72,7 +73,7 @@ def assert_sound(g: Game) -> None:
             row = g.known[p][q]
             assert len(row) == len(set(row)), (p, q, row)
             if p == q:
-                assert row == []
+                assert row == ()
             assert set(row) <= set(g.hands[q]), (p, q, row, g.hands[q])
         assert set(g.known_unused[p]) <= set(g.persona_pool), p
 
@@ -112,7 +113,7 @@ def test_stanley_knowledge() -> None:
     knows which card the taker has; the others no longer know anything certain about the
     victim's hand (a card they knew may be the one taken)."""
     g = position(["stanley"], [["groat", "ruby"]])
-    g.known[2][1] = [card("groat"), card("ruby")]  # seat 2 had seen seat 1's hand
+    set_known(g, 2, 1, [card("groat"), card("ruby")])  # seat 2 had seen seat 1's hand
     to_scroll(g, "stanley")
     g.apply(pl(1))
     pass_windows(g)
@@ -127,12 +128,12 @@ def test_stanley_knowledge() -> None:
 
 def test_stanley_no_duplicate_when_the_taker_already_knew_the_hand() -> None:
     g = position(["stanley"], [["groat", "ruby"]])
-    g.known[0][1] = [card("groat"), card("ruby")]
+    set_known(g, 0, 1, [card("groat"), card("ruby")])
     to_scroll(g, "stanley")
     g.apply(pl(1))
     pass_windows(g)
     g.apply(sc("groat"))
-    assert g.known[0][1] == [card("ruby")]
+    assert g.known[0][1] == (card("ruby"),)
     assert_sound(g)
 
 
@@ -143,8 +144,8 @@ def test_exchange_hands_knowledge() -> None:
     g = position(
         ["the_chair_of_indefinite_studies", "groat", "ruby"], [["modo", "dwarves"], ["hex"]]
     )
-    g.known[2][1] = [card("modo")]  # seat 2 knew seat 1 held Modo
-    g.known[2][0] = [card("groat")]  # ... and seat 0 Groat
+    set_known(g, 2, 1, [card("modo")])  # seat 2 knew seat 1 held Modo
+    set_known(g, 2, 0, [card("groat")])  # ... and seat 0 Groat
     to_scroll(g, "the_chair_of_indefinite_studies")
     g.apply(pl(1))
     pass_windows(g)
@@ -160,8 +161,8 @@ def test_exchange_hands_knowledge() -> None:
 @pytest.mark.parametrize("cid", ["the_beggars_guild", "queen_molly"])
 def test_cards_handed_over_are_known_to_both(cid: str) -> None:
     g = position([cid], [["groat", "ruby", "modo"], ["hex"]])
-    g.known[2][1] = [card("modo")]
-    g.known[0][1] = [card("groat")]
+    set_known(g, 2, 1, [card("modo")])
+    set_known(g, 0, 1, [card("groat")])
     to_scroll(g, cid)
     g.apply(pl(1))
     pass_windows(g)
@@ -187,7 +188,7 @@ def test_sunshine_sanctuary_card_gift() -> None:
 @pytest.mark.parametrize("cid", ["rosie_palm", "the_seamstresses_guild"])
 def test_sold_card_known_to_the_seller(cid: str) -> None:
     g = position([cid, "groat", "ruby"], money=[0, 5, 0, 0])
-    g.known[2][0] = [card("groat"), card("ruby")]
+    set_known(g, 2, 0, [card("groat"), card("ruby")])
     to_scroll(g, cid)
     g.apply(pl(1))
     pass_windows(g)
@@ -248,13 +249,12 @@ def test_zorgo_knowledge() -> None:
     g = position(["zorgo_the_retro_phrenologist"])
     pool = list(g.persona_pool)
     old = g.persona[0]
-    g.known_unused[0] = pool[:]  # seat 0 had seen all of them
-    g.known_unused[1] = pool[:2]
+    g.known_unused = (tuple(pool), tuple(pool[:2]), (), ())  # seat 0 had seen all of them
     to_scroll(g, "zorgo_the_retro_phrenologist")
     new = g.persona[0]
     assert new in pool and new != old
-    assert g.known_unused[0] == sorted(set(pool) - {new} | {old})
-    assert g.known_unused[1] == []
+    assert list(g.known_unused[0]) == sorted(set(pool) - {new} | {old})
+    assert g.known_unused[1] == ()
     assert g.view(0)["personality"] == new
     assert_sound(g)
 

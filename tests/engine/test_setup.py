@@ -52,8 +52,8 @@ def test_ten_pounds_and_five_cards_each(n):
     g = new(n)
     assert g.money == [10] * n
     assert [len(h) for h in g.hands] == [5] * n
-    assert g.loans == [[]] * n
-    assert g.penalties == [[]] * n
+    assert g.loans == ((),) * n
+    assert g.penalties == ((),) * n
     assert g.discard == []
 
 

@@ -20,6 +20,8 @@ from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.errors import IllegalActionError
 from nanty_env.engine.game import Game
+from nanty_env.engine.knowledge import set_known
+from nanty_env.engine.state import with_appended
 
 
 def _load_regen():
@@ -90,10 +92,10 @@ def test_clone_shares_no_mutable_state():
         c.discard.append(998)
         c.trouble[5] = 1 - c.trouble[5]
         c.building[2] = 3
-        c.known[0][1].append(997)
-        c.known_unused[1].append(996)
-        c.loans[0].append(995)
-        c.penalties[1].append(994)
+        set_known(c, 0, 1, (*c.known[0][1], 997))  # nested tuples: only replaced, never changed
+        c.known_unused = with_appended(c.known_unused, 1, 996)  # immutable rows: replaced
+        c.loans = with_appended(c.loans, 0, 995)
+        c.penalties = with_appended(c.penalties, 1, 994)
         c.played.append(993)
         c.event_deck.clear()
         c.persona.reverse()

@@ -81,7 +81,7 @@ def state_violations(g: CthulhuState, previous_insanity: int | None = None) -> l
 
     cards = g.deck + g.discard + g.in_play + g.removed + g.faceup
     for s in range(n):
-        cards += g.hands[s] + g.loans[s] + g.penalties[s]
+        cards += [*g.hands[s], *g.loans[s], *g.penalties[s]]
         check(set(g.loans[s]) <= t.loan_cards, f"loans[{s}]: not a loan card")
         for q, known in enumerate(g.known[s]):
             check(set(known) <= set(g.hands[q]), f"known[{s}][{q}]: a card not in that hand")

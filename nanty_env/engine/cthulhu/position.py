@@ -15,6 +15,7 @@ from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu.game import CthulhuGame
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
 from nanty_env.engine.game import Game
+from nanty_env.engine.knowledge import no_knowledge
 
 
 def _find(kind: str, index: Mapping[str, int], items, name: str) -> int:
@@ -142,8 +143,8 @@ def build_position(
     used: set[int] = set(g.removed)
     if hands is not None:
         g.hands = [[card(x, t) for x in h] for h in hands]
-    g.loans = [[card(x, t) for x in (loans or {}).get(s, ())] for s in range(n)]
-    g.penalties = [[card(x, t) for x in (penalties or {}).get(s, ())] for s in range(n)]
+    g.loans = tuple(tuple(card(x, t) for x in (loans or {}).get(s, ())) for s in range(n))
+    g.penalties = tuple(tuple(card(x, t) for x in (penalties or {}).get(s, ())) for s in range(n))
     g.discard = [card(x, t) for x in discard]
     default_face_up = g.faceup
     g.faceup = [card(x, t) for x in face_up] if face_up is not None else []
@@ -168,7 +169,7 @@ def build_position(
     if events is not None:
         g.event_deck = [event(x, t) for x in reversed(events)]
         g.events_done = []
-    g.known = [[[] for _ in range(n)] for _ in range(n)]
+    g.known = no_knowledge(n)
     g.active, g.turn = active, turn
     g.outcome, g.log = None, []
     g.stack = [{"k": "turn", "p": active, "s": 0}]

@@ -14,6 +14,8 @@ from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu.cards import refill_face_up
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.frames import push
+from nanty_env.engine.knowledge import no_knowledge
+from nanty_env.engine.state import empty_rows
 from nanty_env.engine.tables import HAND_SIZE, START_MONEY, tables_for
 
 START_LEVEL = 1
@@ -30,10 +32,9 @@ def empty_state(g: CthulhuState, cfg: GameConfig) -> None:
     g.building, g.btype = [-1] * NUM_AREAS, [-1] * NUM_AREAS
     g.city_retired, g.city_gained = [0] * NUM_AREAS, [-1] * NUM_AREAS
     g.money = [START_MONEY] * n
-    g.loans = [[] for _ in range(n)]
-    g.penalties = [[] for _ in range(n)]
-    g.known = [[[] for _ in range(n)] for _ in range(n)]
-    g.known_unused = [[] for _ in range(n)]
+    g.loans = g.penalties = empty_rows(n)
+    g.known = no_knowledge(n)
+    g.known_unused = empty_rows(n)
     g.persona, g.persona_pool = [], []
     g.log, g.stack, g.outcome, g._legal, g._dice = [], [], None, None, None
     g.turn, g.ability_used, g.played, g.in_play = 0, 0, [], []

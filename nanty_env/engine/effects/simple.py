@@ -13,7 +13,7 @@ from nanty_env.engine.cards import draw_cards
 from nanty_env.engine.effects.registry import effect
 from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pop
 from nanty_env.engine.knowledge import card_revealed, personalities_seen, personality_swapped
-from nanty_env.engine.state import GameState
+from nanty_env.engine.state import GameState, with_appended
 from nanty_env.engine.tables import HAND_SIZE
 
 Params = Mapping[str, Any]
@@ -43,7 +43,7 @@ def earn_per_building(g: GameState, p: int, c: int, params: Params) -> None:
 def take_loan(g: GameState, p: int, c: int, params: Params) -> None:
     """The loan card leaves play and lies in front of the player until the end."""
     g.in_play.remove(c)
-    g.loans[p].append(c)
+    g.loans = with_appended(g.loans, p, c)
     _earn(g, p, params["amount"], "a loan")
 
 

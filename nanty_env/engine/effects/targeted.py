@@ -10,9 +10,16 @@ from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.effects.registry import effect, others
 from nanty_env.engine.frames import Frame, call, handler, pop
-from nanty_env.engine.knowledge import card_given, card_revealed, hand_seen, hands_exchanged
+from nanty_env.engine.knowledge import (
+    card_given,
+    card_revealed,
+    forget,
+    hand_seen,
+    hands_exchanged,
+    set_known,
+)
 from nanty_env.engine.reactions import BLOCKED, ask
-from nanty_env.engine.state import GameState
+from nanty_env.engine.state import GameState, with_appended
 
 Params = Mapping[str, Any]
 Eligible = Callable[["GameState", int, Params], list[int]]
@@ -166,7 +173,7 @@ class PayOr:
             return
         if g.t.effect[c] == "pay_or_take_penalty_card":
             g.in_play.remove(c)
-            g.penalties[t].append(c)
+            g.penalties = with_appended(g.penalties, t, c)
             g.say(f"player {t} must keep {g.t.data.cards[c].name(g.cfg.theme)}")
         else:
             call(g, {"k": "burn_building", "p": p, "t": t})
@@ -267,12 +274,13 @@ class KeepOne:
         pop(g)
         keep = a - A.SELECT_CARD
         give_card(g, f["t"], f["p"], keep)
-        for x in f["cards"]:
-            if x != keep and x not in g.known[f["p"]][f["t"]]:
-                g.known[f["p"]][f["t"]].append(x)  # the taker saw the card that went back
+        row = g.known[f["p"]][f["t"]]
+        back = [x for x in f["cards"] if x != keep and x not in row]
+        if back:  # the taker saw the cards that went back
+            set_known(g, f["p"], f["t"], (*row, *back))
         for q in range(g.n):
             if q not in (f["p"], f["t"]):
-                g.known[q][f["t"]].clear()
+                forget(g, q, f["t"])
 
 
 # ---------------------------------------------------------------------- each other player
