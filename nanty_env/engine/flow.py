@@ -127,17 +127,20 @@ def register_own_turn_frames(
     def is_card_of_turn(g: GameState, a: int) -> bool:
         return A.PLAY_CARD <= a < A.DISCARD_CARD and not g.t.is_interrupt[a - A.PLAY_CARD]
 
+    def with_extras(g: GameState, p: int, out: list[int]) -> list[int]:
+        """``out`` and the extras open to ``p``, sorted (``out`` itself is sorted)."""
+        more = extras(g, p)
+        if more:
+            out += more
+            out.sort()
+        return out
+
     @handler("main", "choose the card to play this turn", registry)
     class Main:
         @staticmethod
         def options(g: GameState, f: Frame) -> list[int] | None:
             p = f["p"]
-            out = [A.PLAY_CARD + c for c in playable_cards(g, p)] or [A.PASS]
-            more = extras(g, p)
-            if more:
-                out += more
-                out.sort()
-            return out
+            return with_extras(g, p, [A.PLAY_CARD + c for c in playable_cards(g, p)] or [A.PASS])
 
         @staticmethod
         def act(g: GameState, f: Frame, a: int) -> None:
@@ -155,10 +158,7 @@ def register_own_turn_frames(
     class End:
         @staticmethod
         def options(g: GameState, f: Frame) -> list[int] | None:
-            more = extras(g, f["p"])
-            if more:
-                more.sort()
-            return [A.PASS, *more]
+            return with_extras(g, f["p"], [A.PASS])  # PASS (0) stays first
 
         @staticmethod
         def act(g: GameState, f: Frame, a: int) -> None:
@@ -175,12 +175,7 @@ def register_own_turn_frames(
             if f["left"] <= 0:
                 pop(g)
                 return None
-            out = [A.PASS, *[A.PLAY_CARD + c for c in playable_cards(g, p)]]
-            more = extras(g, p)
-            if more:
-                out += more
-                out.sort()
-            return out
+            return with_extras(g, p, [A.PASS, *[A.PLAY_CARD + c for c in playable_cards(g, p)]])
 
         @staticmethod
         def act(g: GameState, f: Frame, a: int) -> None:
