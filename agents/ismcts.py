@@ -506,13 +506,14 @@ class ISMCTSBot(RoleAwareBot):
         if self.prior_weight <= 0:
             return dict.fromkeys(legal, 1.0 / len(legal))
         ev: Evaluator | LearnedEvaluator | NetEvaluator
-        weights = ruleset_weights(g.cfg, self.weights)
-        ev = make_evaluator(g.cfg, view["seat"], own_role(view), marginals, weights)
         if self.net is not None:
             ev = NetEvaluator(g.cfg, view["seat"], view["personality"], marginals, self.net)
-        elif self.prior_learned > 0.0:
-            model = self.value_model or default_value_model()
-            ev = LearnedEvaluator(ev, model, marginals, view["personality"], self.prior_learned)
+        else:
+            weights = ruleset_weights(g.cfg, self.weights)
+            ev = make_evaluator(g.cfg, view["seat"], own_role(view), marginals, weights)
+            if self.prior_learned > 0.0:
+                model = self.value_model or default_value_model()
+                ev = LearnedEvaluator(ev, model, marginals, view["personality"], self.prior_learned)
         scores = np.array(TurnPlanner(ev, depth=self.prior_depth).scores(g, legal))
         z = (scores - scores.max()) / max(self.temperature, 1e-6)
         p = np.exp(z)

@@ -80,9 +80,10 @@ class NetEvaluator:
         self.mixture = check_mixture(mixture)
         # mixture "deals": every combination of the others' personalities, with its probability
         others = [q for q in range(self.n) if q != seat]
+        combos = itertools.product(*(self.options[q] for q in others)) if mixture == "deals" else ()
         self.deals = [
             (dict(zip(others, (k for k, _ in combo), strict=True)), math.prod(p for _, p in combo))
-            for combo in itertools.product(*(self.options[q] for q in others))
+            for combo in combos
         ]
         self._values: dict[tuple, float] = {}
 

@@ -69,13 +69,7 @@ def sb3_policy_checkpoint(
     meta: dict[str, Any] = {
         "actor": _layers(state, ACTOR, activation, "action_net"),
         "value": _layers(state, CRITIC, activation, "value_net"),
-        "observation": {
-            "size": size,
-            "hint": hint_bot is not None,
-            "encoder": spec.encoder_name,
-            "layout": spec.layout_digest,
-            **({"expansion": spec.expansion} if spec.expansion else {}),
-        },
+        "observation": spec.checkpoint_observation(size, hint_bot is not None),
         "num_actions": int(policy.action_space.n),
         "env": dict(env or {}),
         "trained_with": {"library": "sb3", "policy": type(policy).__name__, **(trained_with or {})},

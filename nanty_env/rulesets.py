@@ -57,6 +57,18 @@ class RulesetSpec:
         fields = [[name, s.stop - s.start] for name, s in self.layout.items()]
         return hashlib.sha256(json.dumps(fields).encode()).hexdigest()[:16]
 
+    def checkpoint_observation(self, size: int, hint: bool) -> dict[str, Any]:
+        """What a policy checkpoint records of its observation (``PolicyBot`` checks it):
+        its size (with a hint, the ruleset's observation plus the one-hot hint), the
+        encoder's name, the layout digest, and the expansion if any."""
+        return {
+            "size": size,
+            "hint": hint,
+            "encoder": self.encoder_name,
+            "layout": self.layout_digest,
+            **({"expansion": self.expansion} if self.expansion else {}),
+        }
+
     @property
     def name(self) -> str:
         return f"the {self.expansion} expansion" if self.expansion else "the base game"

@@ -114,6 +114,14 @@ class Turn:
         return None
 
 
+def with_sorted(out: list[int], more: list[int]) -> list[int]:
+    """``out`` (sorted) with ``more`` added, sorted again only if there was anything to add."""
+    if more:
+        out += more
+        out.sort()
+    return out
+
+
 def register_own_turn_frames(
     registry: Registry,
     extras: Callable[[GameState, int], list[int]],
@@ -128,12 +136,7 @@ def register_own_turn_frames(
         return A.PLAY_CARD <= a < A.DISCARD_CARD and not g.t.is_interrupt[a - A.PLAY_CARD]
 
     def with_extras(g: GameState, p: int, out: list[int]) -> list[int]:
-        """``out`` and the extras open to ``p``, sorted (``out`` itself is sorted)."""
-        more = extras(g, p)
-        if more:
-            out += more
-            out.sort()
-        return out
+        return with_sorted(out, extras(g, p))
 
     @handler("main", "choose the card to play this turn", registry)
     class Main:
@@ -237,10 +240,7 @@ class CardInPlay:
             f["i"] = i + 1
             return None
         passable = sym != "event" or not targets  # an event that can happen must
-        more = extras(g, p)
-        if more:
-            targets += more
-            targets.sort()
+        with_sorted(targets, extras(g, p))
         if passable:
             targets.insert(0, A.PASS)
         return targets

@@ -12,22 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from nanty_env.engine.state import GameState, empty_rows, with_row
+from nanty_env.engine.state import GameState, Rows, empty_rows, with_row
 
-Known = tuple[tuple[tuple[int, ...], ...], ...]
+Known = tuple[Rows, ...]
 
 
 def no_knowledge(n: int) -> Known:
     """``g.known`` of a game where nobody knows any other hand."""
-    return tuple(tuple(() for _ in range(n)) for _ in range(n))
+    return (empty_rows(n),) * n
 
 
 def set_known(g: GameState, p: int, q: int, cards: Iterable[int]) -> None:
     """Seat ``p`` now knows exactly ``cards`` to be in seat ``q``'s hand."""
     known = g.known
-    rows = known[p]
-    row = (*rows[:q], tuple(cards), *rows[q + 1 :])
-    g.known = (*known[:p], row, *known[p + 1 :])
+    g.known = (*known[:p], with_row(known[p], q, cards), *known[p + 1 :])
 
 
 def forget(g: GameState, p: int, q: int) -> None:

@@ -135,7 +135,7 @@ class GameState:
     persona: list[int]
     persona_pool: list[int]
     played: list[int]
-    known: tuple[tuple[tuple[int, ...], ...], ...]  # immutable: see engine.knowledge
+    known: tuple[Rows, ...]  # immutable: see engine.knowledge
     known_unused: Rows
     stack: list[Frame]
     outcome: Outcome | None

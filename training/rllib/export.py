@@ -56,13 +56,7 @@ def export_module(
     meta = {
         "actor": actor,
         "value": value,
-        "observation": {
-            "size": spec.obs_size,
-            "hint": False,
-            "encoder": spec.encoder_name,
-            "layout": spec.layout_digest,
-            **({"expansion": spec.expansion} if spec.expansion else {}),
-        },
+        "observation": spec.checkpoint_observation(spec.obs_size, hint=False),
         "num_actions": int(module.action_space.n),
         "env": dict(env),
         "trained_with": {"library": "rllib", **trained_with},

@@ -25,7 +25,7 @@ from nanty_env.engine.cthulhu.effects import start_effect
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.cthulhu.track import advance_insanity
 from nanty_env.engine.cthulhu.victory import end_by_deck, start_of_turn_win
-from nanty_env.engine.flow import register_own_turn_frames, with_interrupt_extras
+from nanty_env.engine.flow import register_own_turn_frames, with_interrupt_extras, with_sorted
 from nanty_env.engine.frames import CTHULHU, Frame, handler, pop, push
 from nanty_env.engine.tables import HAND_SIZE
 
@@ -161,10 +161,7 @@ class CardInPlay:
         if not targets and sym != "play_another" and not usable:
             f["i"] = i + 1
             return None
-        more = extras(g, p, usable)
-        if more:
-            targets += more
-            targets.sort()
+        with_sorted(targets, extras(g, p, usable))
         if sym != "insanity":
             targets.insert(0, A.PASS)
         return targets
