@@ -18,6 +18,7 @@ import numpy as np
 from nanty_env.single import NantySingleAgentEnv
 
 EnvFactory = Callable[[], NantySingleAgentEnv]
+GameSlot = tuple[NantySingleAgentEnv, int | None, float, int]  # env, seed, return, length
 Indices = None | int | Iterable[int]
 
 
@@ -120,6 +121,35 @@ class GameBatch:
     def action_masks(self) -> np.ndarray:
         return np.stack([e.action_masks() for e in self.envs])
 
+    def remove_games(self, k: int, front: bool) -> list[GameSlot]:
+        """Take ``k`` games out of this batch (its first or last ones), each with what the
+        batch keeps of it (pending seed, episode return and length so far), to hand to
+        another batch with :meth:`insert_games`: it goes on exactly as it would have here."""
+        if not 0 <= k <= self.num_envs:
+            raise ValueError(f"cannot take {k} of {self.num_envs} games")
+        part = slice(0, k) if front else slice(self.num_envs - k, self.num_envs)
+        slots = list(
+            zip(
+                self.envs[part],
+                self._seeds[part],
+                self._returns[part],
+                self._lengths[part],
+                strict=True,
+            )
+        )
+        for rows in (self.envs, self._seeds, self._returns, self._lengths):
+            del rows[part]
+        self.num_envs -= k
+        return slots
+
+    def insert_games(self, slots: Sequence[GameSlot], front: bool) -> None:
+        """Add games taken from another batch (:meth:`remove_games`) before the first game
+        or after the last one."""
+        at = 0 if front else self.num_envs
+        for col, rows in enumerate((self.envs, self._seeds, self._returns, self._lengths)):
+            rows[at:at] = [slot[col] for slot in slots]
+        self.num_envs += len(slots)
+
     def seed(self, seed: int | None = None) -> list[int | None]:
         """Seed game ``i`` with ``seed + i`` at the next ``reset``."""
         self._seeds = [None if seed is None else seed + i for i in range(self.num_envs)]
@@ -172,4 +202,8 @@ def handle(batch: GameBatch, cmd: str, data: Any) -> Any:
         return batch.get_attr(data[0], data[1])
     if cmd == "set":
         return batch.set_attr(data[0], data[1], data[2])
+    if cmd == "remove_front":
+        return batch.remove_games(data, front=True)
+    if cmd == "insert_front":
+        return batch.insert_games(data, front=True)
     raise ValueError(f"unknown worker command {cmd!r}")

@@ -7,17 +7,26 @@ worker with one byte on its pipe, steps its own chunk, then sleeps on each worke
 that worker's byte says its results are in shared memory. Nobody spins: a process that waits
 gives its core to the one it waits for (see ``nanty_env.workers``). No Stable-Baselines3 here;
 ``nanty_env.vector.SubprocNantyVecEnv`` is this with SB3's ``VecEnv`` interface.
+
+With one worker process, ``balance=True`` (the default) measures while the games play whether
+the split is faster than the caller playing every game (``nanty_env.balance.SplitBalancer``)
+and moves the worker's games to the caller when it is not (a small batch, or a machine whose
+other core is busy), and back when it is again: the worker then sleeps and a step costs what
+one process pays. A game moved keeps its place in the batch and goes on exactly as it would
+have (same observations, rewards and episodes), so balancing changes the speed only.
 """
 
 from __future__ import annotations
 
 import pickle
+import time
 import traceback
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
+from nanty_env.balance import SplitBalancer
 from nanty_env.batch import (
     EnvFactory,
     GameBatch,
@@ -76,13 +85,16 @@ def _sync_worker(remote: Any, env_fns: list[EnvFactory], bufs: _StepBuffers) -> 
 class SplitBatch:
     """``len(env_fns)`` games over ``num_workers`` processes, the calling process included
     (env factories must be picklable); ``worker_timeout``: seconds a worker may take to
-    answer before it is reported (``VecEnvWorkerError``)."""
+    answer before it is reported (``VecEnvWorkerError``); ``balance``: move the worker's games
+    to the caller while that is measured faster, and back (True, or a ``SplitBalancer`` to
+    tune; ignored with more than one worker process)."""
 
     def __init__(
         self,
         env_fns: Sequence[EnvFactory],
         num_workers: int = 2,
         worker_timeout: float = DEFAULT_TIMEOUT,
+        balance: bool | SplitBalancer = True,
     ) -> None:
         n = len(env_fns)
         num_workers = max(1, min(num_workers, n))
@@ -108,6 +120,17 @@ class SplitBatch:
             raise
         self._masks: np.ndarray | None = None
         self._local_actions: list[int] = []
+        self._balancer: SplitBalancer | None = None
+        if balance is not False and len(self._workers) == 1:
+            share = self._slices[1].stop - self._slices[1].start
+            self._balancer = (
+                balance
+                if isinstance(balance, SplitBalancer)
+                else SplitBalancer(total=n, max_worker=share)
+            )
+            if (self._balancer.total, self._balancer.max_worker) != (n, share):
+                raise ValueError(f"the balancer must be for {n} games, {share} on the worker")
+        self._step_started = 0.0
 
     # ------------------------------------------------------------------ faults
     def _guarded(self, run: Callable[[], Any]) -> Any:
@@ -126,10 +149,11 @@ class SplitBatch:
         (local first); ``data(chunk)`` gives each chunk's argument."""
 
         def run() -> list[Any]:
-            for w, sl in zip(self._workers, self._slices[1:], strict=True):
+            busy = self._busy_workers()
+            for w, sl in busy:
                 w.send((cmd, data(sl)))
             local = handle(self._local, cmd, data(self._slices[0]))
-            return [local, *(w.result() for w in self._workers)]
+            return [local, *(w.result() for w, _ in busy)]
 
         return self._guarded(run)
 
@@ -142,12 +166,21 @@ class SplitBatch:
         actions = np.asarray(actions)
 
         def run() -> None:
-            for w, sl in zip(self._workers, self._slices[1:], strict=True):
-                w.bufs.actions[:] = actions[sl]
+            self._step_started = time.perf_counter()
+            for w, sl in self._busy_workers():
+                w.bufs.actions[: sl.stop - sl.start] = actions[sl]
                 w.send_bytes(STEP)
 
         self._guarded(run)
         self._local_actions = actions[self._slices[0]].tolist()
+
+    def _busy_workers(self) -> list[tuple[Worker, slice]]:
+        """The workers that hold games at present, each with its games' slice of the batch."""
+        return [
+            (w, sl)
+            for w, sl in zip(self._workers, self._slices[1:], strict=True)
+            if sl.stop > sl.start
+        ]
 
     def step_wait(self):
         return self._guarded(self._step_wait)
@@ -159,26 +192,55 @@ class SplitBatch:
         dones = np.zeros(n, dtype=bool)
         masks = np.empty((n, self.action_space.n), dtype=bool)
         sl = self._slices[0]
+        busy = self._busy_workers()
         try:
             infos = self._local.step_into(
                 self._local_actions, obs[sl], rewards[sl], dones[sl], masks[sl]
             )
         except Exception:  # e.g. illegal_action="raise": take the workers' answers, then raise
-            for w in self._workers:
+            for w, _ in busy:
                 if w.recv_bytes() == FAILED or w.bufs.ctrl[INFO_LEN] == INFO_BY_PIPE:
                     w.recv()
                 w.settled()
             self._masks = None  # some games moved on: ask for their masks afresh
             raise
-        for w, sl in zip(self._workers, self._slices[1:], strict=True):
+        for w, sl in busy:
             if w.recv_bytes() != DONE:
                 raise VecEnvWorkerError(f"{w.name} failed to step:\n{w.recv()}")
-            b = w.bufs
-            obs[sl], rewards[sl], masks[sl], dones[sl] = b.obs, b.rewards, b.masks, b.dones
+            b, m = w.bufs, sl.stop - sl.start
+            obs[sl], rewards[sl], masks[sl], dones[sl] = (
+                b.obs[:m],
+                b.rewards[:m],
+                b.masks[:m],
+                b.dones[:m],
+            )
             infos += b.take_infos(w)
             w.settled()
         self._masks = masks
+        if self._balancer is not None:
+            share = self._balancer.record(time.perf_counter() - self._step_started)
+            if share is not None:
+                self._move_games(share)
         return obs, rewards, dones, infos
+
+    def _move_games(self, share: int) -> None:
+        """Give the (one) worker ``share`` games: the caller's last games go to the front of
+        the worker's, or the worker's first ones to the end of the caller's; every game keeps
+        its index in the batch."""
+        (w,), n = self._workers, self.num_envs
+        held = self._slices[1].stop - self._slices[1].start
+        if share < held:
+            w.send(("remove_front", held - share))
+            self._local.insert_games(w.result(), front=False)
+        elif share > held:
+            w.send(("insert_front", self._local.remove_games(share - held, front=False)))
+            w.result()
+        self._slices = [slice(0, n - share), slice(n - share, n)]
+
+    @property
+    def worker_games(self) -> list[int]:
+        """How many games each worker process plays at present (the caller plays the rest)."""
+        return [sl.stop - sl.start for sl in self._slices[1:]]
 
     def action_masks(self) -> np.ndarray:
         """Masks of the current decisions (sent along with every step and reset)."""

@@ -4,8 +4,9 @@
 action masks; auto-reset, with the last observation in ``infos[i]["terminal_observation"]`` and
 SB3's episode summary in ``infos[i]["episode"]``, so ``ep_rew_mean`` is logged without a
 ``VecMonitor``). ``SubprocNantyVecEnv``: the same split over the calling process and worker
-processes (``nanty_env.split_batch``), with blocking waits and worker faults reported as one
-``VecEnvWorkerError``. Both expose ``action_masks()`` -> bool array of shape (N, actions),
+processes (``nanty_env.split_batch``), with blocking waits, worker faults reported as one
+``VecEnvWorkerError`` and, with one worker process, the worker's games moved to the calling
+process while that is measured faster (``nanty_env.balance``). Both expose ``action_masks()`` -> bool array of shape (N, actions),
 which sb3-contrib's ``MaskablePPO`` reads through ``env_method("action_masks")``.
 
 This module is the only one of the vectorised faces that imports SB3; the games and the worker
@@ -19,6 +20,7 @@ from typing import Any
 
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
+from nanty_env.balance import SplitBalancer
 from nanty_env.batch import EnvFactory, EnvMaker, GameBatch, process_context
 from nanty_env.split_batch import SplitBatch
 from nanty_env.workers import DEFAULT_TIMEOUT, VecEnvWorkerError
@@ -43,15 +45,18 @@ class NantyVecEnv(GameBatch, VecEnv):
 
 class SubprocNantyVecEnv(SplitBatch, VecEnv):
     """N games split over ``num_workers`` processes, the calling process included (a
-    ``SplitBatch`` as an SB3 ``VecEnv``); env factories must be picklable."""
+    ``SplitBatch`` as an SB3 ``VecEnv``); env factories must be picklable. With one worker
+    process, ``balance`` (default on) moves its games to the caller while that is measured
+    faster, and back; the games play exactly as without it."""
 
     def __init__(
         self,
         env_fns: Sequence[EnvFactory],
         num_workers: int = 2,
         worker_timeout: float = DEFAULT_TIMEOUT,
+        balance: bool | SplitBalancer = True,
     ) -> None:
-        SplitBatch.__init__(self, env_fns, num_workers, worker_timeout)
+        SplitBatch.__init__(self, env_fns, num_workers, worker_timeout, balance)
         VecEnv.__init__(self, self.num_envs, self.observation_space, self.action_space)
 
 
@@ -60,15 +65,17 @@ def make_vec_env(
     num_workers: int = 1,
     seed: int | None = None,
     worker_timeout: float = DEFAULT_TIMEOUT,
+    balance: bool = True,
     **kwargs: Any,
 ) -> VecEnv:
     """``num_envs`` single-learner games, in this process (``num_workers=1``) or split over
-    worker processes; ``kwargs`` go to ``NantySingleAgentEnv`` (checked here, at once)."""
+    worker processes (``balance``: see ``SubprocNantyVecEnv``); ``kwargs`` go to
+    ``NantySingleAgentEnv`` (checked here, at once)."""
     fns = [EnvMaker(**kwargs) for _ in range(num_envs)]
     if num_workers <= 1:
         venv: VecEnv = NantyVecEnv(fns)
     else:
-        venv = SubprocNantyVecEnv(fns, num_workers, worker_timeout)
+        venv = SubprocNantyVecEnv(fns, num_workers, worker_timeout, balance)
     if seed is not None:
         venv.seed(seed)
     return venv

@@ -50,6 +50,12 @@ class Tables:
     def card_id(self, card: int) -> str:
         return self.data.cards[card].id
 
+    def __reduce__(self) -> tuple[Callable[[], Tables], tuple[()]]:
+        """Pickled as a reference to the base game's tables (built once per process), not as
+        their 23 KB of data: a pickled game stays small and quick to move between processes.
+        An expansion's tables say how they are pickled themselves."""
+        return tables, ()
+
 
 # expansion name -> its tables for a content pack (None: the shipped one); an expansion
 # registers its builder when its package is imported (``nanty_env.engine`` imports them all)
