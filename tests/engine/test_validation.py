@@ -204,3 +204,10 @@ def test_clones_pickle_deep_copy_and_cross_processes() -> None:
     ctx = mp.get_context("forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn")
     with ctx.Pool(1) as pool:
         assert pool.apply_async(_legal_of, (g.clone(),)).get(timeout=60) == g.legal_actions()
+
+
+def test_a_pickled_game_refers_to_the_base_tables_instead_of_copying_them() -> None:
+    g = mid_game(4, 11)
+    assert pickle.loads(pickle.dumps(g)).t is g.t  # the process's one copy
+    assert copy.deepcopy(g).t is g.t
+    assert len(pickle.dumps(g)) < 4 * 1024  # the tables alone pickled to 23 KB
