@@ -154,3 +154,25 @@ def test_a_worker_without_games_is_not_woken() -> None:
         split.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
     finally:
         split.close()
+
+
+def test_maskable_ppo_trains_on_a_split_that_moves_its_games() -> None:
+    """SB3's loop (reset, env_method("action_masks"), step, episode infos) on a balanced split
+    moving the worker's games every few steps: it trains, and its actions stay legal."""
+    from sb3_contrib import MaskablePPO
+
+    bal = SplitBalancer(total=4, max_worker=2, window_steps=16, probe_every=1)
+    venv = SubprocNantyVecEnv([EnvMaker(num_players=2) for _ in range(4)], 2, balance=bal)
+    try:
+        venv.seed(0)
+        model = MaskablePPO("MlpPolicy", venv, n_steps=64, batch_size=64, n_epochs=1, seed=0)
+        model.learn(total_timesteps=512)
+        assert model.num_timesteps >= 512
+        assert len(bal.measured) == 2  # both modes were played and timed
+        assert len(model.ep_info_buffer) > 0  # episodes summarised through the moves
+        obs = venv.reset()
+        masks = venv.action_masks()
+        actions, _ = model.predict(obs, action_masks=masks, deterministic=True)
+        assert all(masks[i, a] for i, a in enumerate(actions))
+    finally:
+        venv.close()
