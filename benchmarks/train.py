@@ -8,7 +8,8 @@ go through PettingZoo's wrappers either). A pair differs only in the game: the s
 (``stock``: sb3-contrib's ``MlpPolicy``; ``lean``: ``training.masked_policy.LeanMaskablePolicy``,
 the same networks and losses) and the same torch threads during the update (1, or 2 as
 ``nanty train`` runs by default; rollouts always use 1). Two rows are not paired with connect
-four: our games split over 2 processes (against the same setup in one) and an environment whose
+four: our games split over 2 processes, balanced (the default) and with a fixed split (against
+the same setup in one), and an environment whose
 steps cost nothing (what PPO itself costs on a game of our size). Steps/s after a warm-up
 rollout and update; every setup runs once per round, rounds interleaved
 (``benchmarks/harness.py``).
@@ -131,8 +132,10 @@ def connect_four() -> DummyVecEnv:
     return DummyVecEnv([ConnectFourVsRandom] * NUM_ENVS)
 
 
-def nanty(workers: int = 1) -> Callable[[], object]:
-    return lambda: make_vec_env(NUM_ENVS, num_workers=workers, seed=0, num_players=4)
+def nanty(workers: int = 1, balance: bool = True) -> Callable[[], object]:
+    return lambda: make_vec_env(
+        NUM_ENVS, num_workers=workers, seed=0, num_players=4, balance=balance
+    )
 
 
 SETUPS = {
@@ -143,6 +146,9 @@ SETUPS = {
     "connect four, lean, 2 update threads": Setup(connect_four, "lean", 2),
     "nanty, lean, 2 update threads": Setup(nanty(), "lean", 2),
     "nanty on 2 processes, lean, 2 update threads": Setup(nanty(2), "lean", 2, processes=2),
+    "nanty on 2 processes, fixed split, lean, 2 update threads": Setup(
+        nanty(2, balance=False), "lean", 2, processes=2
+    ),
     "instant env, lean, 2 update threads": Setup(
         lambda: DummyVecEnv([InstantEnv] * NUM_ENVS), "lean", 2
     ),
@@ -152,6 +158,7 @@ PAIRS = {  # ours: the setup it is compared with, like for like
     "nanty, lean, 1 thread": "connect four, lean, 1 thread",
     "nanty, lean, 2 update threads": "connect four, lean, 2 update threads",
     "nanty on 2 processes, lean, 2 update threads": "nanty, lean, 2 update threads",
+    "nanty on 2 processes, fixed split, lean, 2 update threads": "nanty, lean, 2 update threads",
 }
 TARGET = ("nanty, lean, 2 update threads", 0.9)  # ours as `nanty train` runs it, like for like
 
