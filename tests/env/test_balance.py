@@ -13,7 +13,7 @@ from nanty_env.balance import SplitBalancer
 from nanty_env.batch import EnvMaker, GameBatch
 from nanty_env.vector import SubprocNantyVecEnv, make_vec_env
 
-from .test_single_agent import same_infos
+from .test_single_agent import step_both_alike
 
 
 def run_windows(bal: SplitBalancer, windows: int, local_s: float, split_s: float) -> list[int]:
@@ -91,13 +91,7 @@ def play_and_compare(one, split, steps: int, moves: dict[int, int], seed: int = 
         if k in moves:
             split._move_games(moves[k])
             assert split.worker_games == [moves[k]]
-        masks = one.action_masks()
-        assert np.array_equal(masks, split.action_masks())
-        acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-        a, b = one.step(acts), split.step(acts)
-        for x, y in zip(a[:3], b[:3], strict=True):
-            assert np.array_equal(x, y)
-        assert same_infos(a[3], b[3])
+        step_both_alike(one, split, rng)
 
 
 def test_games_moved_between_caller_and_worker_play_exactly_as_in_one_process() -> None:
@@ -122,12 +116,7 @@ def test_a_balanced_split_plays_exactly_as_one_process_while_it_moves_games() ->
         assert np.array_equal(one.reset(), split.reset())
         rng = np.random.default_rng(1)
         for _ in range(300):
-            masks = one.action_masks()
-            acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-            a, b = one.step(acts), split.step(acts)
-            for x, y in zip(a[:3], b[:3], strict=True):
-                assert np.array_equal(x, y)
-            assert same_infos(a[3], b[3])
+            step_both_alike(one, split, rng)
             seen.add(split.worker_games[0])
         assert 0 in seen and len(seen) >= 2  # it did move games, both ways
     finally:

@@ -155,6 +155,18 @@ def same_infos(a: list[dict], b: list[dict]) -> bool:
     )
 
 
+def step_both_alike(one: Any, other: Any, rng: np.random.Generator) -> None:
+    """One step of two vector envs with the same random legal actions: the masks before it
+    and everything it returns must be equal."""
+    masks = one.action_masks()
+    assert np.array_equal(masks, other.action_masks())
+    acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+    a, b = one.step(acts), other.step(acts)
+    for x, y in zip(a[:3], b[:3], strict=True):
+        assert np.array_equal(x, y)
+    assert same_infos(a[3], b[3])
+
+
 @pytest.mark.parametrize("workers", (2, 3))
 def test_split_vec_env_matches_one_process(workers: int) -> None:
     """The calling process's chunk and the worker chunks together replay the one-process run."""
@@ -163,13 +175,7 @@ def test_split_vec_env_matches_one_process(workers: int) -> None:
     assert np.array_equal(one.reset(), split.reset())
     rng = np.random.default_rng(3)
     for _ in range(300):
-        masks = one.action_masks()
-        assert np.array_equal(masks, split.action_masks())
-        acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-        a, b = one.step(acts), split.step(acts)
-        for x, y in zip(a[:3], b[:3], strict=True):
-            assert np.array_equal(x, y)
-        assert same_infos(a[3], b[3])
+        step_both_alike(one, split, rng)
     assert split.get_attr("seat") == one.get_attr("seat")
     split.set_attr("illegal_action", "raise", indices=[0, 4])
     assert split.get_attr("illegal_action", indices=[0, 4]) == ["raise", "raise"]
