@@ -101,6 +101,11 @@ def test_games_moved_between_caller_and_worker_play_exactly_as_in_one_process() 
         assert split.worker_games == [3]
         play_and_compare(one, split, 400, {40: 1, 90: 0, 150: 3, 200: 2, 260: 0, 330: 3})
         assert split.seed(9) == one.seed(9)  # seeds go by a game's place, wherever it plays
+        split._move_games(0)  # commands reach every game wherever it plays, none the idle worker
+        assert split.get_attr("seat") == one.get_attr("seat")
+        split.set_attr("illegal_action", "raise", indices=[1, 5])
+        assert split.get_attr("illegal_action", indices=[1, 5]) == ["raise", "raise"]
+        split.set_attr("illegal_action", "terminate", indices=[1, 5])
         play_and_compare(one, split, 60, {10: 0, 30: 2})
     finally:
         split.close()
