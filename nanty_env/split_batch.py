@@ -21,6 +21,7 @@ from __future__ import annotations
 import pickle
 import time
 import traceback
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -226,15 +227,31 @@ class SplitBatch:
     def _move_games(self, share: int) -> None:
         """Give the (one) worker ``share`` games: the caller's last games go to the front of
         the worker's, or the worker's first ones to the end of the caller's; every game keeps
-        its index in the batch."""
+        its index in the batch. Games that cannot be pickled stay where they are, and
+        balancing stops (with a warning)."""
         (w,), n = self._workers, self.num_envs
         held = self._slices[1].stop - self._slices[1].start
         if share < held:
             w.send(("remove_front", held - share))
-            self._local.insert_games(w.result(), front=False)
+            slots = w.result()
         elif share > held:
-            w.send(("insert_front", self._local.remove_games(share - held, front=False)))
-            w.result()
+            slots = self._local.remove_movable_games(share - held, front=False)
+            if slots is not None:
+                w.send(("insert_front", slots))
+                w.result()
+        else:
+            return
+        if slots is None:
+            self._balancer = None
+            warnings.warn(
+                "these games cannot be pickled, so they cannot move between processes: "
+                "the split stays as it is (balance off)",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+            return
+        if share < held:
+            self._local.insert_games(slots, front=False)
         self._slices = [slice(0, n - share), slice(n - share, n)]
 
     @property

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 
 import numpy as np
 import pytest
@@ -170,3 +171,48 @@ def test_maskable_ppo_trains_on_a_split_that_moves_its_games() -> None:
         assert all(masks[i, a] for i, a in enumerate(actions))
     finally:
         venv.close()
+
+
+class LockedEnvMaker(EnvMaker):
+    """Envs holding something that cannot be pickled (a lock), as a user's env might."""
+
+    def __call__(self):
+        env = super().__call__()
+        env.lock = threading.Lock()
+        return env
+
+
+def test_games_that_cannot_be_pickled_stay_put_and_balancing_stops() -> None:
+    one = make_vec_env(6, num_workers=1, seed=2, num_players=2)
+    split = SubprocNantyVecEnv([LockedEnvMaker(num_players=2) for _ in range(6)], 2, balance=False)
+    try:
+        split.seed(2)
+        assert np.array_equal(one.reset(), split.reset())
+        split._balancer = SplitBalancer(total=6, max_worker=3, window_steps=4)
+        rng = np.random.default_rng(0)
+        with pytest.warns(RuntimeWarning, match="cannot be pickled"):
+            for _ in range(20):  # after a warm-up and a split window it tries local mode
+                step_both_alike(one, split, rng)
+        assert split._balancer is None and split.worker_games == [3]
+        for _ in range(40):
+            step_both_alike(one, split, rng)
+    finally:
+        split.close()
+
+
+def test_a_game_that_became_unpicklable_stays_in_the_caller() -> None:
+    one = make_vec_env(6, num_workers=1, seed=4, num_players=2)
+    split = make_vec_env(6, num_workers=2, seed=4, num_players=2)
+    try:
+        rng = np.random.default_rng(0)
+        assert np.array_equal(one.reset(), split.reset())
+        split._move_games(0)
+        split._local.envs[-1].lock = threading.Lock()  # as an env might, while it plays
+        with pytest.warns(RuntimeWarning, match="cannot be pickled"):
+            split._move_games(3)
+        assert split._balancer is None and split.worker_games == [0]
+        assert len(split._local.envs) == 6
+        for _ in range(40):
+            step_both_alike(one, split, rng)
+    finally:
+        split.close()
