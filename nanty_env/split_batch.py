@@ -230,6 +230,8 @@ class SplitBatch:
         its index in the batch. Games that cannot be pickled stay where they are, and
         balancing stops (with a warning)."""
         (w,), n = self._workers, self.num_envs
+        if not 0 <= share <= w.bufs.n:  # its shared buffers hold its first share at most
+            raise ValueError(f"the worker can hold 0 to {w.bufs.n} games, not {share}")
         held = self._slices[1].stop - self._slices[1].start
         if share < held:
             w.send(("remove_front", held - share))

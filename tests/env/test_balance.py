@@ -102,6 +102,8 @@ def test_games_moved_between_caller_and_worker_play_exactly_as_in_one_process() 
         assert split.worker_games == [3]
         play_and_compare(one, split, 400, {40: 1, 90: 0, 150: 3, 200: 2, 260: 0, 330: 3})
         assert split.seed(9) == one.seed(9)  # seeds go by a game's place, wherever it plays
+        with pytest.raises(ValueError, match="0 to 3 games"):
+            split._move_games(4)
         split._move_games(0)  # commands reach every game wherever it plays, none the idle worker
         assert split.get_attr("seat") == one.get_attr("seat")
         split.set_attr("illegal_action", "raise", indices=[1, 5])
