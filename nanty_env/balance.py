@@ -82,11 +82,11 @@ class SplitBalancer:
         self.age[mode] = 0
         other = "local" if mode == "split" else "split"
         if other not in self.measured or self._probe_due(other):
-            share = self.max_worker if other == "split" else 0
-        elif self.measured["split"] < self.measured["local"] * (1 - self.margin):
-            share = self.max_worker
+            next_mode = other
         else:
-            share = 0
+            split_wins = self.measured["split"] < self.measured["local"] * (1 - self.margin)
+            next_mode = "split" if split_wins else "local"
+        share = self.max_worker if next_mode == "split" else 0
         if share == self.worker_games:
             return None
         self.worker_games = share

@@ -143,16 +143,16 @@ class GameBatch:
         self.num_envs -= k
         return slots
 
-    def remove_movable_games(self, k: int, front: bool) -> list[GameSlot] | None:
-        """:meth:`remove_games` for another process: None, and nothing removed, if those
-        games cannot be pickled (an env holding a lock, a socket, a lambda...)."""
+    def remove_games_pickled(self, k: int, front: bool) -> bytes | None:
+        """:meth:`remove_games` for another process: the games pickled once, to be sent as
+        they are; None, and nothing removed, if they cannot be pickled (an env holding a
+        lock, a socket, a lambda...)."""
         slots = self.remove_games(k, front)
         try:
-            pickle.dumps(slots, protocol=pickle.HIGHEST_PROTOCOL)
+            return pickle.dumps(slots, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception:
             self.insert_games(slots, front)
             return None
-        return slots
 
     def insert_games(self, slots: Sequence[GameSlot], front: bool) -> None:
         """Add games taken from another batch (:meth:`remove_games`) before the first game
@@ -215,7 +215,7 @@ def handle(batch: GameBatch, cmd: str, data: Any) -> Any:
     if cmd == "set":
         return batch.set_attr(data[0], data[1], data[2])
     if cmd == "remove_front":
-        return batch.remove_movable_games(data, front=True)
-    if cmd == "insert_front":
-        return batch.insert_games(data, front=True)
+        return batch.remove_games_pickled(data, front=True)
+    if cmd == "insert_front":  # games pickled by the caller's own batch
+        return batch.insert_games(pickle.loads(data), front=True)
     raise ValueError(f"unknown worker command {cmd!r}")

@@ -235,15 +235,15 @@ class SplitBatch:
         held = self._slices[1].stop - self._slices[1].start
         if share < held:
             w.send(("remove_front", held - share))
-            slots = w.result()
+            games = w.result()
         elif share > held:
-            slots = self._local.remove_movable_games(share - held, front=False)
-            if slots is not None:
-                w.send(("insert_front", slots))
+            games = self._local.remove_games_pickled(share - held, front=False)
+            if games is not None:
+                w.send(("insert_front", games))
                 w.result()
         else:
             return
-        if slots is None:
+        if games is None:
             self._balancer = None
             warnings.warn(
                 "these games cannot be pickled, so they cannot move between processes: "
@@ -253,7 +253,7 @@ class SplitBatch:
             )
             return
         if share < held:
-            self._local.insert_games(slots, front=False)
+            self._local.insert_games(pickle.loads(games), front=False)
         self._slices = [slice(0, n - share), slice(n - share, n)]
 
     @property

@@ -6,8 +6,9 @@ SB3's episode summary in ``infos[i]["episode"]``, so ``ep_rew_mean`` is logged w
 ``VecMonitor``). ``SubprocNantyVecEnv``: the same split over the calling process and worker
 processes (``nanty_env.split_batch``), with blocking waits, worker faults reported as one
 ``VecEnvWorkerError`` and, with one worker process, the worker's games moved to the calling
-process while that is measured faster (``nanty_env.balance``). Both expose ``action_masks()`` -> bool array of shape (N, actions),
-which sb3-contrib's ``MaskablePPO`` reads through ``env_method("action_masks")``.
+process while that is measured faster (``nanty_env.balance``). Both expose
+``action_masks()`` -> bool array of shape (N, actions), which sb3-contrib's ``MaskablePPO``
+reads through ``env_method("action_masks")``.
 
 This module is the only one of the vectorised faces that imports SB3; the games and the worker
 processes (``nanty_env.batch``, ``nanty_env.split_batch``, ``nanty_env.workers``) do not.
