@@ -185,6 +185,16 @@ def add_arguments(parser: argparse.ArgumentParser, rounds: int = MIN_ROUNDS) -> 
     parser.add_argument("--json", type=Path, help="also write the raw measurements here")
 
 
+def sched_autogroup() -> str:
+    """Whether Linux shares the CPUs between sessions first (``on``/``off``; ``n/a`` elsewhere):
+    it decides how much a busy process in another session slows a benchmark."""
+    try:
+        with open("/proc/sys/kernel/sched_autogroup_enabled") as f:
+            return "on" if f.read().strip() == "1" else "off"
+    except OSError:
+        return "n/a"
+
+
 def header(title: str, rounds: int) -> dict[str, object]:
     """Print what is measured, where and on what code; returns the same as a dict."""
     info: dict[str, object] = {
@@ -196,13 +206,15 @@ def header(title: str, rounds: int) -> dict[str, object]:
         "rounds": rounds,
         "load_at_start": [round(x, 2) for x in load_average()],
         "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", "(unset)"),
+        "sched_autogroup": sched_autogroup(),
         "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
     }
     print(
         f"{title}\ncommit {info['commit']}, Python {info['python']} on {info['machine']}, "
         f"{info['cpus']} CPUs, {info['date_utc']} UTC; load average at start "
         + " / ".join(f"{x:.2f}" for x in load_average())
-        + f"; OMP_WAIT_POLICY {info['omp_wait_policy']}"
+        + f"; OMP_WAIT_POLICY {info['omp_wait_policy']}; scheduler autogroup "
+        + str(info["sched_autogroup"])
         + f"\n{rounds} interleaved rounds; median (min-max) over the rounds"
     )
     if rounds < MIN_ROUNDS:
@@ -256,6 +268,12 @@ def write_json(path: Path | None, info: Mapping[str, object], **sections: Rounds
 
 
 def _spin(stop: mp.synchronize.Event) -> None:  # type: ignore[name-defined]
+    # A session of its own, as a job started from another terminal has. Linux's scheduler
+    # (with autogroup, the default on desktop kernels and on this machine) shares the CPUs
+    # between sessions first: a spinner left in the benchmark's session would only compete
+    # with the benchmark's own processes for the benchmark's share, and hardly slow it.
+    with contextlib.suppress(OSError):
+        os.setsid()
     x = 0
     while not stop.is_set():
         for _ in range(100_000):
@@ -265,7 +283,8 @@ def _spin(stop: mp.synchronize.Event) -> None:  # type: ignore[name-defined]
 @contextlib.contextmanager
 def busy_process() -> Iterator[None]:
     """One other process keeping a core busy for the duration of the block: the loaded case
-    (another engineer's job, a second training run) measured on purpose."""
+    (another engineer's job, a second training run) measured on purpose. It runs in a session
+    of its own (see ``_spin``), so it competes for the CPUs as another user's job does."""
     ctx = mp.get_context("spawn")
     stop = ctx.Event()
     proc = ctx.Process(target=_spin, args=(stop,), daemon=True)
