@@ -6,10 +6,12 @@ rollout step): the masked distribution alone (forward and backward of a log-prob
 entropy), the policy and value networks (``MlpExtractor``) with a dense and a sparse first
 layer, the optimiser step, the whole forward and backward of ``evaluate_actions``, and a
 rollout call of the policy. Then the
-threads: a forward-backward-step loop with two torch threads beside one busy process, with
-OpenMP's threads spinning (``OMP_WAIT_POLICY=ACTIVE``) and sleeping (``PASSIVE``) while they wait,
-each in its own process (OpenMP reads the variable when torch loads). Milliseconds per call;
-every case runs once per round, rounds interleaved (``benchmarks/harness.py``).
+threads: a forward-backward-step loop on one torch thread and on two, with OpenMP's threads
+waiting for each other in three ways (sleeping at once: ``OMP_WAIT_POLICY=PASSIVE
+GOMP_SPINCOUNT=0``; a short spin, then sleeping: ``GOMP_SPINCOUNT=1000``, what importing
+``training`` sets; spinning: ``ACTIVE``), each in a fresh process (OpenMP reads the variables
+when torch loads), on free cores and beside one busy process. Milliseconds per call; every case
+runs once per round, rounds interleaved (``benchmarks/harness.py``).
 
     python benchmarks/policy.py [--rounds 5] [--no-threads]
 """
@@ -17,6 +19,7 @@ every case runs once per round, rounds interleaved (``benchmarks/harness.py``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -33,6 +36,7 @@ import training  # noqa: F401  before torch loads: the OpenMP wait policy `nanty
 import torch
 from harness import (
     Measured,
+    Rounds,
     add_arguments,
     busy_process,
     footer,
@@ -186,14 +190,43 @@ def child_update_ms(threads: int, steps: int) -> float:
     return 1e3 * (time.perf_counter() - start) / steps
 
 
-def in_process(threads: int, wait_policy: str, steps: int) -> Callable[[], float]:
+WAITS = {  # how OpenMP's threads wait for each other: the environment of the child process
+    "sleeping at once (PASSIVE, GOMP_SPINCOUNT=0)": {
+        "OMP_WAIT_POLICY": "PASSIVE",
+        "GOMP_SPINCOUNT": "0",
+    },
+    "a short spin (PASSIVE, GOMP_SPINCOUNT=1000; the default)": {
+        "OMP_WAIT_POLICY": "PASSIVE",
+        "GOMP_SPINCOUNT": "1000",
+    },
+    "spinning (ACTIVE)": {"OMP_WAIT_POLICY": "ACTIVE", "GOMP_SPINCOUNT": None},
+}
+
+
+def in_process(threads: int, wait: dict[str, str | None], steps: int) -> Callable[[], float]:
     def run() -> float:
-        env = dict(os.environ, OMP_WAIT_POLICY=wait_policy)
+        env = {k: v for k, v in os.environ.items() if k not in wait}
+        env.update({k: v for k, v in wait.items() if v is not None})
         argv = [sys.executable, __file__, "--child", str(threads), str(steps)]
         out = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
         return float(json.loads(out.stdout.strip().splitlines()[-1]))
 
     return run
+
+
+def thread_cases(steps: int) -> dict[str, Callable[[], float]]:
+    default = WAITS["a short spin (PASSIVE, GOMP_SPINCOUNT=1000; the default)"]
+    cases = {"1 thread": in_process(1, default, steps)}
+    for name, wait in WAITS.items():
+        cases[f"2 threads, {name}"] = in_process(2, wait, steps)
+    return cases
+
+
+def thread_rows(threads: Rounds) -> list[list[str]]:
+    return [
+        [name, threads.summary(name).format(1), threads.ratio(name, "1 thread").format(2)]
+        for name in threads.values
+    ]
 
 
 def main() -> None:
@@ -227,23 +260,14 @@ def main() -> None:
     footer(pieces)
     sections = {"pieces": pieces}
     if not args.no_threads:
-        print(
-            "\nlean update step (forward, backward, Adam), ms of wall time, beside a busy process"
-        )
-        cases = {
-            f"{t} thread{'s' if t > 1 else ''}, OMP_WAIT_POLICY={w}": in_process(t, w, args.steps)
-            for t, w in ((1, "PASSIVE"), (2, "ACTIVE"), (2, "PASSIVE"))
-        }
-        with busy_process():
-            threads = interleave(cases, args.rounds, warmup=False)
-        one = next(iter(cases))
-        rows = [
-            [name, threads.summary(name).format(1), threads.ratio(name, one).format(2)]
-            for name in cases
-        ]
-        print(table(["threads", "ms per step", "vs 1 thread"], rows))
-        footer(threads)
-        sections["threads"] = threads
+        cases = thread_cases(args.steps)
+        for label, key in (("on free cores", "threads"), ("beside a busy process", "loaded")):
+            print(f"\nlean update step (forward, backward, Adam), ms of wall time, {label}")
+            with busy_process() if key == "loaded" else contextlib.nullcontext():
+                threads = interleave(cases, args.rounds, warmup=False)
+            print(table(["threads", "ms per step", "vs 1 thread"], thread_rows(threads)))
+            footer(threads)
+            sections[key] = threads
     write_json(args.json, info, **sections)
 
 

@@ -123,6 +123,10 @@ class PPOSection:
     # torch threads for the network updates (and behaviour cloning), when the environment's
     # workers are idle; rollouts use ``torch_threads``. Capped at the machine's cores.
     update_threads: int = 2
+    # time every update and keep ``update_threads`` or one, whichever is faster (the thread
+    # count changes float rounding, so runs are then bit-for-bit the same only as long as the
+    # choices are: off by default)
+    adapt_update_threads: bool = False
 
     def validate(self) -> None:
         for name in ("total_timesteps", "num_envs", "num_workers", "n_steps", "batch_size"):

@@ -506,7 +506,7 @@ def _learn(cfg, out, resume, resumed, progress, stop, venv, pool, t_start, mono_
     callbacks = [
         EpisodeLog(out / "progress.csv"),
         Periodic(cfg, out, pool),
-        UpdateThreads(cfg.ppo.update_threads, cfg.torch_threads),
+        UpdateThreads(cfg.ppo.update_threads, cfg.torch_threads, cfg.ppo.adapt_update_threads),
         StopOnSignal(stop),
     ]
     if progress:

@@ -10,7 +10,7 @@ import threading
 import numpy as np
 import pytest
 
-from nanty_env.balance import SplitBalancer
+from nanty_env.balance import FasterMode, SplitBalancer
 from nanty_env.batch import EnvMaker, GameBatch
 from nanty_env.vector import SubprocNantyVecEnv, make_vec_env
 
@@ -26,6 +26,18 @@ def run_windows(bal: SplitBalancer, windows: int, local_s: float, split_s: float
         for _ in range(bal.window_steps):
             bal.record(split_s if bal.worker_games else local_s)
     return shares
+
+
+def test_faster_mode_with_one_step_windows_keeps_the_faster_mode() -> None:
+    chooser = FasterMode("several", "one")  # a window is one step (e.g. one PPO update)
+    modes = []
+    for _ in range(40):
+        modes.append(chooser.mode)
+        chooser.record(0.3 if chooser.mode == "several" else 0.2)
+    assert modes[:4] == ["several", "several", "one", "one"]  # warm-up, timed, other timed
+    assert modes[4:].count("several") <= 2  # 1.5x slower: probed every 4 * 8 windows
+    with pytest.raises(ValueError, match="at least 1"):
+        FasterMode("a", "b", window_steps=0)
 
 
 def test_the_window_is_about_4096_game_steps() -> None:

@@ -60,6 +60,7 @@ def test_overrides_by_dotted_key() -> None:
         ("pretrain: {dagger_epochs: 0}", "dagger_epochs must be positive"),
         ("ppo: {target_kl: 0}", "target_kl must be positive"),
         ("ppo: {update_threads: 0}", "update_threads must be positive"),
+        ("ppo: {adapt_update_threads: sometimes}", "'ppo.adapt_update_threads' must be bool"),
         ("cpu_limit_minutes: -5", "cpu_limit_minutes must be positive"),
         ("selfplay: {weights: {bots: 1.0}}", "weights: unknown bot 'bots'"),
         ("selfplay: {whole_table: 1.5}", "whole_table must be in [0, 1]"),

@@ -115,6 +115,35 @@ def test_update_threads_during_updates_only() -> None:
     assert seen["update"] == {min(2, os.cpu_count() or 1)}
 
 
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="one core: one update thread anyway")
+def test_update_threads_follow_the_faster_count(monkeypatch) -> None:
+    """Updates timed as on a machine where two threads are slower than one (another job holds
+    the other core): after timing both, the updates run on one thread, and the second is
+    only probed now and then; the threads used are logged."""
+    import training.masked_policy as mp
+
+    model = _model(LeanMaskablePolicy, n_steps=8)
+    clock = [0.0]
+    monkeypatch.setattr(mp.time, "perf_counter", lambda: clock[0])
+    threads, logged = [], []
+    train = model.train
+
+    def timed_train() -> None:
+        threads.append(torch.get_num_threads())
+        logged.append(model.logger.name_to_value["train/update_threads"])
+        clock[0] += 3.0 if threads[-1] > 1 else 1.0
+        train()
+
+    model.train = timed_train
+    with torch_threads(1):
+        # no log dump before an update, so the logged value is still there when it runs
+        callback = UpdateThreads(update=2, rollout=1, adapt=True)
+        model.learn(8 * 30, callback=callback, log_interval=1000)
+    assert threads[:4] == [2, 2, 1, 1]  # warm-up, two threads timed, one timed, one kept
+    assert threads[4:].count(2) <= 1 and len(threads) == 30
+    assert logged == threads
+
+
 def _trained(policy) -> MaskablePPO:
     env = make_vec_env(2, seed=0, num_players=4)
     model = MaskablePPO(
@@ -152,18 +181,19 @@ def test_lean_training_learns_what_stock_learns_on_a_fixed_seed() -> None:
 
 
 @pytest.mark.slow
-def test_importing_training_first_makes_openmp_wait_passively() -> None:
+def test_importing_training_first_sets_how_openmp_waits() -> None:
     import subprocess
     import sys
 
-    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
-    code = "import os, training, torch; print(os.environ['OMP_WAIT_POLICY'])"
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == "PASSIVE"
-    env["OMP_WAIT_POLICY"] = "ACTIVE"  # an explicit choice is kept
-    out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.strip() == "ACTIVE"
+    names = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
+    env = {k: v for k, v in os.environ.items() if k not in names}
+    code = f"import os, training, torch; print(*(os.environ[k] for k in {names!r}))"
+
+    def seen() -> str:
+        run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        return run.stdout.strip()
+
+    assert seen() == "PASSIVE 1000"  # sleep after a short spin
+    env.update(OMP_WAIT_POLICY="ACTIVE", GOMP_SPINCOUNT="0")  # an explicit choice is kept
+    assert seen() == "ACTIVE 0"
