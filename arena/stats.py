@@ -169,6 +169,44 @@ def end_rule_roles(expansion: str | None, content: str | None = None) -> frozens
     return frozenset(o.id for o in t.data.objectives if o.rule)  # type: ignore[attr-defined]
 
 
+def deal_outcomes(specs: Sequence[str], records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """How much the deal decided, over the deals played in every seating (every rotation).
+
+    A deal is won by the *same seat* when the same seats won every one of its games (the seat's
+    personality and cards decided, whoever sat there); else by the *same bot* when one bot
+    spec won every game (one of its copies, with several); else it is *mixed*. Only the deals
+    that are not decided by their seat can separate the bots. Records without a deal seed and
+    rotation are left out."""
+    by_deal: dict[int, dict[int, Mapping[str, Any]]] = defaultdict(dict)
+    for r in records:
+        if "deal_seed" in r and "rotation" in r:
+            by_deal[int(r["deal_seed"])][int(r["rotation"])] = r
+    n = len(records[0]["seats"]) if records else 0
+    same_seat, mixed, complete = 0, 0, 0
+    same_bot: Counter[str] = Counter()
+    for games in by_deal.values():
+        if sorted(games) != list(range(n)):
+            continue
+        complete += 1
+        won = [frozenset(r["winners"]) for r in games.values()]
+        if won[0] and all(w == won[0] for w in won):
+            same_seat += 1
+            continue
+        bots = [{specs[r["seats"][seat]] for seat in r["winners"]} for r in games.values()]
+        always = set.intersection(*bots)
+        if len(always) == 1:
+            same_bot[always.pop()] += 1
+        else:
+            mixed += 1
+    order = list(dict.fromkeys(specs))
+    return {
+        "complete_deals": complete,
+        "same_seat": same_seat,
+        "same_bot": {b: same_bot[b] for b in order},
+        "mixed": mixed,
+    }
+
+
 def summarize(
     specs: Sequence[str],
     records: Sequence[Mapping[str, Any]],
@@ -185,6 +223,7 @@ def summarize(
         row["rating_sigma"] = sum(x["sigma"] for x in mine) / len(mine)
     out["ratings"] = rated
     out["reasons"] = dict(Counter(r["reason"] for r in records).most_common())
+    out["deals"] = deal_outcomes(specs, records)
     seconds: dict[str, list[float]] = defaultdict(list)
     for r in records:
         for seat, e in enumerate(r["seats"]):

@@ -570,6 +570,15 @@ def format_table(result: TournamentResult) -> str:
                 f"{r['win_rate']:>6.1%} [{lo:.1%}, {hi:.1%}]"
             )
     lines.append("how games ended: " + ", ".join(f"{k} {v}" for k, v in s["reasons"].items()))
+    deals = s["deals"]
+    if deals["complete_deals"]:
+        d = deals["complete_deals"]
+        bots = ", ".join(f"{b} {k}" for b, k in deals["same_bot"].items())
+        lines.append(
+            f"deals played in every seating: {d}; won by the same seat every time "
+            f"{deals['same_seat']} ({deals['same_seat'] / d:.1%}), by the same bot every time: "
+            f"{bots}; otherwise {deals['mixed']}"
+        )
     return "\n".join(lines)
 
 

@@ -13,7 +13,7 @@ GOMP_SPINCOUNT=0``; a short spin, then sleeping: ``GOMP_SPINCOUNT=1000``, what i
 when torch loads), on free cores and beside one busy process. Milliseconds per call; every case
 runs once per round, rounds interleaved (``benchmarks/harness.py``).
 
-    python benchmarks/policy.py [--rounds 5] [--no-threads]
+    python benchmarks/policy.py [--rounds 5] [--no-threads | --no-pieces]
 """
 
 from __future__ import annotations
@@ -229,22 +229,12 @@ def thread_rows(threads: Rounds) -> list[list[str]]:
     ]
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--no-threads", action="store_true", help="skip the wait-policy runs")
-    ap.add_argument("--steps", type=int, default=16, help="update steps per wait-policy run")
-    ap.add_argument("--child", nargs=2, type=int, help=argparse.SUPPRESS)
-    add_arguments(ap)
-    args = ap.parse_args()
-    if args.child:
-        print(json.dumps(child_update_ms(*args.child)))
-        return
-    torch.set_num_threads(1)
-    info = header("policy side of a PPO update on our spaces: ms per call, 1 thread", args.rounds)
+def pieces_section(rounds: int) -> Rounds:
+    """Every piece, stock beside lean, printed as a table."""
     obs, masks, acts = sample_batch(BATCH)
     density = float((obs != 0).float().mean())
     print(f"{BATCH} observations of random games: {100 * density:.1f} % of inputs nonzero")
-    pieces = interleave(piece_cases(obs, masks, acts), args.rounds)
+    pieces = interleave(piece_cases(obs, masks, acts), rounds)
     rows = []
     for name in pieces.values:
         peer = PAIRS.get(name)
@@ -258,7 +248,25 @@ def main() -> None:
         )
     print(table(["piece", "ms (wall)", "ms (CPU time)", "lean / stock (CPU)"], rows))
     footer(pieces)
-    sections = {"pieces": pieces}
+    return pieces
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--no-threads", action="store_true", help="skip the wait-policy runs")
+    ap.add_argument("--no-pieces", action="store_true", help="the wait-policy runs only")
+    ap.add_argument("--steps", type=int, default=16, help="update steps per wait-policy run")
+    ap.add_argument("--child", nargs=2, type=int, help=argparse.SUPPRESS)
+    add_arguments(ap)
+    args = ap.parse_args()
+    if args.child:
+        print(json.dumps(child_update_ms(*args.child)))
+        return
+    torch.set_num_threads(1)
+    info = header("policy side of a PPO update on our spaces: ms per call, 1 thread", args.rounds)
+    sections: dict[str, Rounds] = {}
+    if not args.no_pieces:
+        sections["pieces"] = pieces_section(args.rounds)
     if not args.no_threads:
         cases = thread_cases(args.steps)
         for label, key in (("on free cores", "threads"), ("beside a busy process", "loaded")):

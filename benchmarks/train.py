@@ -7,19 +7,24 @@ one process against uniformly random opponents chosen by the same code
 go through PettingZoo's wrappers either). A pair differs only in the game: the same policy class
 (``stock``: sb3-contrib's ``MlpPolicy``; ``lean``: ``training.masked_policy.LeanMaskablePolicy``,
 the same networks and losses) and the same torch threads during the update (1, or 2 as
-``nanty train`` runs by default; rollouts always use 1). Two rows are not paired with connect
-four: our games split over 2 processes, balanced (the default) and with a fixed split (against
-the same setup in one), and an environment whose
+``nanty train`` runs by default; rollouts always use 1). Rows not paired with connect four:
+the update threads adapted (``ppo.adapt_update_threads``: each update timed, 2 threads or 1
+kept, whichever is faster) and our games split over 2 processes, balanced (the default) and
+with a fixed split (each against the same setup with 2 threads in one process), and an
+environment whose
 steps cost nothing (what PPO itself costs on a game of our size). Steps/s after a warm-up
 rollout and update; every setup runs once per round, rounds interleaved
 (``benchmarks/harness.py``).
 
-    python benchmarks/train.py [--timesteps 16384] [--rounds 5]
+    python benchmarks/train.py [--timesteps 16384] [--rounds 5] [--loaded]
+
+``--loaded`` runs every setup beside one busy process (another user's job).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +38,7 @@ import training  # noqa: F401  before torch loads: the OpenMP wait policy `nanty
 from harness import (
     Measured,
     add_arguments,
+    busy_process,
     footer,
     header,
     interleave,
@@ -126,6 +132,7 @@ class Setup:
     policy: str  # "stock" or "lean"
     update_threads: int
     processes: int = 1
+    adapt: bool = False  # UpdateThreads times the updates and keeps the faster thread count
 
 
 def connect_four() -> DummyVecEnv:
@@ -145,6 +152,7 @@ SETUPS = {
     "nanty, lean, 1 thread": Setup(nanty(), "lean", 1),
     "connect four, lean, 2 update threads": Setup(connect_four, "lean", 2),
     "nanty, lean, 2 update threads": Setup(nanty(), "lean", 2),
+    "nanty, lean, 1 or 2 update threads, adapted": Setup(nanty(), "lean", 2, adapt=True),
     "nanty on 2 processes, lean, 2 update threads": Setup(nanty(2), "lean", 2, processes=2),
     "nanty on 2 processes, fixed split, lean, 2 update threads": Setup(
         nanty(2, balance=False), "lean", 2, processes=2
@@ -157,6 +165,7 @@ PAIRS = {  # ours: the setup it is compared with, like for like
     "nanty, stock, 1 thread": "connect four, stock, 1 thread",
     "nanty, lean, 1 thread": "connect four, lean, 1 thread",
     "nanty, lean, 2 update threads": "connect four, lean, 2 update threads",
+    "nanty, lean, 1 or 2 update threads, adapted": "nanty, lean, 2 update threads",
     "nanty on 2 processes, lean, 2 update threads": "nanty, lean, 2 update threads",
     "nanty on 2 processes, fixed split, lean, 2 update threads": "nanty, lean, 2 update threads",
 }
@@ -174,7 +183,7 @@ def steps_per_second(setup: Setup, timesteps: int) -> Measured | float:
     venv = setup.make_env()
     policy = LeanMaskablePolicy if setup.policy == "lean" else "MlpPolicy"
     model = MaskablePPO(policy, venv, policy_kwargs=NET, seed=0, verbose=0, **PPO_KW)
-    callback = UpdateThreads(setup.update_threads, 1)
+    callback = UpdateThreads(setup.update_threads, 1, adapt=setup.adapt)
     model.learn(PPO_KW["n_steps"] * NUM_ENVS, callback=callback)  # warm-up
     t0, c0 = time.perf_counter(), time.process_time()
     model.learn(timesteps, reset_num_timesteps=False, callback=callback)
@@ -190,16 +199,19 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--timesteps", type=int, default=16384, help="timed steps per setup and round")
     ap.add_argument("--only", nargs="+", choices=list(SETUPS), help="a subset of the setups")
+    ap.add_argument("--loaded", action="store_true", help="beside one busy process")
     add_arguments(ap)
     args = ap.parse_args()
     info = header(
         f"training: MaskablePPO steps/s, net {NET['net_arch']}, {NUM_ENVS} games, {PPO_KW}, "
-        f"{args.timesteps} timed steps per setup and round",
+        f"{args.timesteps} timed steps per setup and round"
+        + (", beside one busy process" if args.loaded else ""),
         args.rounds,
     )
     names = args.only or list(SETUPS)
     cases = {name: lambda s=SETUPS[name]: steps_per_second(s, args.timesteps) for name in names}
-    result = interleave(cases, args.rounds, warmup=False)  # each run warms itself up
+    with busy_process() if args.loaded else contextlib.nullcontext():
+        result = interleave(cases, args.rounds, warmup=False)  # each run warms itself up
     rows = []
     for name in names:
         peer = PAIRS.get(name)

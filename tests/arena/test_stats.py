@@ -7,6 +7,7 @@ import math
 import pytest
 
 from arena.stats import (
+    deal_outcomes,
     end_rule_personalities,
     entry_labels,
     ratings,
@@ -144,3 +145,32 @@ def test_summary_fields():
     assert s["reasons"] == {"test": 5}
     alpha = next(b for b in s["bots"] if b["name"] == "alpha")
     assert math.isclose(alpha["seconds_per_game"], (0.1 + 0.2 + 0.3 + 0.1 + 0.2) / 5)
+
+
+def test_deal_outcomes_tell_the_deals_the_seat_decided_from_the_rest():
+    def game(deal, rotation, winners):  # two players: entry e sits in seat (e + rotation) % 2
+        seats = [0, 1] if rotation == 0 else [1, 0]
+        return {"deal_seed": deal, "rotation": rotation, "seats": seats, "winners": winners}
+
+    records = [
+        game(1, 0, [0]), game(1, 1, [0]),  # seat 0 both times: the deal decided
+        game(2, 0, [0]), game(2, 1, [1]),  # entry 0 (alpha) both times
+        game(3, 0, [1]), game(3, 1, [0]),  # entry 1 (beta) both times
+        game(4, 0, [1]), game(4, 1, [1]),  # seat 1 both times
+        game(5, 0, []), game(5, 1, [0]),  # nobody, then seat 0 (beta): mixed
+        game(6, 0, [0]),  # one seating only: left out
+        {"seats": [0, 1], "winners": [0]},  # no deal seed: left out
+    ]  # fmt: skip
+    d = deal_outcomes(["alpha", "beta"], records)
+    assert d == {
+        "complete_deals": 5,
+        "same_seat": 2,
+        "same_bot": {"alpha": 1, "beta": 1},
+        "mixed": 1,
+    }
+    # copies of one spec pool: a deal won by either copy every time is that spec's
+    three = [
+        {"deal_seed": 9, "rotation": r, "seats": [(s - r) % 3 for s in range(3)], "winners": [w]}
+        for r, w in ((0, 1), (1, 0), (2, 1))  # entries 1, 2, 2 (beta, beta#2, beta#2) won
+    ]
+    assert deal_outcomes(SPECS, three)["same_bot"] == {"alpha": 0, "beta": 1}

@@ -187,7 +187,7 @@ def test_importing_training_first_sets_how_openmp_waits() -> None:
 
     names = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")
     env = {k: v for k, v in os.environ.items() if k not in names}
-    code = f"import os, training, torch; print(*(os.environ[k] for k in {names!r}))"
+    code = f"import os, training, torch; print(*(os.environ.get(k) for k in {names!r}))"
 
     def seen() -> str:
         run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
@@ -195,5 +195,7 @@ def test_importing_training_first_sets_how_openmp_waits() -> None:
         return run.stdout.strip()
 
     assert seen() == "PASSIVE 1000"  # sleep after a short spin
-    env.update(OMP_WAIT_POLICY="ACTIVE", GOMP_SPINCOUNT="0")  # an explicit choice is kept
-    assert seen() == "ACTIVE 0"
+    env["OMP_WAIT_POLICY"] = "ACTIVE"  # an explicit choice is kept whole
+    assert seen() == "ACTIVE None"
+    env.update(OMP_WAIT_POLICY="PASSIVE", GOMP_SPINCOUNT="0")
+    assert seen() == "PASSIVE 0"
