@@ -206,6 +206,7 @@ def header(title: str, rounds: int) -> dict[str, object]:
         "rounds": rounds,
         "load_at_start": [round(x, 2) for x in load_average()],
         "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", "(unset)"),
+        "gomp_spincount": os.environ.get("GOMP_SPINCOUNT", "(unset)"),
         "sched_autogroup": sched_autogroup(),
         "date_utc": time.strftime("%Y-%m-%d %H:%M", time.gmtime()),
     }
@@ -213,7 +214,8 @@ def header(title: str, rounds: int) -> dict[str, object]:
         f"{title}\ncommit {info['commit']}, Python {info['python']} on {info['machine']}, "
         f"{info['cpus']} CPUs, {info['date_utc']} UTC; load average at start "
         + " / ".join(f"{x:.2f}" for x in load_average())
-        + f"; OMP_WAIT_POLICY {info['omp_wait_policy']}; scheduler autogroup "
+        + f"; OMP_WAIT_POLICY {info['omp_wait_policy']}, GOMP_SPINCOUNT {info['gomp_spincount']}"
+        + "; scheduler autogroup "
         + str(info["sched_autogroup"])
         + f"\n{rounds} interleaved rounds; median (min-max) over the rounds"
     )
