@@ -13,7 +13,7 @@ GOMP_SPINCOUNT=0``; a short spin, then sleeping: ``GOMP_SPINCOUNT=1000``, what i
 when torch loads), on free cores and beside one busy process. Milliseconds per call; every case
 runs once per round, rounds interleaved (``benchmarks/harness.py``).
 
-    python benchmarks/policy.py [--rounds 5] [--no-threads | --no-pieces]
+    python benchmarks/policy.py [--rounds 5] [--no-threads | --no-pieces] [--spins 100,300,1000]
 """
 
 from __future__ import annotations
@@ -214,10 +214,18 @@ def in_process(threads: int, wait: dict[str, str | None], steps: int) -> Callabl
     return run
 
 
-def thread_cases(steps: int) -> dict[str, Callable[[], float]]:
+def thread_cases(steps: int, spins: list[int] | None = None) -> dict[str, Callable[[], float]]:
+    """One thread, and two waiting in each of :data:`WAITS` ways, or (``spins``) sleeping
+    after each of these spin counts."""
     default = WAITS["a short spin (PASSIVE, GOMP_SPINCOUNT=1000; the default)"]
     cases = {"1 thread": in_process(1, default, steps)}
-    for name, wait in WAITS.items():
+    waits = WAITS
+    if spins:
+        waits = {
+            f"GOMP_SPINCOUNT={n}": {"OMP_WAIT_POLICY": "PASSIVE", "GOMP_SPINCOUNT": str(n)}
+            for n in spins
+        }
+    for name, wait in waits.items():
         cases[f"2 threads, {name}"] = in_process(2, wait, steps)
     return cases
 
@@ -255,6 +263,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--no-threads", action="store_true", help="skip the wait-policy runs")
     ap.add_argument("--no-pieces", action="store_true", help="the wait-policy runs only")
+    ap.add_argument(
+        "--spins", help="comma-separated spin counts to time two threads with (PASSIVE after each)"
+    )
     ap.add_argument("--steps", type=int, default=16, help="update steps per wait-policy run")
     ap.add_argument("--child", nargs=2, type=int, help=argparse.SUPPRESS)
     add_arguments(ap)
@@ -268,7 +279,8 @@ def main() -> None:
     if not args.no_pieces:
         sections["pieces"] = pieces_section(args.rounds)
     if not args.no_threads:
-        cases = thread_cases(args.steps)
+        spins = [int(x) for x in args.spins.split(",")] if args.spins else None
+        cases = thread_cases(args.steps, spins)
         for label, key in (("on free cores", "threads"), ("beside a busy process", "loaded")):
             print(f"\nlean update step (forward, backward, Adam), ms of wall time, {label}")
             with busy_process() if key == "loaded" else contextlib.nullcontext():
