@@ -196,10 +196,13 @@ class UpdateThreads(BaseCallback):
         """The threads the next update runs on."""
         return 1 if self.chooser is not None and self.chooser.mode == "one" else self.update
 
-    def _on_rollout_start(self) -> None:
+    def _update_done(self) -> None:
         if self._update_started is not None and self.chooser is not None:
             self.chooser.record(time.perf_counter() - self._update_started)
         self._update_started = None
+
+    def _on_rollout_start(self) -> None:
+        self._update_done()
         th.set_num_threads(self.rollout)
 
     def _on_rollout_end(self) -> None:
@@ -212,4 +215,5 @@ class UpdateThreads(BaseCallback):
         return True
 
     def _on_training_end(self) -> None:
+        self._update_done()  # the last update; a later learn() call times its own
         th.set_num_threads(self.rollout)
