@@ -14,13 +14,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-# Importing these modules registers their frame handlers and effects.
 from nanty_env.engine import abilities, effects, events, flow, reactions, setup, validation  # noqa: F401
 from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.describe import describe_action
 from nanty_env.engine.errors import EngineError, IllegalActionError, InvalidStateError
 from nanty_env.engine.frames import ACT, OPTIONS
+
+# Importing these modules registers their frame handlers and effects.
+from nanty_env.engine.game_log import GameLog
 from nanty_env.engine.outcome import Outcome, Termination
 from nanty_env.engine.rng import GameRng, copy_rng, rng_state
 from nanty_env.engine.state import Act, FixedRolls, Frame, GameState, Options
@@ -183,7 +185,7 @@ class Game(GameState):
         g.city_retired = copy(self.city_retired)
         g.city_gained = copy(self.city_gained)
         g.played = copy(self.played)
-        g.log = copy(self.log)
+        g.log = self.log.copy()  # shares the lines until one of the two appends
         g.agents = list(map(copy, self.agents))
         g.hands = list(map(copy, self.hands))
         # immutable rows (state.Rows, engine.knowledge): shared, replaced when they change
@@ -280,7 +282,7 @@ class Game(GameState):
                 g.rng = GameRng.from_state(dict(state))
             except ValueError as e:
                 raise InvalidStateError(f"rng: {e}") from e
-        g.log = list(d.get("log", []))
+        g.log = GameLog(d.get("log", []))
 
     # ------------------------------------------------------------------ hand edits
     def resume(self) -> None:

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from nanty_env.engine.actions import NUM_AREAS
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
+from nanty_env.engine.game_log import GameLog
 from nanty_env.engine.knowledge import no_knowledge
 from nanty_env.engine.setup import personality_deck
 from nanty_env.engine.state import empty_rows
@@ -142,7 +143,7 @@ def build_position(
     g.active = active
     g.turn = turn
     g.outcome = None
-    g.log = []
+    g.log = GameLog()
     g.stack = [{"k": "turn", "p": active, "s": 0}]
     if rolls is not None:
         g.fix_rolls(area(r) if isinstance(r, str) else r for r in rolls)

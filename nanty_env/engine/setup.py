@@ -8,6 +8,7 @@ from nanty_env.engine.actions import NUM_AREAS
 from nanty_env.engine.board import add_pawn
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.frames import push
+from nanty_env.engine.game_log import GameLog
 from nanty_env.engine.knowledge import no_knowledge
 from nanty_env.engine.state import GameState, empty_rows
 from nanty_env.engine.tables import HAND_SIZE, START_MONEY, tables, tables_for
@@ -37,7 +38,7 @@ def deal(g: GameState, cfg: GameConfig, rng: np.random.Generator) -> None:
     g.loans = g.penalties = empty_rows(n)
     g.known = no_knowledge(n)
     g.known_unused = empty_rows(n)
-    g.log, g.stack, g.outcome, g._legal, g._dice = [], [], None, None, None
+    g.log, g.stack, g.outcome, g._legal, g._dice = GameLog(), [], None, None, None
     g.turn, g.ability_used, g.played, g.in_play = 0, 0, [], []
     g.discard, g.events_done = [], []
 

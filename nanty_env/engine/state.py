@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.errors import EngineError
+from nanty_env.engine.game_log import GameLog
 from nanty_env.engine.outcome import Outcome
 from nanty_env.engine.tables import Tables
 
@@ -140,7 +141,7 @@ class GameState:
     stack: list[Frame]
     outcome: Outcome | None
     rng: Any  # the game's generator (see ``nanty_env.engine.rng``)
-    log: list[str]
+    log: GameLog
     _dice: FixedRolls | None
     _legal: tuple[int, ...] | None
 

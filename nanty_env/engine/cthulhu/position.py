@@ -15,6 +15,7 @@ from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu.game import CthulhuGame
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
 from nanty_env.engine.game import Game
+from nanty_env.engine.game_log import GameLog
 from nanty_env.engine.knowledge import no_knowledge
 
 
@@ -171,7 +172,7 @@ def build_position(
         g.events_done = []
     g.known = no_knowledge(n)
     g.active, g.turn = active, turn
-    g.outcome, g.log = None, []
+    g.outcome, g.log = None, GameLog()
     g.stack = [{"k": "turn", "p": active, "s": 0}]
     g._advance()
     return g

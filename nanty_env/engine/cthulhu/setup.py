@@ -14,6 +14,7 @@ from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu.cards import refill_face_up
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.frames import push
+from nanty_env.engine.game_log import GameLog
 from nanty_env.engine.knowledge import no_knowledge
 from nanty_env.engine.state import empty_rows
 from nanty_env.engine.tables import HAND_SIZE, START_MONEY, tables_for
@@ -36,7 +37,7 @@ def empty_state(g: CthulhuState, cfg: GameConfig) -> None:
     g.known = no_knowledge(n)
     g.known_unused = empty_rows(n)
     g.persona, g.persona_pool = [], []
-    g.log, g.stack, g.outcome, g._legal, g._dice = [], [], None, None, None
+    g.log, g.stack, g.outcome, g._legal, g._dice = GameLog(), [], None, None, None
     g.turn, g.ability_used, g.played, g.in_play = 0, 0, [], []
     g.discard, g.events_done, g.removed, g.faceup = [], [], [], []
     g.insanity = START_LEVEL

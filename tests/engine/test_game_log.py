@@ -1,0 +1,56 @@
+"""The game log shared between a game and its clones until one of them writes."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from nanty_env.engine import Game, GameConfig
+from nanty_env.engine.game_log import GameLog
+
+
+def test_a_copy_and_its_original_append_apart() -> None:
+    log = GameLog(["a", "b"])
+    copy = log.copy()
+    assert copy._lines is log._lines  # shared, not copied
+    copy.append("from the copy")
+    log.append("from the original")  # finds the shared list longer: copies its own prefix
+    log.append("again")
+    copy.append("again, copy")
+    assert log == ["a", "b", "from the original", "again"]
+    assert copy == ["a", "b", "from the copy", "again, copy"]
+    assert len(log) == 4 and log[-1] == "again" and log[1:3] == ["b", "from the original"]
+    assert list(copy) == copy[:] and copy != log and log == GameLog(log)
+    with pytest.raises(IndexError):
+        log[4]
+
+
+def test_a_pickled_log_holds_only_its_own_lines() -> None:
+    log = GameLog(["a"])
+    copy = log.copy()
+    copy.append("not the original's")
+    back = pickle.loads(pickle.dumps(log))
+    assert back == ["a"] and back._lines == ["a"]
+
+
+def test_a_clone_of_a_logging_game_logs_on_its_own() -> None:
+    g = Game.new(GameConfig(num_players=3, log=True), 5)
+    for _ in range(40):
+        g.apply(g.legal_actions()[0])
+    lines = list(g.log)
+    c = g.clone()
+    assert c.log == lines
+    for game, pick in ((c, 0), (g, -1)):  # the clone writes first, then the original
+        for _ in range(20):
+            if not game.is_terminal:
+                game.apply(game.legal_actions()[pick])
+    assert g.log[: len(lines)] == lines and c.log[: len(lines)] == lines
+    assert len(g.log) > len(lines) and len(c.log) > len(lines)
+    again = Game.new(GameConfig(num_players=3, log=True), 5)  # the same moves, no clone
+    for _ in range(40):
+        again.apply(again.legal_actions()[0])
+    for _ in range(20):
+        if not again.is_terminal:
+            again.apply(again.legal_actions()[-1])
+    assert again.log == g.log and c.log != g.log
