@@ -30,7 +30,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-import training  # noqa: F401  before torch loads: the OpenMP wait policy `nanty train` uses
+import training  # before torch loads: the OpenMP wait policy `nanty train` uses
 
 # isort: split
 import torch
@@ -190,15 +190,15 @@ def child_update_ms(threads: int, steps: int) -> float:
     return 1e3 * (time.perf_counter() - start) / steps
 
 
+def sleeping_after(spins: int) -> dict[str, str | None]:
+    """The child's OpenMP environment: threads spin ``spins`` rounds, then sleep."""
+    return {"OMP_WAIT_POLICY": "PASSIVE", "GOMP_SPINCOUNT": str(spins)}
+
+
+DEFAULT_WAIT = f"a short spin (PASSIVE, GOMP_SPINCOUNT={training.SPIN_COUNT}; the default)"
 WAITS = {  # how OpenMP's threads wait for each other: the environment of the child process
-    "sleeping at once (PASSIVE, GOMP_SPINCOUNT=0)": {
-        "OMP_WAIT_POLICY": "PASSIVE",
-        "GOMP_SPINCOUNT": "0",
-    },
-    "a short spin (PASSIVE, GOMP_SPINCOUNT=1000; the default)": {
-        "OMP_WAIT_POLICY": "PASSIVE",
-        "GOMP_SPINCOUNT": "1000",
-    },
+    "sleeping at once (PASSIVE, GOMP_SPINCOUNT=0)": sleeping_after(0),
+    DEFAULT_WAIT: sleeping_after(training.SPIN_COUNT),
     "spinning (ACTIVE)": {"OMP_WAIT_POLICY": "ACTIVE", "GOMP_SPINCOUNT": None},
 }
 
@@ -217,14 +217,10 @@ def in_process(threads: int, wait: dict[str, str | None], steps: int) -> Callabl
 def thread_cases(steps: int, spins: list[int] | None = None) -> dict[str, Callable[[], float]]:
     """One thread, and two waiting in each of :data:`WAITS` ways, or (``spins``) sleeping
     after each of these spin counts."""
-    default = WAITS["a short spin (PASSIVE, GOMP_SPINCOUNT=1000; the default)"]
-    cases = {"1 thread": in_process(1, default, steps)}
+    cases = {"1 thread": in_process(1, WAITS[DEFAULT_WAIT], steps)}
     waits = WAITS
     if spins:
-        waits = {
-            f"GOMP_SPINCOUNT={n}": {"OMP_WAIT_POLICY": "PASSIVE", "GOMP_SPINCOUNT": str(n)}
-            for n in spins
-        }
+        waits = {f"GOMP_SPINCOUNT={n}": sleeping_after(n) for n in spins}
     for name, wait in waits.items():
         cases[f"2 threads, {name}"] = in_process(2, wait, steps)
     return cases

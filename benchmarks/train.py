@@ -11,9 +11,8 @@ the same networks and losses) and the same torch threads during the update (1, o
 the update threads adapted (``ppo.adapt_update_threads``: each update timed, 2 threads or 1
 kept, whichever is faster) and our games split over 2 processes, balanced (the default) and
 with a fixed split (each against the same setup with 2 threads in one process), and an
-environment whose
-steps cost nothing (what PPO itself costs on a game of our size). Steps/s after a warm-up
-rollout and update; every setup runs once per round, rounds interleaved
+environment whose steps cost nothing (what PPO itself costs on a game of our size). Steps/s
+after a warm-up rollout and update; every setup runs once per round, rounds interleaved
 (``benchmarks/harness.py``).
 
     python benchmarks/train.py [--timesteps 16384] [--rounds 5] [--loaded]

@@ -13,6 +13,8 @@ reads the variables once, when torch loads, so they have no effect once torch is
 
 import os
 
+SPIN_COUNT = 1000  # GNU OpenMP's spin rounds before a waiting thread sleeps (GOMP_SPINCOUNT)
+
 if "OMP_WAIT_POLICY" not in os.environ and "GOMP_SPINCOUNT" not in os.environ:
     os.environ["OMP_WAIT_POLICY"] = "PASSIVE"
-    os.environ["GOMP_SPINCOUNT"] = "1000"
+    os.environ["GOMP_SPINCOUNT"] = str(SPIN_COUNT)

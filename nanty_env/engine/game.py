@@ -14,14 +14,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+# Importing these modules registers their frame handlers and effects.
 from nanty_env.engine import abilities, effects, events, flow, reactions, setup, validation  # noqa: F401
 from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.describe import describe_action
 from nanty_env.engine.errors import EngineError, IllegalActionError, InvalidStateError
 from nanty_env.engine.frames import ACT, OPTIONS
-
-# Importing these modules registers their frame handlers and effects.
 from nanty_env.engine.game_log import GameLog
 from nanty_env.engine.outcome import Outcome, Termination
 from nanty_env.engine.rng import GameRng, copy_rng, rng_state

@@ -10,6 +10,7 @@ the same whatever the length of its log, and a look-ahead that never logs never 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import islice
 from typing import Any, overload
 
 
@@ -51,8 +52,7 @@ class GameLog:
         return self._lines[i % self._n]
 
     def __iter__(self) -> Iterator[str]:
-        lines = self._lines
-        return (lines[k] for k in range(self._n))
+        return islice(self._lines, self._n)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, GameLog | list):
