@@ -40,7 +40,7 @@ def snapshot_size(n: int) -> int:
 def snapshot(g: Game) -> np.ndarray:
     """The row :class:`Board` reads back (see module doc)."""
     row = [v for r in g.agents for v in r]
-    row += g.gren + g.cit + g.building + g.trouble
+    row += [*g.gren, *g.cit, *g.building, *g.trouble]
     row += g.money + [len(x) for x in g.loans] + g.on_board
     row += [len(h) + len(p) for h, p in zip(g.hands, g.penalties, strict=True)]
     row += [len(g.deck), *g.persona, g.active, g.turn]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from nanty_env.engine import actions as A
 from nanty_env.engine.actions import NUM_AREAS
 from nanty_env.engine.frames import call
-from nanty_env.engine.state import GameState
+from nanty_env.engine.state import GameState, with_cell, with_item
 from nanty_env.engine.tables import BUILDINGS_PER_PLAYER
 
 GRENADIER = -1
@@ -40,27 +40,27 @@ def add_pawn(g: GameState, owner: int, area: int, *, trouble: bool = True) -> No
     """Put a pawn into ``area``: a marker follows if the area already held a pawn, and always
     for a grenadier (unless ``trouble`` is False, as for Deep Dwarves / Mr Shine)."""
     occupied = pawn_count(g, area) > 0
-    if owner >= 0:
-        g.agents[owner][area] += 1
-        g.on_board[owner] += 1
-    elif owner == GRENADIER:
-        g.gren[area] += 1
-    else:
-        g.cit[area] += 1
+    set_pawns(g, owner, area, pawns_of(g, owner, area) + 1)
     if trouble and (occupied or owner == GRENADIER):
         g.trouble[area] = 1
 
 
 def take_pawn(g: GameState, owner: int, area: int) -> None:
     """Take a pawn off ``area`` (to its supply); any trouble marker there goes too."""
-    if owner >= 0:
-        g.agents[owner][area] -= 1
-        g.on_board[owner] -= 1
-    elif owner == GRENADIER:
-        g.gren[area] -= 1
-    else:
-        g.cit[area] -= 1
+    set_pawns(g, owner, area, pawns_of(g, owner, area) - 1)
     g.trouble[area] = 0
+
+
+def set_pawns(g: GameState, owner: int, area: int, count: int) -> None:
+    """Make ``owner``'s pawns in ``area`` ``count`` (an agent's supply follows); no trouble
+    marker comes or goes: :func:`add_pawn` and :func:`take_pawn` handle those."""
+    if owner >= 0:
+        g.on_board[owner] += count - g.agents[owner][area]
+        g.agents = with_cell(g.agents, owner, area, count)
+    elif owner == GRENADIER:
+        g.gren = with_item(g.gren, area, count)
+    else:
+        g.cit = with_item(g.cit, area, count)
 
 
 def move_pawn(g: GameState, owner: int, src: int, dst: int) -> None:
@@ -99,15 +99,15 @@ def trouble_count(g: GameState) -> int:
 # ---------------------------------------------------------------------- buildings
 def place_building(g: GameState, seat: int, area: int) -> None:
     """Put ``seat``'s building in ``area``; its City Area card comes with it (unless retired)."""
-    g.building[area] = seat
-    g.city_gained[area] = g.turn
+    g.building = with_item(g.building, area, seat)
+    g.city_gained = with_item(g.city_gained, area, g.turn)
 
 
 def remove_building(g: GameState, area: int) -> None:
     """Take the building off ``area``; its City Area card (if not retired) returns to display
     (in the expansion: its Building card returns to its owner's reserve)."""
-    g.building[area] = NO_BUILDING
-    g.city_gained[area] = -1
+    g.building = with_item(g.building, area, NO_BUILDING)
+    g.city_gained = with_item(g.city_gained, area, -1)
     if g.has_elders:
         g.btype[area] = -1
 

@@ -17,7 +17,7 @@ from nanty_env.engine.reactions import (
     remove_building_event,
     remove_pawn,
 )
-from nanty_env.engine.state import GameState
+from nanty_env.engine.state import GameState, with_item
 from nanty_env.engine.tables import CITIZENS, GRENADIERS
 from nanty_env.engine.victory import end_by_riots
 
@@ -32,8 +32,9 @@ def seats_from(g: GameState, first: int) -> tuple[int, ...]:
 
 def draw_event(g: GameState, p: int) -> None:
     """Draw the top random event and carry it out (each event happens at most once)."""
-    e = g.event_deck.pop()
-    g.events_done.append(e)
+    *rest, e = g.event_deck
+    g.event_deck = tuple(rest)
+    g.events_done = (*g.events_done, e)
     ev = g.t.data.events[e]
     g.say(f"random event: {ev.name(g.cfg.theme)}")
     EVENT_START[ev.id](g, p)
@@ -58,7 +59,8 @@ def _remove_agents_in(g: GameState, p: int, area: int) -> None:
 def zeppelin_crash(g: GameState, p: int) -> None:
     a = _rolls(g, 1)[0]
     # Neutral pawns and the marker go at once; agents and the building may be defended.
-    g.gren[a] = g.cit[a] = 0
+    g.gren = with_item(g.gren, a, 0)
+    g.cit = with_item(g.cit, a, 0)
     g.trouble[a] = 0
     push(g, {"k": "ev_clear_trouble", "p": p, "a": a})
     remove_building_event(g, a)
@@ -316,7 +318,7 @@ class Inigo:
         if f.get("r", 0) == BLOCKED:
             g.say("Holborn keeps the City Area card in play")
         else:
-            g.city_retired[a] = 1
+            g.city_retired = with_item(g.city_retired, a, 1)
             g.say(f"the City Area card of area {a + 1} is set aside for good")
         if g.agents[owner][a]:
             remove_pawn(g, owner, a, EVENT, text=False)

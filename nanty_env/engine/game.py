@@ -47,8 +47,21 @@ _LIST_FIELDS = (
     "city_gained",
     "played",
 )
+# the lists that change rarely, kept as tuples that clones share (see ``state.GameState``)
+_SHARED_LISTS = (
+    "gren",
+    "cit",
+    "building",
+    "removed",
+    "event_deck",
+    "events_done",
+    "persona",
+    "persona_pool",
+    "city_retired",
+    "city_gained",
+)
 _NESTED_FIELDS = ("agents", "hands", "loans", "penalties", "known_unused")
-_SHARED_ROWS = ("loans", "penalties", "known_unused")  # immutable rows (state.Rows)
+_SHARED_ROWS = ("agents", "loans", "penalties", "known_unused")  # immutable rows (state.Rows)
 _SCALAR_FIELDS = ("n", "active", "turn", "first_player", "ability_used")
 
 
@@ -165,29 +178,30 @@ class Game(GameState):
         g.outcome = self.outcome
         g._legal = self._legal
         g._dice = None if self._dice is None else self._dice.copy()
-        g.rng = copy_rng(self.rng)
+        rng = self.rng
+        g.rng = rng.copy() if type(rng) is GameRng else copy_rng(rng)
         copy = list.copy
-        g.gren = copy(self.gren)
-        g.cit = copy(self.cit)
         g.trouble = copy(self.trouble)
-        g.building = copy(self.building)
         g.money = copy(self.money)
         g.on_board = copy(self.on_board)
         g.deck = copy(self.deck)
         g.discard = copy(self.discard)
         g.in_play = copy(self.in_play)
-        g.removed = copy(self.removed)
-        g.event_deck = copy(self.event_deck)
-        g.events_done = copy(self.events_done)
-        g.persona = copy(self.persona)
-        g.persona_pool = copy(self.persona_pool)
-        g.city_retired = copy(self.city_retired)
-        g.city_gained = copy(self.city_gained)
         g.played = copy(self.played)
-        g.log = self.log.copy()  # shares the lines until one of the two appends
-        g.agents = list(map(copy, self.agents))
         g.hands = list(map(copy, self.hands))
-        # immutable rows (state.Rows, engine.knowledge): shared, replaced when they change
+        g.log = self.log.copy()  # shares the lines until one of the two appends
+        # immutable (tuples, state.Rows, engine.knowledge): shared, replaced when they change
+        g.gren = self.gren
+        g.cit = self.cit
+        g.building = self.building
+        g.removed = self.removed
+        g.event_deck = self.event_deck
+        g.events_done = self.events_done
+        g.persona = self.persona
+        g.persona_pool = self.persona_pool
+        g.city_retired = self.city_retired
+        g.city_gained = self.city_gained
+        g.agents = self.agents
         g.loans = self.loans
         g.penalties = self.penalties
         g.known_unused = self.known_unused
@@ -255,7 +269,8 @@ class Game(GameState):
         for name in _SCALAR_FIELDS:
             setattr(g, name, int(d[name]))
         for name in _LIST_FIELDS:
-            setattr(g, name, [int(x) for x in d[name]])
+            items = [int(x) for x in d[name]]
+            setattr(g, name, tuple(items) if name in _SHARED_LISTS else items)
         for name in _NESTED_FIELDS:
             rows = [[int(x) for x in row] for row in d[name]]
             setattr(g, name, tuple(map(tuple, rows)) if name in _SHARED_ROWS else rows)

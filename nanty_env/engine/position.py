@@ -30,6 +30,14 @@ def area(name: str) -> int:
     raise KeyError(f"unknown area {name!r}")
 
 
+def area_row(values: Mapping[str, int], empty: int) -> tuple[int, ...]:
+    """One value per area: ``values`` by area name, ``empty`` elsewhere."""
+    row = [empty] * NUM_AREAS
+    for name, value in values.items():
+        row[area(name)] = value
+    return tuple(row)
+
+
 def card(name: str) -> int:
     """Card index from a card id or a themed name."""
     d = tables().data
@@ -89,27 +97,18 @@ def build_position(
     g = Game.new(cfg, seed)
     n = g.n
     if agents is not None:
-        g.agents = [[0] * NUM_AREAS for _ in range(n)]
-        for seat, where in agents.items():
-            for name, k in where.items():
-                g.agents[seat][area(name)] = k
+        if not set(agents) <= set(range(n)):
+            raise ValueError(f"agents: seats are 0..{n - 1}, got {sorted(agents)}")
+        g.agents = tuple(area_row(agents.get(seat, {}), 0) for seat in range(n))
         g.on_board = [sum(row) for row in g.agents]
         g.trouble = [0] * NUM_AREAS
     for name in trouble:
         g.trouble[area(name)] = 1
-    g.gren = [0] * NUM_AREAS
-    g.cit = [0] * NUM_AREAS
-    for name, k in (grenadiers or {}).items():
-        g.gren[area(name)] = k
-    for name, k in (citizens or {}).items():
-        g.cit[area(name)] = k
-    g.building = [-1] * NUM_AREAS
-    g.city_gained = [-1] * NUM_AREAS
-    for name, seat in (buildings or {}).items():
-        g.building[area(name)] = seat
-    g.city_retired = [0] * NUM_AREAS
-    for name in retired:
-        g.city_retired[area(name)] = 1
+    g.gren = area_row(grenadiers or {}, 0)
+    g.cit = area_row(citizens or {}, 0)
+    g.building = area_row(buildings or {}, -1)
+    g.city_gained = (-1,) * NUM_AREAS
+    g.city_retired = area_row(dict.fromkeys(retired, 1), 0)
     if money is not None:
         g.money = list(money)
 
@@ -128,16 +127,16 @@ def build_position(
     rest += [c for c in range(len(tables().data.cards)) if c not in used and c not in rest]
     if deck_size is not None:
         keep = max(0, deck_size - len(top))
-        g.removed = sorted({*g.removed, *rest[: len(rest) - keep]})
+        g.removed = tuple(sorted({*g.removed, *rest[: len(rest) - keep]}))
         rest = rest[len(rest) - keep :]
     g.deck = rest + list(reversed(top))
     g.in_play = []
     if events is not None:
-        g.event_deck = [event(x) for x in reversed(events)]
-        g.events_done = [e for e in range(len(tables().data.events)) if e not in g.event_deck]
+        g.event_deck = tuple(event(x) for x in reversed(events))
+        g.events_done = tuple(e for e in range(len(tables().data.events)) if e not in g.event_deck)
     if personalities is not None:
-        g.persona = [personality(x) for x in personalities]
-        g.persona_pool = sorted(p for p in personality_deck(cfg) if p not in g.persona)
+        g.persona = tuple(personality(x) for x in personalities)
+        g.persona_pool = tuple(sorted(p for p in personality_deck(cfg) if p not in g.persona))
     g.known = no_knowledge(n)
     g.known_unused = empty_rows(n)
     g.active = active

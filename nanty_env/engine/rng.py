@@ -57,7 +57,10 @@ class GameRng:
     def copy(self) -> GameRng:
         """An independent generator in the same state."""
         g = _new(GameRng)
-        g._state, g._inc, g._has32, g._u32 = self._state, self._inc, self._has32, self._u32
+        g._state = self._state
+        g._inc = self._inc
+        g._has32 = self._has32
+        g._u32 = self._u32
         return g
 
     # ------------------------------------------------------------------ the stream
@@ -137,12 +140,6 @@ class GameRng:
         """Reads and sets the state as numpy's ``bit_generator.state`` does."""
         return _BitGeneratorState(self)
 
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name in GameRng.__slots__:
-            # copy/pickle probes and unset slots: answering them from numpy would recurse
-            raise AttributeError(name)
-        return self._numpy(name)
-
     def _numpy(self, name: str) -> Any:
         """Attribute ``name`` of a numpy generator in this state; a method hands the state
         back after each call, so the stream goes on here."""
@@ -180,6 +177,24 @@ class GameRng:
 
     def __repr__(self) -> str:
         return f"GameRng(PCG64 state {self._state:#x})"
+
+
+def _forwarded(name: str) -> Callable[..., Any]:
+    """``Generator.<name>`` run by numpy in the generator's state (see the module)."""
+
+    def method(self: GameRng, *args: Any, **kw: Any) -> Any:
+        return self._numpy(name)(*args, **kw)
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"``Generator.{name}``, run by numpy in this generator's state."
+    return method
+
+
+# Every other public Generator method, as a plain method rather than a ``__getattr__`` hook:
+# with a hook, Python would try it on every attribute read, and a draw reads several.
+for _name in dir(np.random.Generator):
+    if not _name.startswith("_") and not hasattr(GameRng, _name):
+        setattr(GameRng, _name, _forwarded(_name))
 
 
 class _BitGeneratorState:

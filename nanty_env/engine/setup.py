@@ -29,18 +29,18 @@ def deal(g: GameState, cfg: GameConfig, rng: np.random.Generator) -> None:
     t = g.t = tables_for(cfg)
     n = cfg.num_players
     g.cfg, g.n, g.rng = cfg, n, rng
-    g.agents = [[0] * NUM_AREAS for _ in range(n)]
+    g.agents = ((0,) * NUM_AREAS,) * n
     g.on_board = [0] * n
-    g.gren, g.cit, g.trouble = [0] * NUM_AREAS, [0] * NUM_AREAS, [0] * NUM_AREAS
-    g.building = [-1] * NUM_AREAS
-    g.city_retired, g.city_gained = [0] * NUM_AREAS, [-1] * NUM_AREAS
+    g.gren, g.cit, g.trouble = (0,) * NUM_AREAS, (0,) * NUM_AREAS, [0] * NUM_AREAS
+    g.building = (-1,) * NUM_AREAS
+    g.city_retired, g.city_gained = (0,) * NUM_AREAS, (-1,) * NUM_AREAS
     g.money = [START_MONEY] * n
     g.loans = g.penalties = empty_rows(n)
     g.known = no_knowledge(n)
     g.known_unused = empty_rows(n)
     g.log, g.stack, g.outcome, g._legal, g._dice = GameLog(), [], None, None, None
     g.turn, g.ability_used, g.played, g.in_play = 0, 0, [], []
-    g.discard, g.events_done = [], []
+    g.discard, g.events_done = [], ()
 
     # One agent of each player and one trouble marker in each starting area.
     for a in t.start_areas:
@@ -50,19 +50,19 @@ def deal(g: GameState, cfg: GameConfig, rng: np.random.Generator) -> None:
 
     pool = personality_deck(cfg)
     rng.shuffle(pool)
-    g.persona = pool[:n]
-    g.persona_pool = sorted(pool[n:])  # set aside unseen: their order carries no information
+    g.persona = tuple(pool[:n])
+    g.persona_pool = tuple(sorted(pool[n:]))  # set aside unseen: their order carries no information
 
     events = list(range(len(t.data.events)))
     rng.shuffle(events)
-    g.event_deck = events
+    g.event_deck = tuple(events)
 
     removed = t.removed_with_two if n == 2 else frozenset()
     grey = [c for c in t.grey_cards if c not in removed]
     red = [c for c in t.red_cards if c not in removed]
     rng.shuffle(grey)
     rng.shuffle(red)
-    g.removed = sorted(removed)
+    g.removed = tuple(sorted(removed))
     g.deck = red + grey  # the top of the draw pile is the end of the list: grey on top of red
     g.hands = []
     for _ in range(n):

@@ -39,6 +39,20 @@ def with_appended(rows: Rows, i: int, item: int) -> Rows:
     return with_row(rows, i, (*rows[i], item))
 
 
+def with_item(row: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
+    """``row`` with item ``i`` set to ``value`` (a new tuple; ``row`` is unchanged)."""
+    items = list(row)
+    items[i] = value
+    return tuple(items)
+
+
+def with_cell(rows: Rows, i: int, j: int, value: int) -> Rows:
+    """``rows`` with item ``j`` of row ``i`` set to ``value``."""
+    out = list(rows)
+    out[i] = with_item(rows[i], j, value)
+    return tuple(out)
+
+
 Options = Callable[["GameState", Frame], "list[int] | None"]
 Act = Callable[["GameState", Frame, int], None]
 
@@ -115,14 +129,16 @@ class GameState:
     turn: int
     first_player: int
     ability_used: int
-    agents: list[list[int]]
+    # Fields that change in fewer than one decision in fifty (and agents, in one in eight) are
+    # immutable tuples that clones share; a rule replaces them (with_item, with_cell).
+    agents: Rows
     on_board: list[int]
-    gren: list[int]
-    cit: list[int]
+    gren: tuple[int, ...]
+    cit: tuple[int, ...]
     trouble: list[int]
-    building: list[int]
-    city_retired: list[int]
-    city_gained: list[int]
+    building: tuple[int, ...]
+    city_retired: tuple[int, ...]
+    city_gained: tuple[int, ...]
     money: list[int]
     hands: list[list[int]]
     penalties: Rows  # rarely change, so immutable and shared by clones (with_appended)
@@ -130,11 +146,11 @@ class GameState:
     deck: list[int]
     discard: list[int]
     in_play: list[int]
-    removed: list[int]
-    event_deck: list[int]
-    events_done: list[int]
-    persona: list[int]
-    persona_pool: list[int]
+    removed: tuple[int, ...]
+    event_deck: tuple[int, ...]
+    events_done: tuple[int, ...]
+    persona: tuple[int, ...]
+    persona_pool: tuple[int, ...]
     played: list[int]
     known: tuple[Rows, ...]  # immutable: see engine.knowledge
     known_unused: Rows

@@ -54,7 +54,7 @@ def player_view(g: GameState, seat: int) -> dict[str, Any]:
     view["known_unused_personalities"] = list(g.known_unused[seat])
     view["persona_pool_size"] = len(g.persona_pool)
     if g.outcome is not None:
-        view["personalities"] = g.persona[:]
+        view["personalities"] = list(g.persona)
     return view
 
 
@@ -70,12 +70,12 @@ def common_view(g: GameState, seat: int) -> dict[str, Any]:
         "turn": g.turn,
         "active": g.active,
         "first_player": g.first_player,
-        "agents": [row[:] for row in g.agents],
-        "grenadiers": g.gren[:],
-        "citizens": g.cit[:],
+        "agents": [list(row) for row in g.agents],
+        "grenadiers": list(g.gren),
+        "citizens": list(g.cit),
         "trouble": g.trouble[:],
-        "buildings": g.building[:],
-        "city_retired": g.city_retired[:],
+        "buildings": list(g.building),
+        "city_retired": list(g.city_retired),
         "city_gained_this_turn": [int(t == g.turn) for t in g.city_gained],
         "abilities_used": [g.ability_used >> a & 1 for a in board.AREAS],
         "money": g.money[:],
@@ -88,11 +88,11 @@ def common_view(g: GameState, seat: int) -> dict[str, Any]:
         "in_play": g.in_play[:],
         "resolving": resolving_cards(g),
         "played_this_turn": g.played[:],
-        "events_done": g.events_done[:],
+        "events_done": list(g.events_done),
         "event_areas": event_areas(g),
         "event_deck_size": len(g.event_deck),
         "deck_size": len(g.deck),
-        "removed": g.removed[:],
+        "removed": list(g.removed),
         "trouble_count": board.trouble_count(g),
         "current_player": -1 if over else g.stack[-1]["p"],
         "decision": g.stack[-1]["k"] if me_deciding else "",

@@ -11,6 +11,7 @@ from agents.heuristic import HeuristicBot
 from agents.learned_eval import MAX_HITS, TERMINAL, LearnedEvaluator
 from agents.robustness import break_cost, controlled_margins, durable_share
 from agents.value_model import value_model_for
+from nanty_env.engine.board import set_pawns
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Outcome
 from nanty_env.engine.position import build_position, personality
@@ -133,9 +134,9 @@ def test_controlled_margins_follow_the_engines_control_rule(states):
                     if agents < margin:  # the building is part of the lead
                         continue
                     h = g.clone()
-                    h.agents[seat][a] = agents - (margin - 1)
+                    set_pawns(h, seat, a, agents - (margin - 1))
                     assert controls(h, seat, a)
-                    h.agents[seat][a] = agents - margin
+                    set_pawns(h, seat, a, agents - margin)
                     assert not controls(h, seat, a)
                     checked += 1
     assert checked >= 20

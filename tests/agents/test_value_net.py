@@ -53,7 +53,7 @@ def test_a_recorded_snapshot_gives_the_same_features(states, n):
         row = snapshot(g)
         assert row.shape == (snapshot_size(n),)
         b = Board(row, n)
-        assert b.persona == g.persona and b.active == g.active and b.deck_size == len(g.deck)
+        assert tuple(b.persona) == g.persona and b.active == g.active and b.deck_size == len(g.deck)
         f, sh = Position(g, g.cfg).table(g.persona)
         f2, sh2 = Position.from_board(b, g.cfg).table(b.persona)
         assert np.array_equal(f, f2) and np.array_equal(sh, sh2)

@@ -4,6 +4,7 @@ Elder Ones, at most two): placing next to any of your minions, moving one, the t
 
 from __future__ import annotations
 
+from nanty_env.engine.board import CITIZEN, GRENADIER, set_pawns
 from nanty_env.engine.cthulhu.pieces import controls
 from tests.cthulhu.conftest import (
     A,
@@ -31,8 +32,7 @@ def test_control_needs_more_pieces_than_each_other_player():
     bat = area("Battersea")
     assert pieces.pieces_in(g, 0, bat) == 2 and pieces.pieces_in(g, 1, bat) == 2
     assert not controls(g, 0, bat) and not controls(g, 1, bat)  # a tie controls nothing
-    g.agents[0][bat] += 1
-    g.on_board[0] += 1
+    set_pawns(g, 0, bat, 2)
     assert controls(g, 0, bat) and not controls(g, 1, bat)
 
 
@@ -40,9 +40,9 @@ def test_control_needs_more_pieces_than_all_new_citizens():
     g = board(citizens={"Lambeth": 1})
     lam = area("Lambeth")
     assert not controls(g, 0, lam)
-    g.cit[lam] = 0
+    set_pawns(g, CITIZEN, lam, 0)
     assert controls(g, 0, lam)
-    g.cit[lam] = 1
+    set_pawns(g, CITIZEN, lam, 1)
     pieces.place_elder(g, elder("yig"), 0, lam)
     assert controls(g, 0, lam)  # an agent and an Elder One beat one new citizen
 
@@ -51,7 +51,7 @@ def test_a_grenadier_blocks_control_and_trouble_does_not_matter():
     g = board(trouble=["Lambeth"])
     lam = area("Lambeth")
     assert controls(g, 0, lam)  # trouble marker there: still controlled
-    g.gren[lam] = 1
+    set_pawns(g, GRENADIER, lam, 1)
     assert not controls(g, 0, lam)
 
 
@@ -62,7 +62,7 @@ def test_pride_counts_elder_ones_and_buildings():
     )
     assert pieces.controlled_areas(g, 0) == 1
     for a, name in enumerate(("Westminster", "Strand", "Southwark")):
-        g.building[area(name)], g.btype[area(name)] = 0, a
+        pieces.place_building(g, 0, area(name), a)
     pieces.place_elder(g, elder("dagon"), 0, area("Highbury"))
     assert pieces.controlled_areas(g, 0) == 5
 

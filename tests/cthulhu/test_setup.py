@@ -44,7 +44,7 @@ def test_pieces_start_areas_money_and_elder_ones(n):
         assert sorted(g.view(seat)["building_types"]) == [-1] * 12
         assert len(g.t.building_cost) == 6  # six buildings and their six cards each
     assert [a for a in range(12) if g.trouble[a]] == sorted(starts)
-    assert g.building == [-1] * 12
+    assert g.building == (-1,) * 12
     assert g.elder_area == [-1] * len(g.t.elder_hp) and g.elder_owner == g.elder_area
     assert sum(g.cit) == 0
 
@@ -89,10 +89,10 @@ def test_one_secret_objective_each_the_rest_set_aside_unseen(n):
 def test_two_players_remove_henry_holy_peter():
     henry = card('Henry "Holy" Peter')
     g2 = new(2)
-    assert g2.removed == [henry] and henry not in g2.deck
+    assert g2.removed == (henry,) and henry not in g2.deck
     for n in (3, 4):
         g = new(n)
-        assert g.removed == [] and henry in g.deck + g.faceup + [c for h in g.hands for c in h]
+        assert g.removed == () and henry in g.deck + g.faceup + [c for h in g.hands for c in h]
 
 
 def test_first_player_is_random_and_starts():

@@ -157,7 +157,7 @@ def test_determinisation_agrees_with_the_view_and_resamples_the_hidden(n):
         assert sorted(d.objective + d.objective_pool) == list(range(7))
         assert sorted(d.event_deck) == list(range(9))
         assert (
-            d.event_deck[: len(g.view(seat)["event_deck_bottom"])]
+            list(d.event_deck[: len(g.view(seat)["event_deck_bottom"])])
             == g.view(seat)["event_deck_bottom"]
         )
         # the resampled game plays on

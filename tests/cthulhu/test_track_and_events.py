@@ -75,16 +75,16 @@ def test_an_event_box_draws_the_top_event_applies_it_and_puts_it_at_the_bottom()
     assert g.insanity == 4
     assert len(g.deck) == deck - 5  # Fog: five cards of the pile discarded
     assert g.event_deck[0] == event("fog") and g.event_deck[-1] == event("flood")
-    assert g.events_done == [event("fog")]
+    assert g.events_done == (event("fog"),)
     assert g.view(1)["event_deck_bottom"] == [event("fog")]
 
 
 def test_the_event_deck_cycles():
     g = pickwick(3, first_event="fog", deck_size=60)
-    order = list(g.event_deck)
+    order = g.event_deck
     for _ in range(9):
-        e = g.event_deck.pop()
-        g.event_deck.insert(0, e)
+        *rest, e = g.event_deck
+        g.event_deck = (e, *rest)
     assert g.event_deck == order
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from nanty_env.engine import actions as A
 from nanty_env.engine.errors import IllegalActionError
+from nanty_env.engine.state import with_item
 from tests.engine.conftest import (
     ability,
     area,
@@ -137,7 +138,7 @@ def test_an_ability_is_no_action_of_the_card():
 @pytest.mark.parametrize("a", OWN_TURN)
 def test_not_in_the_turn_the_card_was_gained(a):
     g = owner_game()
-    g.city_gained[area(a)] = g.turn
+    g.city_gained = with_item(g.city_gained, area(a), g.turn)
     refresh(g)
     assert ability(a) not in g.legal_actions()
     assert len(legal_args(g, "ABILITY")) == len(OWN_TURN) - 1

@@ -1385,7 +1385,7 @@ def test_scroll_mrs_cake_sees_all_unused_personalities_but_one(cid: str) -> None
     seen = set(g.known_unused[0])
     assert len(seen) == 2 and seen < unused
     assert g.known_unused[1:] == ((), (), ())
-    assert g.persona_pool == sorted(unused)  # nothing moves
+    assert g.persona_pool == tuple(sorted(unused))  # nothing moves
 
 
 @pytest.mark.parametrize("cid", covers("zorgo_the_retro_phrenologist"))
@@ -1396,7 +1396,7 @@ def test_scroll_zorgo_swaps_your_personality_for_a_random_unused_one(cid: str) -
     to_scroll(g, cid)
     assert g.persona[0] in unused
     assert set(g.persona_pool) == unused - {g.persona[0]} | {old}
-    assert g.persona[1:] == [personality(x) for x in PERSONAS[1:]]
+    assert g.persona[1:] == tuple(personality(x) for x in PERSONAS[1:])
     results = set()
     for seed in range(10):
         g = position([cid], seed=seed)

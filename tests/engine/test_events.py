@@ -24,6 +24,7 @@ from nanty_env.engine.abilities import usable_abilities
 from nanty_env.engine.game import Game
 from nanty_env.engine.position import area, build_position, card
 from nanty_env.engine.scoring import points
+from nanty_env.engine.state import with_item
 from nanty_env.engine.tables import tables
 from tests.engine.conftest import pw
 
@@ -68,7 +69,7 @@ def fire_event(
     assert A.CONFIRM in legal and A.PASS not in legal, "the Random Event symbol is compulsory"
     g.apply(A.CONFIRM)
     # drawn once and set aside for the rest of the game
-    assert g.event_deck == [] and g.events_done[-1] == tables().data.event_index[event]
+    assert g.event_deck == () and g.events_done[-1] == tables().data.event_index[event]
     return g
 
 
@@ -797,7 +798,7 @@ def test_inigo_jones_card_set_aside_for_good():
 def test_inigo_jones_on_a_card_on_display_does_nothing():
     g = fire_event("inigo_jones", ["Lambeth"], agents={1: {"Lambeth": 2}})
     assert event_over(g)
-    assert g.city_retired == [0] * 12 and g.agents[1][LAMBETH] == 2
+    assert g.city_retired == (0,) * 12 and g.agents[1][LAMBETH] == 2
 
 
 def test_inigo_jones_owner_without_an_agent_there_loses_only_the_card():
@@ -999,7 +1000,7 @@ def test_holborn_gained_this_turn_is_not_offered():
         buildings={"Holborn": 1, "Lambeth": 1},
         personalities=["sherlock_holmes"] * 4,
     )
-    g.city_gained[HOLBORN] = g.turn
+    g.city_gained = with_item(g.city_gained, HOLBORN, g.turn)
     g.fix_rolls([LAMBETH])
     g.apply(A.PLAY_CARD + card(EVENT_CARD))
     g.apply(A.CONFIRM)
@@ -1074,7 +1075,7 @@ def test_random_event_symbol_after_all_twelve_events_does_nothing():
     assert g.decision == "card" and g.stack[-1]["i"] == 1
     assert g.legal_actions() == [A.PASS, A.CONFIRM]
     assert g.agents[0][CHELSEA] == 1 and g.trouble[CHELSEA] == 1
-    assert len(g.events_done) == 12 and g.event_deck == []
+    assert len(g.events_done) == 12 and g.event_deck == ()
 
 
 def test_random_event_symbol_after_all_twelve_events_can_only_be_passed():

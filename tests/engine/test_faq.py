@@ -34,7 +34,7 @@ def test_faq_a_card_may_be_played_for_nothing(c):
         hands=[[c, "ruby"], ["dwarves"], [], []],
     )
     board_before = (
-        [r[:] for r in g.agents],
+        g.agents,
         g.trouble[:],
         g.building[:],
         g.money[:],

@@ -83,7 +83,7 @@ def check_state(g: Game, where: str) -> None:
     gained = g.city_gained
     assert all(gained[a] == -1 for a in range(12) if building[a] < 0), where
 
-    cards = g.deck + g.discard + g.in_play + g.removed
+    cards = [*g.deck, *g.discard, *g.in_play, *g.removed]
     for s in range(n):
         cards += g.hands[s]
         if g.loans[s]:
@@ -118,7 +118,7 @@ def check_state(g: Game, where: str) -> None:
 def check_removed(g: Game, where: str) -> None:
     """The two cards a two-player game leaves out, and nothing else, are set aside."""
     t = tables()
-    assert g.removed == sorted(t.removed_with_two if g.n == 2 else ()), where
+    assert g.removed == tuple(sorted(t.removed_with_two if g.n == 2 else ())), where
 
 
 def play_random_game(n: int, seed: int, seen: Counter | None = None) -> Game:

@@ -37,14 +37,14 @@ def test_one_agent_per_player_and_one_trouble_marker_in_each_start_area(n, seed)
     g = new(n, seed)
     start = {area(x) for x in START_AREAS}
     for seat in range(n):
-        assert g.agents[seat] == [1 if a in start else 0 for a in range(12)]
+        assert g.agents[seat] == tuple(1 if a in start else 0 for a in range(12))
         assert g.on_board[seat] == 3
     assert g.trouble == [1 if a in start else 0 for a in range(12)]
-    assert g.gren == [0] * 12
-    assert g.cit == [0] * 12
-    assert g.building == [-1] * 12
+    assert g.gren == (0,) * 12
+    assert g.cit == (0,) * 12
+    assert g.building == (-1,) * 12
     assert all(board.city_card_owner(g, a) == -1 for a in range(12))
-    assert g.city_retired == [0] * 12
+    assert g.city_retired == (0,) * 12
 
 
 @pytest.mark.parametrize("n", PLAYERS)
@@ -104,7 +104,7 @@ def test_two_player_removals():
 @pytest.mark.parametrize("n", (3, 4))
 def test_no_removals_with_three_or_four_players(n):
     g = new(n)
-    assert g.removed == []
+    assert g.removed == ()
     pool = set(g.persona) | set(g.persona_pool)
     assert tables().data.personality_index["de_sidonia"] in pool
     assert {card("cosmo_lavish"), card("hubert")} <= set(g.deck) | {c for h in g.hands for c in h}
@@ -135,7 +135,7 @@ def test_random_event_deck_holds_all_twelve_events_shuffled(n):
     for seed in SEEDS:
         g = new(n, seed)
         assert sorted(g.event_deck) == list(range(12))
-        assert g.events_done == []
+        assert g.events_done == ()
         decks.add(tuple(g.event_deck))
     assert len(decks) > 1
 

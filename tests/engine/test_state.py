@@ -17,11 +17,12 @@ import numpy as np
 import pytest
 
 from nanty_env.engine import actions as A
+from nanty_env.engine.board import set_pawns
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.errors import IllegalActionError
 from nanty_env.engine.game import Game
 from nanty_env.engine.knowledge import set_known
-from nanty_env.engine.state import with_appended
+from nanty_env.engine.state import with_appended, with_item
 
 
 def _load_regen():
@@ -84,26 +85,51 @@ def test_clone_shares_no_mutable_state():
         before = g.to_dict()
         c = g.clone()
         # poke every mutable container of the clone
-        c.agents[0][0] += 3
-        c.on_board[0] += 3
+        set_pawns(c, 0, 0, c.agents[0][0] + 3)  # immutable rows and tuples: replaced
         c.money[1] += 100
         c.hands[0].append(999)
         c.deck.reverse()
         c.discard.append(998)
         c.trouble[5] = 1 - c.trouble[5]
-        c.building[2] = 3
+        c.building = with_item(c.building, 2, 3)
         set_known(c, 0, 1, (*c.known[0][1], 997))  # nested tuples: only replaced, never changed
         c.known_unused = with_appended(c.known_unused, 1, 996)  # immutable rows: replaced
         c.loans = with_appended(c.loans, 0, 995)
         c.penalties = with_appended(c.penalties, 1, 994)
         c.played.append(993)
-        c.event_deck.clear()
-        c.persona.reverse()
+        c.event_deck = ()
+        c.persona = c.persona[::-1]
         c.log.append("poked")
         c.stack[-1]["k"] = "poked"
         c.stack.append({"k": "extra"})
         c.rng.integers(12, size=50)
         assert g.to_dict() == before
+
+
+@pytest.mark.parametrize("ruleset", [{}, {"expansion": "cthulhu"}])
+def test_a_clone_shares_only_immutable_values(ruleset):
+    """Whatever a clone holds by the same object as its original cannot be changed in place:
+    it hashes (ints, strings, tuples of them, frozen dataclasses), so no rule can reach the
+    other game through it. The tables, read-only lookups, and the log (shared by design until
+    one of the two appends, see test_game_log) are the exceptions."""
+    g = random_game(4, 7, log=True, **ruleset)
+    checked = 0
+    for step, _ in enumerate(walk(g, 7)):
+        if step % 11:
+            continue
+        c = g.clone()
+        for name in {s for k in type(g).__mro__ for s in getattr(k, "__slots__", ())}:
+            if name in ("t", "log") or not hasattr(g, name):
+                continue
+            mine, theirs = getattr(g, name), getattr(c, name)
+            if mine is theirs:
+                hash(mine)  # TypeError names a list or dict reachable from both games
+                checked += 1
+            elif isinstance(mine, list):  # hands, the stack: their items are copies too
+                for x, y in zip(mine, theirs, strict=True):
+                    if x is y:
+                        hash(x)
+    assert checked > 0
 
 
 def test_clone_continues_exactly_like_the_original():

@@ -21,13 +21,7 @@ def empty_board():
 
 def put(g, who: str, a: int = X, k: int = 1):
     o = OWNERS[who]
-    if o >= 0:
-        g.agents[o][a] += k
-        g.on_board[o] += k
-    elif o == board.GRENADIER:
-        g.gren[a] += k
-    else:
-        g.cit[a] += k
+    board.set_pawns(g, o, a, board.pawns_of(g, o, a) + k)
 
 
 @pytest.mark.parametrize("entering", ["own", "other", "grenadier", "citizen"])
@@ -35,7 +29,7 @@ def put(g, who: str, a: int = X, k: int = 1):
 def test_a_pawn_entering_an_occupied_area_brings_a_marker(entering, present):
     g = empty_board()
     if present == "building":
-        g.building[X] = 1
+        board.place_building(g, 1, X)
     elif present:
         put(g, present)
     board.add_pawn(g, OWNERS[entering], X)

@@ -230,7 +230,7 @@ def test_symbols_are_offered_top_to_bottom_and_each_may_be_skipped(c):
     assert g.agents[0][area("the_hippo")] == 1 and g.agents[1][area("the_scours")] == 1
     assert g.trouble[area("the_scours")] == 1
     assert g.money[0] == 100
-    assert g.building == [-1] * 12
+    assert g.building == (-1,) * 12
     assert g.discard == [card(c)]
 
 
@@ -277,7 +277,7 @@ def test_symbol_without_any_target_is_skipped():
 
 def test_card_with_no_symbol_can_be_played_for_nothing():
     g = symbol_position("the_peeled_nuts")
-    before = (g.money[:], [r[:] for r in g.agents], g.trouble[:])
+    before = (g.money[:], g.agents, g.trouble[:])
     play(g, ("PLAY_CARD", "the_peeled_nuts"))
     assert g.decision == "end"
     assert (g.money, g.agents, g.trouble) == before

@@ -258,7 +258,7 @@ def test_rulebook_control_example():
     assert not scoring.controls(g, purple, die(1))
     assert not scoring.controls(g, blue, die(2))
     assert not scoring.controls(g, green, die(3)) and not scoring.controls(g, yellow, die(3))
-    g.building[die(2)] = blue
+    board.place_building(g, blue, die(2))
     assert scoring.controls(g, blue, die(2))
 
 

@@ -131,8 +131,8 @@ def test_the_next_event_is_public_once_every_event_was_drawn():
     first = []
     for _ in range(len(g.event_deck)):
         first.append(g.event_deck[-1])
-        g.event_deck.insert(0, g.event_deck.pop())  # draw without applying
-        g.events_done.append(first[-1])
+        g.event_deck = (first[-1], *g.event_deck[:-1])  # draw without applying
+        g.events_done = (*g.events_done, first[-1])
     x = co.encode(g, 0)
     assert x[sl].argmax() == first[0] == g.event_deck[-1] and x[sl].sum() == 1
     assert draw_event  # the engine's own draw does the same rotation

@@ -79,7 +79,7 @@ def state_violations(g: CthulhuState, previous_insanity: int | None = None) -> l
     if previous_insanity is not None:
         check(g.insanity >= previous_insanity, f"insanity: fell from {previous_insanity}")
 
-    cards = g.deck + g.discard + g.in_play + g.removed + g.faceup
+    cards = [*g.deck, *g.discard, *g.in_play, *g.removed, *g.faceup]
     for s in range(n):
         cards += [*g.hands[s], *g.loans[s], *g.penalties[s]]
         check(set(g.loans[s]) <= t.loan_cards, f"loans[{s}]: not a loan card")
@@ -99,7 +99,7 @@ def state_violations(g: CthulhuState, previous_insanity: int | None = None) -> l
         len(set(g.goo)) == n and all(0 <= x < len(t.data.great_old_ones) for x in g.goo),
         "goo: one different Great Old One per seat",
     )
-    check(g.persona == [] and g.persona_pool == [], "persona: no personalities in the expansion")
+    check(not g.persona and not g.persona_pool, "persona: no personalities in the expansion")
     return out
 
 

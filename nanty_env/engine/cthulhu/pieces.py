@@ -11,6 +11,7 @@ from __future__ import annotations
 from nanty_env.engine import board, scoring
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.scoring import Control
+from nanty_env.engine.state import with_item
 
 MAX_OWN_ELDERS = 2
 NO_TYPE = -1
@@ -87,9 +88,9 @@ def reserve(g: CthulhuState, seat: int) -> list[int]:
 
 def place_building(g: CthulhuState, seat: int, area: int, kind: int) -> None:
     """Put ``seat``'s building of type ``kind`` in ``area``; its card is gained this turn."""
-    g.building[area] = seat
+    g.building = with_item(g.building, area, seat)
     g.btype[area] = kind
-    g.city_gained[area] = g.turn
+    g.city_gained = with_item(g.city_gained, area, g.turn)
 
 
 def building_value(g: CthulhuState, seat: int) -> int:

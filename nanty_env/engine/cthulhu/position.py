@@ -107,24 +107,26 @@ def build_position(
     g = Game.new(cfg, seed)
     assert isinstance(g, CthulhuGame)
     t, n = g.t, g.n
+
+    def area_row(values: Mapping[str, int], empty: int) -> tuple[int, ...]:
+        row = [empty] * NUM_AREAS
+        for name, value in values.items():
+            row[area(name, t)] = value
+        return tuple(row)
+
     if agents is not None:
-        g.agents = [[0] * NUM_AREAS for _ in range(n)]
-        for seat, where in agents.items():
-            for name, k in where.items():
-                g.agents[seat][area(name, t)] = k
+        if not set(agents) <= set(range(n)):
+            raise ValueError(f"agents: seats are 0..{n - 1}, got {sorted(agents)}")
+        g.agents = tuple(area_row(agents.get(seat, {}), 0) for seat in range(n))
         g.on_board = [sum(row) for row in g.agents]
         g.trouble = [0] * NUM_AREAS
     for name in trouble:
         g.trouble[area(name, t)] = 1
-    g.gren, g.cit = [0] * NUM_AREAS, [0] * NUM_AREAS
-    for name, k in (grenadiers or {}).items():
-        g.gren[area(name, t)] = k
-    for name, k in (citizens or {}).items():
-        g.cit[area(name, t)] = k
-    g.building, g.btype, g.city_gained = [-1] * NUM_AREAS, [-1] * NUM_AREAS, [-1] * NUM_AREAS
-    for name, (seat, kind) in (buildings or {}).items():
-        a = area(name, t)
-        g.building[a], g.btype[a] = seat, building_type(kind, t)
+    g.gren, g.cit = area_row(grenadiers or {}, 0), area_row(citizens or {}, 0)
+    g.building = area_row({name: seat for name, (seat, _) in (buildings or {}).items()}, -1)
+    g.btype, g.city_gained = [-1] * NUM_AREAS, (-1,) * NUM_AREAS
+    for name, (_, kind) in (buildings or {}).items():
+        g.btype[area(name, t)] = building_type(kind, t)
     r = t.num_elders
     g.elder_area, g.elder_owner, g.elder_arrived = [-1] * r, [-1] * r, [-1] * r
     g.elder_hits, g.eo = [0] * r, [0] * NUM_AREAS
@@ -163,13 +165,13 @@ def build_position(
         rest = [c for c in rest if c not in g.faceup]
     if deck_size is not None:
         keep = max(0, deck_size - len(top))
-        g.removed = sorted({*g.removed, *rest[: len(rest) - keep]})
+        g.removed = tuple(sorted({*g.removed, *rest[: len(rest) - keep]}))
         rest = rest[len(rest) - keep :]
     g.deck = rest + list(reversed(top))
     g.in_play = []
     if events is not None:
-        g.event_deck = [event(x, t) for x in reversed(events)]
-        g.events_done = []
+        g.event_deck = tuple(event(x, t) for x in reversed(events))
+        g.events_done = ()
     g.known = no_knowledge(n)
     g.active, g.turn = active, turn
     g.outcome, g.log = None, GameLog()

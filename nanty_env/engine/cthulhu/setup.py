@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from nanty_env.engine import board
 from nanty_env.engine.actions import NUM_AREAS
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu.cards import refill_face_up
@@ -27,19 +28,19 @@ def empty_state(g: CthulhuState, cfg: GameConfig) -> None:
     t = g.t = tables_for(cfg)
     n = cfg.num_players
     g.cfg, g.n = cfg, n
-    g.agents = [[0] * NUM_AREAS for _ in range(n)]
+    g.agents = ((0,) * NUM_AREAS,) * n
     g.on_board = [0] * n
-    g.gren, g.cit, g.trouble = [0] * NUM_AREAS, [0] * NUM_AREAS, [0] * NUM_AREAS
-    g.building, g.btype = [-1] * NUM_AREAS, [-1] * NUM_AREAS
-    g.city_retired, g.city_gained = [0] * NUM_AREAS, [-1] * NUM_AREAS
+    g.gren, g.cit, g.trouble = (0,) * NUM_AREAS, (0,) * NUM_AREAS, [0] * NUM_AREAS
+    g.building, g.btype = (-1,) * NUM_AREAS, [-1] * NUM_AREAS
+    g.city_retired, g.city_gained = (0,) * NUM_AREAS, (-1,) * NUM_AREAS
     g.money = [START_MONEY] * n
     g.loans = g.penalties = empty_rows(n)
     g.known = no_knowledge(n)
     g.known_unused = empty_rows(n)
-    g.persona, g.persona_pool = [], []
+    g.persona, g.persona_pool = (), ()
     g.log, g.stack, g.outcome, g._legal, g._dice = GameLog(), [], None, None, None
     g.turn, g.ability_used, g.played, g.in_play = 0, 0, [], []
-    g.discard, g.events_done, g.removed, g.faceup = [], [], [], []
+    g.discard, g.events_done, g.removed, g.faceup = [], (), (), []
     g.insanity = START_LEVEL
     r = t.num_elders
     g.elder_area, g.elder_owner, g.elder_arrived = [-1] * r, [-1] * r, [-1] * r
@@ -59,20 +60,19 @@ def deal(g: CthulhuState, cfg: GameConfig, rng: np.random.Generator) -> None:
 
     for a in t.start_areas:  # one agent each and a trouble marker in the three start areas
         for seat in range(n):
-            g.agents[seat][a] += 1
-            g.on_board[seat] += 1
+            board.set_pawns(g, seat, a, 1)
         g.trouble[a] = 1
 
     events = list(range(len(t.data.events)))
     rng.shuffle(events)
-    g.event_deck = events
+    g.event_deck = tuple(events)
 
     removed = t.removed_with_two if n == 2 else frozenset()
     purple = [c for c in t.red_cards if c not in removed]
     yellow = [c for c in t.grey_cards if c not in removed]
     rng.shuffle(purple)
     rng.shuffle(yellow)
-    g.removed = sorted(removed)
+    g.removed = tuple(sorted(removed))
     g.deck = purple + yellow  # top of the pile = end of the list: yellow on top of purple
     g.hands = [[g.deck.pop() for _ in range(HAND_SIZE)] for _ in range(n)]
     refill_face_up(g)

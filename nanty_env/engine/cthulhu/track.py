@@ -15,6 +15,7 @@ from nanty_env.engine import board
 from nanty_env.engine import events as base_events
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.cthulhu.victory import end_by_doomsday
+from nanty_env.engine.state import with_item
 
 
 def grenadiers_on_track(g: CthulhuState) -> int:
@@ -42,16 +43,16 @@ def advance_insanity(g: CthulhuState, p: int) -> None:
 def release_grenadier(g: CthulhuState) -> None:
     """The grenadier of the box just reached goes into the rolled area; trouble there goes."""
     a = g.roll()
-    g.gren[a] += 1
+    g.gren = with_item(g.gren, a, g.gren[a] + 1)
     g.trouble[a] = 0
     g.say(f"a grenadier leaves the track for area {a + 1}")
 
 
 def draw_event(g: CthulhuState, p: int) -> None:
     """Draw the top event, carry it out, and put it at the bottom of the event deck."""
-    e = g.event_deck.pop()
-    g.event_deck.insert(0, e)
-    g.events_done.append(e)
+    *rest, e = g.event_deck
+    g.event_deck = (e, *rest)
+    g.events_done = (*g.events_done, e)
     ev = g.t.data.events[e]
     g.say(f"event: {ev.name(g.cfg.theme)}")
     EVENT_EFFECTS[ev.effect](g, p)

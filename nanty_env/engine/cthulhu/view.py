@@ -11,6 +11,7 @@ cycles, so the drawn ones lie at its bottom in the reverse order of their last d
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from nanty_env.engine.cthulhu.state import ELDER_BIT, GOO_BIT, CthulhuState
@@ -18,7 +19,7 @@ from nanty_env.engine.cthulhu.track import grenadiers_on_track
 from nanty_env.engine.view import common_view
 
 
-def known_event_bottom(events_done: list[int]) -> list[int]:
+def known_event_bottom(events_done: Sequence[int]) -> list[int]:
     """The bottom of the event deck as everyone knows it, bottom card first: each event ever
     drawn, most recently drawn first."""
     out: list[int] = []

@@ -13,7 +13,7 @@ from nanty_env.engine.cards import draw_cards
 from nanty_env.engine.effects.registry import effect
 from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pop
 from nanty_env.engine.knowledge import card_revealed, personalities_seen, personality_swapped
-from nanty_env.engine.state import GameState, with_appended
+from nanty_env.engine.state import GameState, with_appended, with_item
 from nanty_env.engine.tables import HAND_SIZE
 
 Params = Mapping[str, Any]
@@ -110,11 +110,11 @@ def view_unused_personalities(g: GameState, p: int, c: int, params: Params) -> N
 def swap_personality(g: GameState, p: int, c: int, params: Params) -> None:
     if not g.persona_pool:
         return
-    i = int(g.rng.integers(len(g.persona_pool)))
-    new = g.persona_pool.pop(i)
-    old = g.persona[p]
-    g.persona[p] = new
-    g.persona_pool = sorted([*g.persona_pool, old])
+    pool = g.persona_pool
+    i = int(g.rng.integers(len(pool)))
+    new, old = pool[i], g.persona[p]
+    g.persona = with_item(g.persona, p, new)
+    g.persona_pool = tuple(sorted([*pool[:i], *pool[i + 1 :], old]))
     personality_swapped(g, p, old, new)
     g.say(f"player {p} swaps their personality card for a random unused one")
 
