@@ -313,7 +313,7 @@ class _SeatCache:
         self.x[_NUM_PLAYERS + n - 2] = 1.0
         self.active = 0  # relative seat marked in ``active`` (none yet: the entry is 0)
         # agents (per absolute seat), grenadiers, citizens, trouble, retired, buildings
-        self.board: list = [[_NEVER] * n, _NEVER, _NEVER, _NEVER, _NEVER, _NEVER]
+        self.board: list = [(_NEVER,) * n, _NEVER, _NEVER, _NEVER, _NEVER, _NEVER]
         self.hand = self.known = self.personas = self.discard = self.events = _NEVER
         self.this_turn: tuple = (None, -1)  # areas gained this turn, abilities used
 
@@ -446,7 +446,8 @@ def _update_board(m: memoryview, old: list, new: list, seat: int, rel: tuple[int
             col = _AGENTS + r
             for a, k in enumerate(row):  # every entry of the column: no clearing needed
                 m[col + a * NS] = k * 0.25
-            was[q] = row[:]
+    # the engine's rows are immutable (shared with its clones): kept as they are
+    old[0] = agents if type(agents) is tuple else [row[:] for row in agents]
     for i, (off, scale) in enumerate(_MARKERS, start=1):
         counts = new[i]
         if counts != old[i]:
