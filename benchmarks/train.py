@@ -15,17 +15,22 @@ environment whose steps cost nothing (what PPO itself costs on a game of our siz
 after a warm-up rollout and update; every setup runs once per round, rounds interleaved
 (``benchmarks/harness.py``).
 
-    python benchmarks/train.py [--timesteps 16384] [--rounds 5] [--loaded]
+    python benchmarks/train.py [--timesteps 16384] [--rounds 5] [--loaded] [--split]
 
-``--loaded`` runs every setup beside one busy process (another user's job).
+``--loaded`` runs every setup beside one busy process (another user's job). ``--split`` also
+says where each learner step's time goes: the updates (``model.train``), the environment's
+steps (``step_wait``), its action masks, and the rest of the rollout (the policy's forward
+pass, the buffer, conversions), in microseconds per learner step, median over the rounds.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import statistics
 import time
-from collections.abc import Callable
+from collections import defaultdict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import gymnasium as gym
@@ -171,9 +176,41 @@ PAIRS = {  # ours: the setup it is compared with, like for like
 TARGET = ("nanty, lean, 2 update threads", 0.9)  # ours as `nanty train` runs it, like for like
 
 
-def steps_per_second(setup: Setup, timesteps: int) -> Measured | float:
+SPLIT_PARTS = ("update", "env step", "action masks", "rest of the rollout")
+# setup -> part -> microseconds per learner step, one value per round (filled with --split)
+SPLITS: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+
+
+@contextlib.contextmanager
+def timing(obj: object, methods: dict[str, str], seconds: dict[str, float]) -> Iterator[None]:
+    """Add the wall time of each call of ``obj``'s methods (name -> part) to ``seconds``."""
+    originals = {name: getattr(obj, name) for name in methods if hasattr(obj, name)}
+
+    def timed_call(name: str) -> Callable[..., object]:
+        call, part = originals[name], methods[name]
+
+        def run(*args: object, **kw: object) -> object:
+            t0 = time.perf_counter()
+            try:
+                return call(*args, **kw)
+            finally:
+                seconds[part] += time.perf_counter() - t0
+
+        return run
+
+    for name in originals:
+        setattr(obj, name, timed_call(name))
+    try:
+        yield
+    finally:
+        for name, call in originals.items():
+            setattr(obj, name, call)
+
+
+def steps_per_second(setup: Setup, timesteps: int, split: str | None = None) -> Measured | float:
     """Training steps/s of MaskablePPO on ``setup`` after a warm-up rollout and update (and
-    per CPU-second of this process when it does all the work itself)."""
+    per CPU-second of this process when it does all the work itself). With ``split`` (the
+    setup's name), where the timed steps' time went goes to ``SPLITS[split]``."""
     import torch
 
     from training.masked_policy import LeanMaskablePolicy, UpdateThreads
@@ -184,9 +221,19 @@ def steps_per_second(setup: Setup, timesteps: int) -> Measured | float:
     model = MaskablePPO(policy, venv, policy_kwargs=NET, seed=0, verbose=0, **PPO_KW)
     callback = UpdateThreads(setup.update_threads, 1, adapt=setup.adapt)
     model.learn(PPO_KW["n_steps"] * NUM_ENVS, callback=callback)  # warm-up
-    t0, c0 = time.perf_counter(), time.process_time()
-    model.learn(timesteps, reset_num_timesteps=False, callback=callback)
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    seconds: dict[str, float] = defaultdict(float)
+    with contextlib.ExitStack() as stack:
+        if split:
+            stack.enter_context(timing(model, {"train": "update"}, seconds))
+            env_parts = {"step_wait": "env step", "action_masks": "action masks"}
+            stack.enter_context(timing(venv, env_parts | {"env_method": "action masks"}, seconds))
+        t0, c0 = time.perf_counter(), time.process_time()
+        model.learn(timesteps, reset_num_timesteps=False, callback=callback)
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    if split:
+        seconds["rest of the rollout"] = wall - sum(seconds.values())
+        for part in SPLIT_PARTS:
+            SPLITS[split][part].append(1e6 * seconds[part] / timesteps)
     venv.close()
     torch.set_num_threads(1)
     if setup.processes > 1:  # the workers' CPU time is not this process's
@@ -199,6 +246,7 @@ def main() -> None:
     ap.add_argument("--timesteps", type=int, default=16384, help="timed steps per setup and round")
     ap.add_argument("--only", nargs="+", choices=list(SETUPS), help="a subset of the setups")
     ap.add_argument("--loaded", action="store_true", help="beside one busy process")
+    ap.add_argument("--split", action="store_true", help="also where a learner step's time goes")
     add_arguments(ap)
     args = ap.parse_args()
     info = header(
@@ -208,7 +256,12 @@ def main() -> None:
         args.rounds,
     )
     names = args.only or list(SETUPS)
-    cases = {name: lambda s=SETUPS[name]: steps_per_second(s, args.timesteps) for name in names}
+    cases = {
+        name: lambda name=name: steps_per_second(
+            SETUPS[name], args.timesteps, name if args.split else None
+        )
+        for name in names
+    }
     with busy_process() if args.loaded else contextlib.nullcontext():
         result = interleave(cases, args.rounds, warmup=False)  # each run warms itself up
     rows = []
@@ -218,6 +271,14 @@ def main() -> None:
         rows.append([name, *rate_columns(result, name, peer), peer or ""])
     headers = ["setup", "steps/s", "ratio", "per CPU-s", "ratio (CPU)", "against"]
     print(table(headers, rows))
+    if args.split:
+        print("\nwhere a learner step's time goes (microseconds per step, median over the rounds):")
+        split_rows = [
+            [name, *(f"{statistics.median(SPLITS[name][part]):,.1f}" for part in SPLIT_PARTS)]
+            for name in names
+            if SETUPS[name].processes == 1
+        ]
+        print(table(["setup", *SPLIT_PARTS], split_rows))
     footer(result)
     ours, target = TARGET
     if ours in result.values and PAIRS[ours] in result.values:
