@@ -47,19 +47,9 @@ _LIST_FIELDS = (
     "city_gained",
     "played",
 )
-# the lists that change rarely, kept as tuples that clones share (see ``state.GameState``)
-_SHARED_LISTS = (
-    "gren",
-    "cit",
-    "building",
-    "removed",
-    "event_deck",
-    "events_done",
-    "persona",
-    "persona_pool",
-    "city_retired",
-    "city_gained",
-)
+# the lists that change often; the others change rarely and are tuples that clones share
+_COPIED_LISTS = frozenset(("trouble", "money", "on_board", "deck", "discard", "in_play", "played"))
+_SHARED_LISTS = frozenset(_LIST_FIELDS) - _COPIED_LISTS
 _NESTED_FIELDS = ("agents", "hands", "loans", "penalties", "known_unused")
 _SHARED_ROWS = ("agents", "loans", "penalties", "known_unused")  # immutable rows (state.Rows)
 _SCALAR_FIELDS = ("n", "active", "turn", "first_player", "ability_used")

@@ -106,13 +106,16 @@ def test_clone_shares_no_mutable_state():
         assert g.to_dict() == before
 
 
+@pytest.mark.parametrize("loaded", [False, True])
 @pytest.mark.parametrize("ruleset", [{}, {"expansion": "cthulhu"}])
-def test_a_clone_shares_only_immutable_values(ruleset):
+def test_a_clone_shares_only_immutable_values(ruleset, loaded):
     """Whatever a clone holds by the same object as its original cannot be changed in place:
     it hashes (ints, strings, tuples of them, frozen dataclasses), so no rule can reach the
     other game through it. The tables, read-only lookups, and the log (shared by design until
     one of the two appends, see test_game_log) are the exceptions."""
     g = random_game(4, 7, log=True, **ruleset)
+    if loaded:  # a game read back from its JSON state (Game.from_dict) as well as a new one
+        g = Game.from_dict(json.loads(json.dumps(g.to_dict())))
     checked = 0
     for step, _ in enumerate(walk(g, 7)):
         if step % 11:
