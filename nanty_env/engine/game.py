@@ -291,7 +291,9 @@ class Game(GameState):
     # ------------------------------------------------------------------ hand edits
     def resume(self) -> None:
         """Carry on after the state was edited by hand (tests, analysis): run the automatic
-        frames and work out the pending decision again."""
+        frames and work out the pending decision again. The immutable fields (docs/engine.md,
+        State schema) are edited by replacing them: ``board.set_pawns``,
+        ``board.place_building``, ``state.with_item`` / ``with_cell``."""
         self._legal = None
         if self.outcome is None:
             self._advance()
