@@ -66,12 +66,12 @@ def set_game_roles(g: Game, deal: Sequence[int], seat: int, seen: Sequence[int])
     set-aside personalities ``seat`` has seen, base game only)."""
     rest = sorted(k for k in role_deck(g.cfg) if k not in deal)
     if g.cfg.expansion:
-        g.objective = list(deal)  # type: ignore[attr-defined]
-        g.objective_pool = rest  # type: ignore[attr-defined]
+        g.objective = tuple(deal)  # type: ignore[attr-defined]
+        g.objective_pool = tuple(rest)  # type: ignore[attr-defined]
         return
-    g.persona = list(deal)
-    g.persona_pool = rest
-    g.known_unused = [sorted(seen) if q == seat else [] for q in range(g.n)]
+    g.persona = tuple(deal)
+    g.persona_pool = tuple(rest)
+    g.known_unused = tuple(tuple(sorted(seen)) if q == seat else () for q in range(g.n))
 
 
 def config_for_view(config: GameConfig, view: Mapping[str, Any]) -> GameConfig:

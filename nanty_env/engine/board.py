@@ -109,7 +109,7 @@ def remove_building(g: GameState, area: int) -> None:
     g.building = with_item(g.building, area, NO_BUILDING)
     g.city_gained = with_item(g.city_gained, area, -1)
     if g.has_elders:
-        g.btype[area] = -1
+        g.btype = with_item(g.btype, area, -1)
 
 
 def buildings_of(g: GameState, seat: int) -> list[int]:

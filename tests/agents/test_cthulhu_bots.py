@@ -88,7 +88,7 @@ def test_board_key_covers_every_metric_input():
     assert board_key(g) != board_key(h)
     h = g.clone()
     e = next(i for i, a in enumerate(h.elder_area) if a < 0)
-    h.elder_area[e], h.elder_owner[e] = 0, 1
+    pieces.set_elder(h, e, 0, 1, h.turn)
     assert board_key(g) != board_key(h)
 
 

@@ -45,7 +45,7 @@ def test_pieces_start_areas_money_and_elder_ones(n):
         assert len(g.t.building_cost) == 6  # six buildings and their six cards each
     assert [a for a in range(12) if g.trouble[a]] == sorted(starts)
     assert g.building == (-1,) * 12
-    assert g.elder_area == [-1] * len(g.t.elder_hp) and g.elder_owner == g.elder_area
+    assert g.elder_area == (-1,) * len(g.t.elder_hp) and g.elder_owner == g.elder_area
     assert sum(g.cit) == 0
 
 

@@ -13,10 +13,12 @@ import pytest
 
 from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
+from nanty_env.engine.cthulhu.pieces import set_elder
 from nanty_env.engine.determinize import determinize, sample_from_view
 from nanty_env.engine.errors import IllegalActionError
 from nanty_env.engine.frames import frame_kinds
 from nanty_env.engine.game import Game, Outcome, Termination
+from nanty_env.engine.state import with_item
 from tests.cthulhu.conftest import cfg
 
 
@@ -51,11 +53,10 @@ def test_clone_is_independent_and_continues_like_the_original():
         before = g.to_dict()
         c = g.clone()
         assert c.to_dict() == before and type(c) is type(g)
-        c.elder_area[0] = 5
+        set_elder(c, 0, 5, 1, c.turn)  # the immutable fields are replaced, never changed
         c.faceup.append(999)
-        c.btype[0] = 3
-        c.objective.reverse()
-        c.eo[1] += 1
+        c.btype = with_item(c.btype, 0, 3)
+        c.objective = c.objective[::-1]
         c.insanity += 1
         assert g.to_dict() == before
         d, e = g.clone(), g.clone()
@@ -121,8 +122,9 @@ def test_view_shows_own_objective_only_and_the_public_expansion_state():
         v = g.view(seat)
         assert v["objective"] == g.objective[seat] and "objectives" not in v
         assert v["insanity"] == g.insanity and v["face_up"] == g.faceup
-        assert v["great_old_ones"] == g.goo and v["building_types"] == g.btype
-        assert v["elder_area"] == g.elder_area and v["elder_owner"] == g.elder_owner
+        assert v["great_old_ones"] == list(g.goo) and v["building_types"] == list(g.btype)
+        assert v["elder_area"] == list(g.elder_area)
+        assert v["elder_owner"] == list(g.elder_owner)
         assert json.loads(json.dumps(v)) == v
 
 
@@ -138,7 +140,7 @@ def test_views_differ_only_in_private_fields():
 def test_objectives_revealed_at_the_end():
     g = Game.new(cfg(3), 4)
     play_out(g, 4)
-    assert g.view(0)["objectives"] == g.objective
+    assert g.view(0)["objectives"] == list(g.objective)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

@@ -114,7 +114,7 @@ def test_others_objectives_only_with_the_oracle_option():
     sl = co.CTHULHU_OBS_LAYOUT["revealed_objectives"]
     assert not plain[sl].any() and oracle[sl].sum() == 3
     rows = oracle[sl].reshape(3, -1)
-    assert [int(r.argmax()) for r in rows] == g.objective[1:]
+    assert tuple(int(r.argmax()) for r in rows) == g.objective[1:]
     outside = np.ones(co.CTHULHU_OBS_SIZE, bool)
     outside[sl] = False
     assert np.array_equal(plain[outside], oracle[outside])
@@ -146,4 +146,4 @@ def test_full_state_vector():
     hand1 = np.flatnonzero(s[off : off + A.NUM_CARDS])
     assert sorted(hand1) == sorted(g.hands[1])
     pool = np.flatnonzero(s[-co.NK :])
-    assert list(pool) == g.objective_pool
+    assert tuple(pool) == g.objective_pool

@@ -72,7 +72,7 @@ class Turn:
         if s == 0:
             g.ability_used = 0
             g.played = []
-            g.elder_hits = [0] * len(g.elder_hits)
+            g.elder_hits = (0,) * len(g.elder_hits)
             f["p"] = g.active
             if start_of_turn_win(g, g.active):
                 return None

@@ -39,18 +39,18 @@ class CthulhuGame(CthulhuState, Game):
 
     def clone(self) -> CthulhuGame:
         g = super().clone()
-        copy = list.copy
         g.insanity = self.insanity
-        g.elder_area = copy(self.elder_area)
-        g.elder_owner = copy(self.elder_owner)
-        g.elder_arrived = copy(self.elder_arrived)
-        g.elder_hits = copy(self.elder_hits)
-        g.goo = copy(self.goo)
-        g.objective = copy(self.objective)
-        g.objective_pool = copy(self.objective_pool)
-        g.faceup = copy(self.faceup)
-        g.btype = copy(self.btype)
-        g.eo = copy(self.eo)
+        g.faceup = self.faceup.copy()
+        # immutable tuples (cthulhu.state): shared, replaced when they change
+        g.elder_area = self.elder_area
+        g.elder_owner = self.elder_owner
+        g.elder_arrived = self.elder_arrived
+        g.elder_hits = self.elder_hits
+        g.goo = self.goo
+        g.objective = self.objective
+        g.objective_pool = self.objective_pool
+        g.btype = self.btype
+        g.eo = self.eo
         return g  # type: ignore[return-value]
 
     def to_dict(self) -> dict[str, Any]:
@@ -68,12 +68,13 @@ class CthulhuGame(CthulhuState, Game):
         super()._load(d, validate)
         self.insanity = int(d["insanity"])
         for name in X_LISTS:
-            setattr(self, name, [int(x) for x in d[name]])
+            items = [int(x) for x in d[name]]
+            setattr(self, name, items if name == "faceup" else tuple(items))
         eo = [0] * len(self.gren)
         for a in self.elder_area:
             if a >= 0:
                 eo[a] += 1
-        self.eo = eo
+        self.eo = tuple(eo)
 
     # ------------------------------------------------------------------ queries
     def view(self, seat: int) -> dict[str, Any]:

@@ -47,31 +47,47 @@ def minion_areas(g: CthulhuState, seat: int) -> list[int]:
 
 def place_elder(g: CthulhuState, e: int, seat: int, area: int) -> None:
     """A summoned Elder One arrives in ``area`` for ``seat``, with a trouble marker."""
-    g.elder_area[e], g.elder_owner[e], g.elder_arrived[e] = area, seat, g.turn
-    g.elder_hits[e] = 0
-    g.eo[area] += 1
+    set_elder(g, e, area, seat, g.turn)
     g.trouble[area] = 1
 
 
 def move_elder(g: CthulhuState, e: int, dst: int) -> None:
     """Move an Elder One under the trouble rule (it leaves, then enters)."""
     src = g.elder_area[e]
-    g.eo[src] -= 1
     g.trouble[src] = 0
-    occupied = board.pawn_count(g, dst) > 0
-    g.elder_area[e] = dst
-    g.eo[dst] += 1
+    occupied = board.pawn_count(g, dst) - (dst == src) > 0  # the Elder One itself has left
+    set_elder(g, e, dst, g.elder_owner[e], g.elder_arrived[e], g.elder_hits[e])
     if occupied:
         g.trouble[dst] = 1
 
 
 def remove_elder(g: CthulhuState, e: int) -> None:
     """The Elder One goes back to the pool; its owner loses it; the area's marker goes."""
-    a = g.elder_area[e]
-    g.eo[a] -= 1
-    g.trouble[a] = 0
-    g.elder_area[e] = g.elder_owner[e] = g.elder_arrived[e] = -1
-    g.elder_hits[e] = 0
+    g.trouble[g.elder_area[e]] = 0
+    set_elder(g, e, -1, -1, -1)
+
+
+def set_elder(g: CthulhuState, e: int, area: int, owner: int, arrived: int, hits: int = 0) -> None:
+    """Put Elder One ``e`` in ``area`` (-1: the pool) for ``owner``, summoned in turn
+    ``arrived``, with ``hits`` taken; the Elder Ones per area (``eo``) follow. No trouble
+    marker comes or goes: the callers handle those."""
+    src = g.elder_area[e]
+    if src != area:
+        eo = list(g.eo)
+        if src >= 0:
+            eo[src] -= 1
+        if area >= 0:
+            eo[area] += 1
+        g.eo = tuple(eo)
+    g.elder_area = with_item(g.elder_area, e, area)
+    g.elder_owner = with_item(g.elder_owner, e, owner)
+    g.elder_arrived = with_item(g.elder_arrived, e, arrived)
+    g.elder_hits = with_item(g.elder_hits, e, hits)
+
+
+def set_hits(g: CthulhuState, e: int, hits: int) -> None:
+    """Elder One ``e`` has taken ``hits`` this turn."""
+    g.elder_hits = with_item(g.elder_hits, e, hits)
 
 
 # ---------------------------------------------------------------------- buildings
@@ -89,7 +105,7 @@ def reserve(g: CthulhuState, seat: int) -> list[int]:
 def place_building(g: CthulhuState, seat: int, area: int, kind: int) -> None:
     """Put ``seat``'s building of type ``kind`` in ``area``; its card is gained this turn."""
     g.building = with_item(g.building, area, seat)
-    g.btype[area] = kind
+    g.btype = with_item(g.btype, area, kind)
     g.city_gained = with_item(g.city_gained, area, g.turn)
 
 

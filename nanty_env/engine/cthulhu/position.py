@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from nanty_env.engine.actions import NUM_AREAS
 from nanty_env.engine.config import GameConfig
+from nanty_env.engine.cthulhu import pieces
 from nanty_env.engine.cthulhu.game import CthulhuGame
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
 from nanty_env.engine.game import Game
@@ -124,24 +125,23 @@ def build_position(
         g.trouble[area(name, t)] = 1
     g.gren, g.cit = area_row(grenadiers or {}, 0), area_row(citizens or {}, 0)
     g.building = area_row({name: seat for name, (seat, _) in (buildings or {}).items()}, -1)
-    g.btype, g.city_gained = [-1] * NUM_AREAS, (-1,) * NUM_AREAS
-    for name, (_, kind) in (buildings or {}).items():
-        g.btype[area(name, t)] = building_type(kind, t)
+    g.btype = area_row(
+        {name: building_type(kind, t) for name, (_, kind) in (buildings or {}).items()}, -1
+    )
+    g.city_gained = (-1,) * NUM_AREAS
     r = t.num_elders
-    g.elder_area, g.elder_owner, g.elder_arrived = [-1] * r, [-1] * r, [-1] * r
-    g.elder_hits, g.eo = [0] * r, [0] * NUM_AREAS
+    g.elder_area, g.elder_owner, g.elder_arrived = (-1,) * r, (-1,) * r, (-1,) * r
+    g.elder_hits, g.eo = (0,) * r, (0,) * NUM_AREAS
     for name, (seat, where) in (elders or {}).items():
-        e, a = elder(name, t), area(where, t)
-        g.elder_area[e], g.elder_owner[e], g.elder_arrived[e] = a, seat, 0
-        g.eo[a] += 1
+        pieces.set_elder(g, elder(name, t), area(where, t), seat, 0)
     if money is not None:
         g.money = list(money)
     g.insanity = insanity
     if objectives is not None:
-        g.objective = [objective(x, t) for x in objectives]
-        g.objective_pool = sorted(set(range(len(t.data.objectives))) - set(g.objective))
+        g.objective = tuple(objective(x, t) for x in objectives)
+        g.objective_pool = tuple(sorted(set(range(len(t.data.objectives))) - set(g.objective)))
     if great_old_ones is not None:
-        g.goo = [great_old_one(x, t) for x in great_old_ones]
+        g.goo = tuple(great_old_one(x, t) for x in great_old_ones)
 
     used: set[int] = set(g.removed)
     if hands is not None:

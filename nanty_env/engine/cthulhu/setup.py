@@ -31,7 +31,7 @@ def empty_state(g: CthulhuState, cfg: GameConfig) -> None:
     g.agents = ((0,) * NUM_AREAS,) * n
     g.on_board = [0] * n
     g.gren, g.cit, g.trouble = (0,) * NUM_AREAS, (0,) * NUM_AREAS, [0] * NUM_AREAS
-    g.building, g.btype = (-1,) * NUM_AREAS, [-1] * NUM_AREAS
+    g.building, g.btype = (-1,) * NUM_AREAS, (-1,) * NUM_AREAS
     g.city_retired, g.city_gained = (0,) * NUM_AREAS, (-1,) * NUM_AREAS
     g.money = [START_MONEY] * n
     g.loans = g.penalties = empty_rows(n)
@@ -43,9 +43,9 @@ def empty_state(g: CthulhuState, cfg: GameConfig) -> None:
     g.discard, g.events_done, g.removed, g.faceup = [], (), (), []
     g.insanity = START_LEVEL
     r = t.num_elders
-    g.elder_area, g.elder_owner, g.elder_arrived = [-1] * r, [-1] * r, [-1] * r
-    g.elder_hits = [0] * r
-    g.eo = [0] * NUM_AREAS
+    g.elder_area, g.elder_owner, g.elder_arrived = (-1,) * r, (-1,) * r, (-1,) * r
+    g.elder_hits = (0,) * r
+    g.eo = (0,) * NUM_AREAS
 
 
 def deal(g: CthulhuState, cfg: GameConfig, rng: np.random.Generator) -> None:
@@ -56,7 +56,7 @@ def deal(g: CthulhuState, cfg: GameConfig, rng: np.random.Generator) -> None:
 
     boards = list(range(len(t.data.great_old_ones)))
     rng.shuffle(boards)
-    g.goo = boards[:n]
+    g.goo = tuple(boards[:n])
 
     for a in t.start_areas:  # one agent each and a trouble marker in the three start areas
         for seat in range(n):
@@ -79,8 +79,8 @@ def deal(g: CthulhuState, cfg: GameConfig, rng: np.random.Generator) -> None:
 
     objectives = list(range(len(t.data.objectives)))
     rng.shuffle(objectives)
-    g.objective = objectives[:n]
-    g.objective_pool = sorted(objectives[n:])  # set aside unseen: their order says nothing
+    g.objective = tuple(objectives[:n])
+    g.objective_pool = tuple(sorted(objectives[n:]))  # set aside unseen: their order says nothing
 
     g.first_player = int(rng.integers(n))
     g.active = g.first_player

@@ -44,16 +44,18 @@ class CthulhuState(GameState):
     __slots__ = (*X_SCALARS, *X_LISTS, "eo")
 
     insanity: int
-    elder_area: list[int]
-    elder_owner: list[int]
-    elder_arrived: list[int]
-    elder_hits: list[int]
-    goo: list[int]
-    objective: list[int]
-    objective_pool: list[int]
+    # all but ``faceup`` change rarely: immutable tuples that clones share (as the base
+    # game's, ``state.GameState``), replaced when they change (``state.with_item``)
+    elder_area: tuple[int, ...]
+    elder_owner: tuple[int, ...]
+    elder_arrived: tuple[int, ...]
+    elder_hits: tuple[int, ...]
+    goo: tuple[int, ...]
+    objective: tuple[int, ...]
+    objective_pool: tuple[int, ...]
     faceup: list[int]
-    btype: list[int]
-    eo: list[int]  # type: ignore[assignment]
+    btype: tuple[int, ...]
+    eo: tuple[int, ...]
 
     has_elders: ClassVar[bool] = True
     num_actions: ClassVar[int] = A.NUM_ACTIONS_CTHULHU

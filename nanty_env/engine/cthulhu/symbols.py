@@ -179,7 +179,7 @@ def do_assassinate(g: CthulhuState, p: int, a: int) -> None:
         call(g, {"k": "rm", "p": p, "a": area, "o": owner, "src": p, "text": 0, "s": 0})
         return
     e = a - A.ELDER
-    g.elder_hits[e] += 1
+    pieces.set_hits(g, e, g.elder_hits[e] + 1)
     g.say(f"player {p} hits {_elder(g, e)} ({g.elder_hits[e]} of {g.t.elder_hp[e]} HP)")
     call(g, {"k": "sacrifice", "p": p, "e": e})
 
@@ -212,11 +212,11 @@ class Sacrifice:
         area = g.elder_area[e]
         if a < A.PLAYER:
             board.take_pawn(g, p, area)
-            g.elder_hits[e] += 1
+            pieces.set_hits(g, e, g.elder_hits[e] + 1)
             g.say(f"player {p} sacrifices an agent in {_area(g, area)}")
         else:
             x = a - A.ELDER
-            g.elder_hits[e] += g.t.elder_hp[x]
+            pieces.set_hits(g, e, g.elder_hits[e] + g.t.elder_hp[x])
             g.say(f"player {p} sacrifices {_elder(g, x)}")
             pieces.remove_elder(g, x)
 
@@ -236,7 +236,7 @@ class ElderRemove:
         if owner < 0:
             return None
         if f.get("r", PROCEED) == BLOCKED:
-            g.elder_hits[e] = 0
+            pieces.set_hits(g, e, 0)
             g.say(f"{_elder(g, e)} is saved")
             return None
         g.say(f"{_elder(g, e)} returns to the pool; player {owner} loses it")

@@ -38,22 +38,22 @@ def player_view(g: CthulhuState, seat: int) -> dict[str, Any]:
             "expansion": "cthulhu",
             "insanity": g.insanity,
             "grenadiers_on_track": grenadiers_on_track(g),
-            "elder_area": g.elder_area[:],
-            "elder_owner": g.elder_owner[:],
+            "elder_area": list(g.elder_area),
+            "elder_owner": list(g.elder_owner),
             "elder_arrived_this_turn": [int(t == turn) for t in g.elder_arrived],
-            "elder_hits": g.elder_hits[:],
+            "elder_hits": list(g.elder_hits),
             "goo_ability_used": g.ability_used >> GOO_BIT & 1,
             "elder_abilities_used": [
                 g.ability_used >> (ELDER_BIT + e) & 1 for e in range(len(g.elder_area))
             ],
-            "great_old_ones": g.goo[:],
+            "great_old_ones": list(g.goo),
             "objective": g.objective[seat],
             "objective_pool_size": len(g.objective_pool),
             "face_up": g.faceup[:],
-            "building_types": g.btype[:],
+            "building_types": list(g.btype),
             "event_deck_bottom": known_event_bottom(g.events_done),
         }
     )
     if g.outcome is not None:
-        view["objectives"] = g.objective[:]
+        view["objectives"] = list(g.objective)
     return view
