@@ -90,12 +90,12 @@ def spiel_player(game: Any, seed: int) -> Callable[[], int]:
     return play
 
 
-def nanty_states(n: int, count: int, seed: int) -> list[Game]:
-    """``count`` states from random games, every 7th decision."""
+def nanty_states(n: int, count: int, seed: int, expansion: str | None = None) -> list[Game]:
+    """``count`` states from random games (of ``expansion``), every 7th decision."""
     states: list[Game] = []
     s = seed
     while len(states) < count:
-        g = Game.new(GameConfig(num_players=n), s)
+        g = Game.new(GameConfig(num_players=n, expansion=expansion), s)
         choose = random.Random(s).choice
         k = 0
         while not g.is_terminal and len(states) < count:
@@ -214,12 +214,15 @@ def main(argv: list[str] | None = None) -> int:
             states = nanty_states(n, CLONE_STATES, args.seed)
             clone[f"nanty {n}p clone()"] = micros_per_clone(states)
             clone[f"nanty {n}p clone(), then a draw"] = micros_per_clone(states, draw=True)
+        if "cthulhu" in args.rulesets:
+            for n in args.players:
+                states = nanty_states(n, CLONE_STATES, args.seed, "cthulhu")
+                clone[f"cthulhu {n}p clone()"] = micros_per_clone(states)
+        peer_names = []
         for label, game in peers.items():
-            clone[f"{label} clone()"] = micros_per_clone(
-                spiel_states(game, CLONE_STATES, args.seed)
-            )
+            peer_names.append(f"{label} clone()")
+            clone[peer_names[-1]] = micros_per_clone(spiel_states(game, CLONE_STATES, args.seed))
         crounds = interleave(clone, args.rounds)
-        peer_names = [name for name in clone if not name.startswith("nanty")]
         ours4 = f"nanty {args.players[-1]}p clone()"
         rows = []
         for name in clone:
