@@ -19,9 +19,11 @@ import pytest
 from nanty_env.engine import actions as A
 from nanty_env.engine.board import set_pawns
 from nanty_env.engine.config import GameConfig
+from nanty_env.engine.cthulhu.position import build_position as build_cthulhu_position
 from nanty_env.engine.errors import IllegalActionError
 from nanty_env.engine.game import Game
 from nanty_env.engine.knowledge import set_known
+from nanty_env.engine.position import build_position as build_base_position
 from nanty_env.engine.state import with_appended, with_item
 
 
@@ -354,3 +356,14 @@ def test_golden_trace(n, seed):
     assert regen.outcome_dict(g) == stored["outcome"]
     assert regen.state_hash(g) == stored["final_hash"]
     assert regen.record(n, seed) == stored
+
+
+@pytest.mark.parametrize("build_position", [build_base_position, build_cthulhu_position])
+def test_hand_built_positions_refuse_unknown_seats_and_hold_immutable_rows(build_position):
+    with pytest.raises(ValueError, match=r"seats are 0\.\.3"):
+        build_position(agents={4: {"Chelsea": 1}})
+    g = build_position(agents={0: {"Chelsea": 2}, 2: {"Lambeth": 1}}, grenadiers={"Chelsea": 1})
+    assert type(g.agents) is tuple and all(type(row) is tuple for row in g.agents)
+    assert type(g.gren) is tuple and type(g.building) is tuple
+    assert g.on_board == [sum(row) for row in g.agents] == [2, 0, 1, 0]
+    assert sum(g.gren) == 1
