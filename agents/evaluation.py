@@ -140,12 +140,13 @@ def metrics(g: Game) -> Metrics:
 
 def board_key(g: Game) -> tuple:
     """Everything :func:`metrics` reads from ``g``, as a hashable key: games with equal keys
-    have equal metrics, hence equal values."""
+    have equal metrics, hence equal values. (``agents`` and the board counters are the
+    engine's immutable tuples, taken as they are.)"""
     return (
-        tuple(map(tuple, g.agents)),
-        tuple(g.gren),
-        tuple(g.cit),
-        tuple(g.building),
+        g.agents,
+        g.gren,
+        g.cit,
+        g.building,
         tuple(g.trouble),
         tuple(g.money),
         tuple(map(len, g.loans)),

@@ -125,21 +125,22 @@ def view_metrics(view: Mapping[str, Any], t: CthulhuTables) -> CthulhuMetrics:
 
 
 def board_key(g: CthulhuGame) -> tuple:
-    """Everything :func:`metrics` reads from ``g``, as a hashable key."""
+    """Everything :func:`metrics` reads from ``g``, as a hashable key (the engine's immutable
+    tuples taken as they are)."""
     return (
-        tuple(map(tuple, g.agents)),
-        tuple(g.gren),
-        tuple(g.cit),
-        tuple(g.building),
-        tuple(g.btype),
+        g.agents,
+        g.gren,
+        g.cit,
+        g.building,
+        g.btype,
         tuple(g.trouble),
         tuple(g.money),
-        tuple(map(tuple, g.loans)),
+        g.loans,
         tuple(map(len, g.hands)),
         tuple(map(len, g.penalties)),
         len(g.deck),
-        tuple(g.elder_area),
-        tuple(g.elder_owner),
+        g.elder_area,
+        g.elder_owner,
         g.insanity,
     )
 
