@@ -6,11 +6,21 @@ multiplies mostly by zero, in the forward pass and again for the weight gradient
 the largest single cost of a PPO update on our spaces. :class:`SparseInputMlpExtractor` is
 stable-baselines3's ``MlpExtractor`` (the same modules, parameters, initialisation and
 checkpoints) whose first ``Linear`` of the policy and of the value network reads only the
-nonzero inputs: the rows of the (transposed) weight they select, summed with the inputs as
-weights (``embedding_bag``), both networks in one pass; the weight gradient is the same sum the
-other way round. The results equal the dense layer's up to float rounding (the terms are added
-in another order; the zeros it skips add nothing). Batches that are not sparse (more than a
-quarter of the entries nonzero) and inputs that need a gradient take the dense path.
+nonzero inputs: the rows of the transposed weight they select, summed with the inputs as
+weights (``embedding_bag``); the weight gradient is the same sum the other way round. The
+results equal the dense layer's up to float rounding (the terms are added in another order; the
+zeros it skips add nothing). Batches that are not sparse (more than a quarter of the entries
+nonzero) and inputs that need a gradient take the dense path.
+
+The two first weights are kept input-major: each ``weight`` is the transpose of a contiguous
+``(in, out)`` tensor, so that the rows the sparse product reads are contiguous without a copy,
+and its gradient comes out in the same layout (autograd keeps a gradient in its parameter's
+layout, and so do Adam's moments). Shape, values, names and checkpoints are the ``Linear``'s;
+only the memory order differs, which ``F.linear`` reads as it is. torch's fused Adam walks a
+parameter, its gradient and its moments as flat memory, which is right only while all four have
+the same layout: :func:`match_state_layouts` gives an optimiser's loaded state its parameters'
+layouts (a state saved from a contiguous weight, by the stock policy or an older run, would
+otherwise be read in the wrong order).
 """
 
 from __future__ import annotations
@@ -25,38 +35,73 @@ from torch import nn
 MAX_DENSITY = 0.25  # above this share of nonzero inputs the dense product is as cheap
 
 
+def make_input_major(layer: nn.Linear) -> None:
+    """Store ``layer.weight`` as the transpose of a contiguous ``(in, out)`` tensor (the same
+    values, a new ``Parameter``: call it before an optimiser is given the parameters)."""
+    weight = layer.weight
+    if not weight.t().is_contiguous():
+        layer.weight = nn.Parameter(
+            weight.detach().t().contiguous().t(), requires_grad=weight.requires_grad
+        )
+
+
+def match_state_layouts(optimizer: th.optim.Optimizer) -> None:
+    """Copy every state tensor shaped like its parameter into the parameter's memory layout
+    (``optimizer.register_load_state_dict_post_hook`` calls it after a load)."""
+    for group in optimizer.param_groups:
+        for param in group["params"]:
+            state = optimizer.state.get(param, {})
+            for key, value in state.items():
+                if (
+                    isinstance(value, th.Tensor)
+                    and value.shape == param.shape
+                    and value.stride() != param.stride()
+                ):
+                    state[key] = th.empty_like(param, dtype=value.dtype).copy_(value)
+
+
+def _rows(weight: th.Tensor) -> th.Tensor:
+    """``weight`` ``(out, in)`` as ``(in, out)`` rows, contiguous (a view when input-major)."""
+    return weight.t().contiguous()
+
+
 class _SparseRowsLinear(th.autograd.Function):
-    """``x @ weight_t + bias`` from ``x``'s nonzero entries (``x`` needs no gradient)."""
+    """``x @ weight.T + bias`` for each ``(weight, bias)`` pair, from ``x``'s nonzero entries
+    (``x`` needs no gradient)."""
 
     @staticmethod
     def forward(
-        ctx: Any, x: th.Tensor, weight_t: th.Tensor, bias: th.Tensor, flat: th.Tensor
-    ) -> th.Tensor:  # weight_t: (in, out), contiguous; flat: x's nonzero flat indices
-        n_in = weight_t.shape[0]
+        ctx: Any, x: th.Tensor, flat: th.Tensor, *params: th.Tensor
+    ) -> tuple[th.Tensor, ...]:
+        # flat: x's nonzero flat indices; params: weight, bias, weight, bias, ...
+        n_in = x.shape[1]
         rows, cols = flat // n_in, flat % n_in  # row-major: one bag per row
         vals = x.reshape(-1).index_select(0, flat)
         counts = th.bincount(rows, minlength=x.shape[0])
-        out = F.embedding_bag(
-            cols, weight_t, counts.cumsum(0) - counts, mode="sum", per_sample_weights=vals
-        )
-        out += bias
+        offsets = counts.cumsum(0) - counts
+        outs = []
+        for weight, bias in zip(params[::2], params[1::2], strict=True):
+            out = F.embedding_bag(cols, _rows(weight), offsets, mode="sum", per_sample_weights=vals)
+            out += bias
+            outs.append(out)
         ctx.save_for_backward(rows, cols, vals)
         ctx.in_features = n_in
-        return out
+        return tuple(outs)
 
     @staticmethod
-    def backward(ctx: Any, grad: th.Tensor) -> tuple[None, th.Tensor, th.Tensor, None]:
+    def backward(ctx: Any, *grads: th.Tensor) -> tuple[th.Tensor | None, ...]:
         rows, cols, vals = ctx.saved_tensors
         order = th.argsort(cols, stable=True)  # one bag per input: the rows where it is set
         counts = th.bincount(cols, minlength=ctx.in_features)
-        grad_weight_t = F.embedding_bag(
-            rows.index_select(0, order),
-            grad.contiguous(),
-            counts.cumsum(0) - counts,
-            mode="sum",
-            per_sample_weights=vals.index_select(0, order),
-        )
-        return None, grad_weight_t, grad.sum(0), None
+        offsets = counts.cumsum(0) - counts
+        bag_rows, bag_vals = rows.index_select(0, order), vals.index_select(0, order)
+        out: list[th.Tensor | None] = [None, None]
+        for grad in grads:
+            grad_rows = F.embedding_bag(
+                bag_rows, grad.contiguous(), offsets, mode="sum", per_sample_weights=bag_vals
+            )
+            out += [grad_rows.t(), grad.sum(0)]  # the weight's gradient, input-major
+        return tuple(out)
 
 
 def _nonzero_if_sparse(x: th.Tensor) -> th.Tensor | None:
@@ -64,7 +109,7 @@ def _nonzero_if_sparse(x: th.Tensor) -> th.Tensor | None:
     needs a gradient, which the sparse product does not give)."""
     if x.dim() != 2 or x.shape[0] == 0 or x.requires_grad:
         return None
-    flat = (x != 0).reshape(-1).nonzero().squeeze(1)
+    flat = x.reshape(-1).nonzero().squeeze(1)
     return flat if len(flat) <= MAX_DENSITY * x.numel() else None
 
 
@@ -79,32 +124,16 @@ class SparseInputMlpExtractor(MlpExtractor):
         self._fused = bool(
             pi and vf and isinstance(pi[0], nn.Linear) and isinstance(vf[0], nn.Linear)
         )
+        if self._fused:
+            make_input_major(pi[0])
+            make_input_major(vf[0])
         # the layers after the first (plain tuples: not registered twice)
         self._pi_rest, self._vf_rest = tuple(pi[1:]), tuple(vf[1:])
-        self._cache: tuple[tuple[int, ...], th.Tensor, th.Tensor] | None = None
 
-    def _first_weights(self, layers: tuple[nn.Linear, ...]) -> tuple[th.Tensor, th.Tensor]:
-        """The layers' weights side by side, transposed (in, out), and their biases. Outside
-        autograd (rollouts) they are reused until a parameter changes."""
+    @staticmethod
+    def _first(features: th.Tensor, flat: th.Tensor, layers: tuple[nn.Linear, ...]) -> tuple:
         params = [p for layer in layers for p in (layer.weight, layer.bias)]
-        if th.is_grad_enabled():
-            self._cache = None
-        else:
-            key = tuple(x for p in params for x in (id(p), p._version, p.data_ptr()))
-            if self._cache is not None and self._cache[0] == key:
-                return self._cache[1], self._cache[2]
-        weight_t = th.cat([layer.weight for layer in layers]).t().contiguous()
-        bias = th.cat([layer.bias for layer in layers])
-        if not th.is_grad_enabled():
-            self._cache = (key, weight_t, bias)
-        return weight_t, bias
-
-    def _first(
-        self, features: th.Tensor, flat: th.Tensor, layers: tuple[nn.Linear, ...]
-    ) -> list[th.Tensor]:
-        weight_t, bias = self._first_weights(layers)
-        out = _SparseRowsLinear.apply(features, weight_t, bias, flat)
-        return list(out.split([layer.out_features for layer in layers], dim=1))
+        return _SparseRowsLinear.apply(features, flat, *params)
 
     @staticmethod
     def _rest(h: th.Tensor, layers: tuple[nn.Module, ...]) -> th.Tensor:

@@ -214,3 +214,23 @@ def test_value_only_cloning_leaves_the_policy_as_it_was() -> None:
         policy_keys.add("hint_weight")
         assert bool(moved & policy_keys) == policy_moves, sorted(moved)
         before = {k: v.clone() for k, v in after.items()}
+
+
+def test_update_on_the_legal_columns_keeps_the_hint() -> None:
+    """With masks, evaluate_actions takes the head on the legal columns only; the hint must be
+    added there as in the full head."""
+    policy = _model(NantySingleAgentEnv(num_players=2, hint=RandomBot())).policy
+    g = torch.Generator().manual_seed(3)
+    obs = (torch.rand(6, OBS_SIZE + NUM_ACTIONS, generator=g) < 0.05).float()
+    obs[:, OBS_SIZE:] = 0
+    masks = np.zeros((6, NUM_ACTIONS), dtype=bool)
+    legal = [[1, 5, 9], [5, 40], [200, 201, 9], [7], [1, 300], [5, 9, 300]]
+    for row, actions in enumerate(legal):
+        masks[row, actions] = True
+        obs[row, OBS_SIZE + actions[-1]] = 1.0  # the hint: each row's last legal action
+    acts = torch.tensor([a[0] for a in legal])
+    with torch.no_grad():
+        _, log_prob, entropy = policy.evaluate_actions(obs, acts, action_masks=masks)
+        full = policy.get_distribution(obs, action_masks=masks)
+    assert torch.allclose(log_prob, full.log_prob(acts), atol=1e-5)
+    assert torch.allclose(entropy, full.entropy(), atol=1e-5)

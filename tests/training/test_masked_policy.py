@@ -91,6 +91,55 @@ def test_lean_policy_matches_stock_policy_and_round_trips(tmp_path) -> None:
     assert masks[0][int(a)]
 
 
+def _random_decisions(n: int) -> tuple[torch.Tensor, np.ndarray, torch.Tensor]:
+    venv = make_vec_env(4, seed=5, num_players=4)
+    obs, rng, rows = venv.reset(), np.random.default_rng(5), []
+    while len(rows) < n:
+        masks = venv.action_masks()
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        rows += zip(obs, masks, acts, strict=True)
+        obs, *_ = venv.step(acts)
+    venv.close()
+    obs, masks, acts = (np.stack(col) for col in zip(*rows[:n], strict=True))
+    return torch.as_tensor(obs), masks, torch.as_tensor(acts, dtype=torch.float32)
+
+
+def test_update_on_the_legal_columns_equals_the_full_head() -> None:
+    """evaluate_actions computes the head only on actions legal in some row: the same values,
+    log-probabilities, entropies and gradients as sb3-contrib's policy on all 405."""
+    lean, stock = _model(LeanMaskablePolicy), _model("MlpPolicy")
+    stock.policy.load_state_dict(lean.policy.state_dict())
+    obs, masks, acts = _random_decisions(96)
+    assert masks.any(0).sum() < masks.shape[1]  # some actions are illegal in every row
+    grads = []
+    for model in (lean, stock):
+        model.policy.zero_grad()
+        values, log_prob, entropy = model.policy.evaluate_actions(obs, acts, action_masks=masks)
+        (log_prob.mean() + 0.3 * entropy.mean() + values.square().mean()).backward()
+        grads.append({n: p.grad for n, p in model.policy.named_parameters()})
+        if model is lean:
+            first = (values, log_prob, entropy)
+    for a, b in zip(first, (values, log_prob, entropy), strict=True):
+        assert torch.allclose(a, b, atol=1e-5)
+    for name, grad in grads[1].items():
+        assert torch.allclose(grads[0][name], grad, atol=1e-5), name
+    never_legal = torch.as_tensor(~masks.any(0))
+    assert grads[0]["action_net.weight"][never_legal].abs().max() == 0
+
+
+def test_a_loaded_optimizer_state_takes_the_lean_parameters_layout() -> None:
+    lean, stock = _model(LeanMaskablePolicy), _model("MlpPolicy")
+    obs, masks, acts = _random_decisions(32)
+    values, log_prob, _ = stock.policy.evaluate_actions(obs, acts, action_masks=masks)
+    (log_prob.mean() + values.mean()).backward()
+    stock.policy.optimizer.step()  # moments in the stock (contiguous) layout
+    lean.policy.optimizer.load_state_dict(stock.policy.optimizer.state_dict())
+    weight = lean.policy.mlp_extractor.policy_net[0].weight
+    assert not weight.is_contiguous()
+    for key in ("exp_avg", "exp_avg_sq"):
+        assert lean.policy.optimizer.state[weight][key].stride() == weight.stride()
+
+
 @pytest.mark.slow
 def test_update_threads_during_updates_only() -> None:
     model = _model(LeanMaskablePolicy)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 import torch
 from stable_baselines3.common.torch_layers import MlpExtractor
 from torch import nn
 
-from training.sparse_input import SparseInputMlpExtractor
+from training.sparse_input import SparseInputMlpExtractor, match_state_layouts
 
 
 def _pair(features: int, net_arch) -> tuple[MlpExtractor, SparseInputMlpExtractor]:
@@ -48,12 +50,12 @@ def test_outputs_and_gradients_equal_the_dense_layer(density: float, net_arch) -
                 assert torch.allclose(p.grad, q.grad, atol=1e-5), n
 
 
-def test_rollout_cache_follows_parameter_changes() -> None:
+def test_rollouts_follow_parameter_changes() -> None:
     stock, lean = _pair(300, [32, 16])
     x = _inputs(8, 300, 0.08)
     with torch.no_grad():
         first = lean(x)[0].clone()
-        assert torch.equal(lean(x)[0], first)  # cached transposed weights, same result
+        assert torch.equal(lean(x)[0], first)
         for net in (stock, lean):
             net.policy_net[0].weight.add_(0.5)
         assert torch.allclose(lean(x)[0], stock(x)[0], atol=1e-6)
@@ -73,3 +75,44 @@ def test_inputs_that_need_a_gradient_get_it() -> None:
     sum(o.sum() for o in stock(xs)).backward()
     sum(o.sum() for o in lean(xl)).backward()
     assert xl.grad is not None and torch.allclose(xs.grad, xl.grad, atol=1e-6)
+
+
+def _adam_steps(net: nn.Module, x: torch.Tensor, steps: int = 3, state=None) -> torch.optim.Adam:
+    opt = torch.optim.Adam(net.parameters(), lr=1e-2, eps=1e-5, fused=True)
+    if state is not None:
+        opt.register_load_state_dict_post_hook(match_state_layouts)
+        opt.load_state_dict(copy.deepcopy(state))  # a load may keep the tensors it is given
+    for _ in range(steps):
+        opt.zero_grad()
+        sum(o.square().sum() for o in net(x)).backward()
+        opt.step()
+    return opt
+
+
+def test_first_weights_are_input_major_and_train_like_contiguous_ones() -> None:
+    stock, lean = _pair(300, [32, 16])
+    for layer in (lean.policy_net[0], lean.value_net[0]):
+        assert layer.weight.shape == (32, 300) and layer.weight.t().is_contiguous()
+    x = _inputs(64, 300, 0.08)
+    opt = _adam_steps(lean, x)
+    _adam_steps(stock, x)
+    for layer in (lean.policy_net[0], lean.value_net[0]):  # gradient and moments in its layout
+        assert layer.weight.grad.stride() == layer.weight.stride()
+        assert opt.state[layer.weight]["exp_avg"].stride() == layer.weight.stride()
+    for (name, p), q in zip(stock.named_parameters(), lean.parameters(), strict=True):
+        assert torch.allclose(p, q, atol=1e-5), name
+
+
+def test_loaded_optimizer_state_takes_the_parameters_layout() -> None:
+    """A state saved from contiguous weights (the stock extractor's, or an older run's) must
+    be read element by element, not in the input-major weights' memory order."""
+    stock, lean = _pair(300, [32, 16])
+    x = _inputs(64, 300, 0.08)
+    saved = _adam_steps(stock, x).state_dict()  # contiguous moments
+    lean.load_state_dict(stock.state_dict())
+    opt = _adam_steps(lean, x, steps=2, state=saved)
+    _adam_steps(stock, x, steps=2, state=saved)
+    weight = lean.policy_net[0].weight
+    assert opt.state[weight]["exp_avg_sq"].stride() == weight.stride()
+    for (name, p), q in zip(stock.named_parameters(), lean.parameters(), strict=True):
+        assert torch.allclose(p, q, atol=1e-5), name
