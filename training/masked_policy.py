@@ -82,10 +82,11 @@ class LeanMaskableCategoricalDistribution(MaskableCategoricalDistribution):
 
 class LeanMaskablePolicy(MaskableActorCriticPolicy):
     """``MaskableActorCriticPolicy`` ("MlpPolicy") with the lean masked distribution, a first
-    layer that reads only the nonzero inputs (``training.sparse_input``) and torch's fused Adam
-    (one kernel for all parameters instead of a dozen per tensor; the same update rule and
-    sb3's ``eps``). The networks, their parameters and initialisation, the losses and the
-    checkpoints are the same as the stock policy's."""
+    layer that reads only the nonzero inputs (``training.sparse_input``), an update that
+    computes the action head only on the minibatch's legal actions (``evaluate_actions``) and
+    torch's fused Adam (one kernel for all parameters instead of a dozen per tensor; the same
+    update rule and sb3's ``eps``). The networks, their parameters and initialisation, the
+    losses and the checkpoints are the same as the stock policy's."""
 
     def __init__(
         self,
