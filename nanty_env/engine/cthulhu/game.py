@@ -19,7 +19,7 @@ from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu import effects, flow, setup, symbols, validation  # noqa: F401
 from nanty_env.engine.cthulhu.describe import describe_cthulhu_action
 from nanty_env.engine.cthulhu.determinize import sample_cthulhu_from_view
-from nanty_env.engine.cthulhu.state import X_LISTS, X_SCALARS, CthulhuState
+from nanty_env.engine.cthulhu.state import X_COPIED_LISTS, X_LISTS, X_SCALARS, CthulhuState
 from nanty_env.engine.cthulhu.tables import cthulhu_tables
 from nanty_env.engine.cthulhu.view import player_view
 from nanty_env.engine.determinize import EXPANSION_SAMPLERS
@@ -40,8 +40,9 @@ class CthulhuGame(CthulhuState, Game):
     def clone(self) -> CthulhuGame:
         g = super().clone()
         g.insanity = self.insanity
-        g.faceup = self.faceup.copy()
-        # immutable tuples (cthulhu.state): shared, replaced when they change
+        g.faceup = self.faceup.copy()  # X_COPIED_LISTS
+        # the other X_LISTS and ``eo``: immutable tuples, shared, replaced when they change
+        # (named one by one: a setattr loop measured 0.47 us more, a quarter of a clone)
         g.elder_area = self.elder_area
         g.elder_owner = self.elder_owner
         g.elder_arrived = self.elder_arrived
@@ -69,7 +70,7 @@ class CthulhuGame(CthulhuState, Game):
         self.insanity = int(d["insanity"])
         for name in X_LISTS:
             items = [int(x) for x in d[name]]
-            setattr(self, name, items if name == "faceup" else tuple(items))
+            setattr(self, name, items if name in X_COPIED_LISTS else tuple(items))
         eo = [0] * len(self.gren)
         for a in self.elder_area:
             if a >= 0:

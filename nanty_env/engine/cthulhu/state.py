@@ -28,6 +28,8 @@ X_LISTS = (
     "faceup",
     "btype",
 )
+# the one list that changes often, copied by clones; the others are tuples that clones share
+X_COPIED_LISTS = frozenset(("faceup",))
 
 
 class CthulhuState(GameState):
