@@ -112,7 +112,7 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
     ) -> tuple[th.Tensor, th.Tensor, th.Tensor | None]:
         """sb3-contrib's ``evaluate_actions`` (values, log-probabilities of ``actions``,
         entropies), with the head and the distribution on the actions that ``action_masks``
-        allow in some row (see the module docstring)."""
+        allow in some row, and on ``actions`` (see the module docstring)."""
         if action_masks is None:
             return super().evaluate_actions(obs, actions, action_masks)
         masks = th.as_tensor(action_masks, dtype=th.bool, device=self.device)
@@ -124,13 +124,16 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
             pi_features, vf_features = features
             latent_pi = self.mlp_extractor.forward_actor(pi_features)
             latent_vf = self.mlp_extractor.forward_critic(vf_features)
-        columns = masks.any(0).nonzero().squeeze(1)
+        actions = actions.long().reshape(-1)
+        wanted = masks.any(0)
+        wanted[actions] = True  # an action masked in its row keeps the stock result (about -1e8)
+        columns = wanted.nonzero().squeeze(1)
         position = th.full((masks.shape[1],), -1, dtype=th.long, device=self.device)
         position[columns] = th.arange(len(columns), device=self.device)
         distribution = LeanMaskableCategorical(
             self._action_logits(latent_pi, columns), masks.index_select(1, columns)
         )
-        log_prob = distribution.log_prob(position[actions.long().reshape(-1)])
+        log_prob = distribution.log_prob(position[actions])
         return self.value_net(latent_vf), log_prob, distribution.entropy()
 
     def _build(self, lr_schedule: Any) -> None:

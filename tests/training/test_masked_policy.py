@@ -125,6 +125,12 @@ def test_update_on_the_legal_columns_equals_the_full_head() -> None:
         assert torch.allclose(grads[0][name], grad, atol=1e-5), name
     never_legal = torch.as_tensor(~masks.any(0))
     assert grads[0]["action_net.weight"][never_legal].abs().max() == 0
+    illegal = acts.clone()
+    illegal[0] = float(np.flatnonzero(~masks.any(0))[0])  # masked in every row
+    with torch.no_grad():
+        _, lp_lean, _ = lean.policy.evaluate_actions(obs, illegal, action_masks=masks)
+        _, lp_stock, _ = stock.policy.evaluate_actions(obs, illegal, action_masks=masks)
+    assert torch.allclose(lp_lean, lp_stock, rtol=1e-5) and lp_lean[0] < -1e7
 
 
 def test_a_loaded_optimizer_state_takes_the_lean_parameters_layout() -> None:
