@@ -102,10 +102,15 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
         )
         self.action_dist = LeanMaskableCategoricalDistribution(int(self.action_space.n))
 
-    def _action_logits(self, latent_pi: th.Tensor, columns: th.Tensor) -> th.Tensor:
-        """The action head's logits of the actions ``columns`` only."""
+    def _action_logits(self, latent_pi: th.Tensor, columns: th.Tensor | None = None) -> th.Tensor:
+        """The action head's logits: of every action, or of the actions ``columns`` only."""
+        if columns is None:
+            return self.action_net(latent_pi)
         weight, bias = self.action_net.weight, self.action_net.bias
         return F.linear(latent_pi, weight.index_select(0, columns), bias.index_select(0, columns))
+
+    def _get_action_dist_from_latent(self, latent_pi: th.Tensor) -> Any:
+        return self.action_dist.proba_distribution(action_logits=self._action_logits(latent_pi))
 
     def evaluate_actions(
         self, obs: th.Tensor, actions: th.Tensor, action_masks: np.ndarray | th.Tensor | None = None
@@ -183,12 +188,8 @@ class HintedMaskablePolicy(LeanMaskablePolicy):
     def _take_hint(self, obs: th.Tensor) -> None:
         self._hint = obs[..., -int(self.action_space.n) :].float()
 
-    def _get_action_dist_from_latent(self, latent_pi: th.Tensor) -> Any:
-        logits = self.action_net(latent_pi) + self.hint_weight * self._hint
-        return self.action_dist.proba_distribution(action_logits=logits)
-
-    def _action_logits(self, latent_pi: th.Tensor, columns: th.Tensor) -> th.Tensor:
-        hint = self._hint.index_select(-1, columns)
+    def _action_logits(self, latent_pi: th.Tensor, columns: th.Tensor | None = None) -> th.Tensor:
+        hint = self._hint if columns is None else self._hint.index_select(-1, columns)
         return super()._action_logits(latent_pi, columns) + self.hint_weight * hint
 
     def forward(self, obs: th.Tensor, *args: Any, **kwargs: Any) -> Any:
