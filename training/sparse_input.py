@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import torch as th
 import torch.nn.functional as F
 from stable_baselines3.common.torch_layers import MlpExtractor
@@ -67,35 +68,36 @@ def _rows(weight: th.Tensor) -> th.Tensor:
 
 class _SparseRowsLinear(th.autograd.Function):
     """``x @ weight.T + bias`` for each ``(weight, bias)`` pair, from ``x``'s nonzero entries
-    (``x`` needs no gradient)."""
+    (:func:`_nonzero_if_sparse`; ``x`` needs no gradient)."""
 
     @staticmethod
     def forward(
-        ctx: Any, x: th.Tensor, flat: th.Tensor, *params: th.Tensor
+        ctx: Any,
+        rows: th.Tensor,
+        cols: th.Tensor,
+        vals: th.Tensor,
+        offsets: th.Tensor,
+        *params: th.Tensor,
     ) -> tuple[th.Tensor, ...]:
-        # flat: x's nonzero flat indices; params: weight, bias, weight, bias, ...
-        n_in = x.shape[1]
-        rows, cols = flat // n_in, flat % n_in  # row-major: one bag per row
-        vals = x.reshape(-1).index_select(0, flat)
-        counts = th.bincount(rows, minlength=x.shape[0])
-        offsets = counts.cumsum(0) - counts
+        # rows, cols, vals: the nonzero entries, row-major; offsets: where each row's bag starts;
+        # params: weight, bias, weight, bias, ...
         outs = []
         for weight, bias in zip(params[::2], params[1::2], strict=True):
             out = F.embedding_bag(cols, _rows(weight), offsets, mode="sum", per_sample_weights=vals)
             out += bias
             outs.append(out)
         ctx.save_for_backward(rows, cols, vals)
-        ctx.in_features = n_in
+        ctx.in_features = params[0].shape[1]
         return tuple(outs)
 
     @staticmethod
     def backward(ctx: Any, *grads: th.Tensor) -> tuple[th.Tensor | None, ...]:
         rows, cols, vals = ctx.saved_tensors
-        order = th.argsort(cols, stable=True)  # one bag per input: the rows where it is set
+        order = _stable_order(cols, ctx.in_features)  # one bag per input: the rows where it is set
         counts = th.bincount(cols, minlength=ctx.in_features)
         offsets = counts.cumsum(0) - counts
         bag_rows, bag_vals = rows.index_select(0, order), vals.index_select(0, order)
-        out: list[th.Tensor | None] = [None, None]
+        out: list[th.Tensor | None] = [None, None, None, None]
         for grad in grads:
             grad_rows = F.embedding_bag(
                 bag_rows, grad.contiguous(), offsets, mode="sum", per_sample_weights=bag_vals
@@ -104,13 +106,40 @@ class _SparseRowsLinear(th.autograd.Function):
         return tuple(out)
 
 
-def _nonzero_if_sparse(x: th.Tensor) -> th.Tensor | None:
-    """``x``'s nonzero entries as flat indices, or None when ``x`` is not a sparse batch (or
-    needs a gradient, which the sparse product does not give)."""
+def _stable_order(keys: th.Tensor, bound: int) -> th.Tensor:
+    """The permutation that sorts ``keys`` (integers in ``[0, bound)``), equal keys in their
+    order. On the CPU numpy's radix sort of 16-bit keys is about three times torch's sort."""
+    if keys.device.type == "cpu" and bound <= np.iinfo(np.int16).max:
+        return th.from_numpy(np.argsort(keys.numpy().astype(np.int16), kind="stable"))
+    return th.argsort(keys, stable=True)
+
+
+SparseBatch = tuple[th.Tensor, th.Tensor, th.Tensor, th.Tensor]  # rows, cols, vals, offsets
+
+
+def _nonzero_if_sparse(x: th.Tensor) -> SparseBatch | None:
+    """``x``'s nonzero entries, row-major (their rows, columns and values, and where each row's
+    entries start), or None when ``x`` is not a sparse batch (or needs a gradient, which the
+    sparse product does not give)."""
     if x.dim() != 2 or x.shape[0] == 0 or x.requires_grad:
         return None
+    n_rows, n_in = x.shape
+    if x.device.type == "cpu" and x.dtype in (th.float32, th.float64):
+        # numpy finds a boolean array's nonzeros about three times as fast as torch a float's
+        values = x.numpy().reshape(-1)
+        flat = np.flatnonzero(values != 0)
+        if len(flat) > MAX_DENSITY * x.numel():
+            return None
+        rows, cols = np.divmod(flat, n_in)
+        counts = np.bincount(rows, minlength=n_rows)
+        batch = rows, cols, values[flat], np.cumsum(counts) - counts
+        return tuple(th.from_numpy(a) for a in batch)  # type: ignore[return-value]
     flat = x.reshape(-1).nonzero().squeeze(1)
-    return flat if len(flat) <= MAX_DENSITY * x.numel() else None
+    if len(flat) > MAX_DENSITY * x.numel():
+        return None
+    rows, cols = flat // n_in, flat % n_in
+    counts = th.bincount(rows, minlength=n_rows)
+    return rows, cols, x.reshape(-1).index_select(0, flat), counts.cumsum(0) - counts
 
 
 class SparseInputMlpExtractor(MlpExtractor):
@@ -131,9 +160,9 @@ class SparseInputMlpExtractor(MlpExtractor):
         self._pi_rest, self._vf_rest = tuple(pi[1:]), tuple(vf[1:])
 
     @staticmethod
-    def _first(features: th.Tensor, flat: th.Tensor, layers: tuple[nn.Linear, ...]) -> tuple:
+    def _first(batch: SparseBatch, layers: tuple[nn.Linear, ...]) -> tuple:
         params = [p for layer in layers for p in (layer.weight, layer.bias)]
-        return _SparseRowsLinear.apply(features, flat, *params)
+        return _SparseRowsLinear.apply(*batch, *params)
 
     @staticmethod
     def _rest(h: th.Tensor, layers: tuple[nn.Module, ...]) -> th.Tensor:
@@ -142,22 +171,22 @@ class SparseInputMlpExtractor(MlpExtractor):
         return h
 
     def forward(self, features: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
-        flat = _nonzero_if_sparse(features) if self._fused else None
-        if flat is None:
+        batch = _nonzero_if_sparse(features) if self._fused else None
+        if batch is None:
             return super().forward(features)
-        h_pi, h_vf = self._first(features, flat, (self.policy_net[0], self.value_net[0]))
+        h_pi, h_vf = self._first(batch, (self.policy_net[0], self.value_net[0]))
         return self._rest(h_pi, self._pi_rest), self._rest(h_vf, self._vf_rest)
 
     def forward_actor(self, features: th.Tensor) -> th.Tensor:
-        flat = _nonzero_if_sparse(features) if self._fused else None
-        if flat is None:
+        batch = _nonzero_if_sparse(features) if self._fused else None
+        if batch is None:
             return super().forward_actor(features)
-        (h,) = self._first(features, flat, (self.policy_net[0],))
+        (h,) = self._first(batch, (self.policy_net[0],))
         return self._rest(h, self._pi_rest)
 
     def forward_critic(self, features: th.Tensor) -> th.Tensor:
-        flat = _nonzero_if_sparse(features) if self._fused else None
-        if flat is None:
+        batch = _nonzero_if_sparse(features) if self._fused else None
+        if batch is None:
             return super().forward_critic(features)
-        (h,) = self._first(features, flat, (self.value_net[0],))
+        (h,) = self._first(batch, (self.value_net[0],))
         return self._rest(h, self._vf_rest)

@@ -9,7 +9,12 @@ import torch
 from stable_baselines3.common.torch_layers import MlpExtractor
 from torch import nn
 
-from training.sparse_input import SparseInputMlpExtractor, match_state_layouts
+from training.sparse_input import (
+    SparseInputMlpExtractor,
+    _nonzero_if_sparse,
+    _stable_order,
+    match_state_layouts,
+)
 
 
 def _pair(features: int, net_arch) -> tuple[MlpExtractor, SparseInputMlpExtractor]:
@@ -48,6 +53,30 @@ def test_outputs_and_gradients_equal_the_dense_layer(density: float, net_arch) -
             assert (p.grad is None) == (q.grad is None), n
             if p.grad is not None:
                 assert torch.allclose(p.grad, q.grad, atol=1e-5), n
+
+
+def test_numpy_and_torch_find_the_same_nonzero_entries() -> None:
+    x = (_inputs(64, 300, 0.08) * 64).ceil() / 64  # fractions that half precision holds exactly
+    x[5, 7] = -0.0  # a negative zero is a zero
+    found = _nonzero_if_sparse(x)  # float32 on the CPU: numpy's path
+    in_torch = _nonzero_if_sparse(x.half())  # no numpy dtype: torch's path
+    from_view = _nonzero_if_sparse(x.t().contiguous().t())  # not contiguous
+    assert found is not None and in_torch is not None and from_view is not None
+    rows, cols, vals, offsets = found
+    assert torch.equal(x[rows, cols], vals) and bool((vals != 0).all())
+    assert int((x != 0).sum()) == len(vals)
+    assert torch.equal(offsets, torch.searchsorted(rows, torch.arange(64)))
+    for other in (in_torch, from_view):
+        for a, b in zip(found, other, strict=True):
+            assert torch.equal(a, b.to(a.dtype))
+    assert _nonzero_if_sparse(_inputs(64, 300, 0.6)) is None  # dense enough for the dense path
+
+
+@pytest.mark.parametrize("bound", [300, 40_000])  # numpy's 16-bit radix sort, torch's sort
+def test_stable_order_sorts_equal_keys_in_their_order(bound: int) -> None:
+    keys = torch.randint(0, bound, (5_000,), generator=torch.Generator().manual_seed(2))
+    keys[::7] = keys[0]  # many equal keys
+    assert torch.equal(_stable_order(keys, bound), torch.argsort(keys, stable=True))
 
 
 def test_rollouts_follow_parameter_changes() -> None:
