@@ -278,7 +278,11 @@ class ValueSection:
     an MLP with ``hidden`` tanh layers, AdamW, the epoch with the least cross-entropy on the
     last ``holdout`` share of each round's games kept. ``warm_start``: begin from the shipped
     tiny value model (agents/value_model.py; one hidden layer only), its units kept beside the
-    ``hidden`` new ones."""
+    ``hidden`` new ones. ``td_lambda``: after the last round, fit the network ``td_iterations``
+    times more on TD(lambda) targets (each position's target mixes the previous fit's
+    probabilities for the positions after it in its game with the game's outcome; 1 would be
+    the outcomes alone), each fit bootstrapped from the one before; held-out rows are still
+    scored against the outcomes."""
 
     enabled: bool = False
     warm_start: bool = False
@@ -290,10 +294,14 @@ class ValueSection:
     weight_decay: float = 1e-4
     holdout: float = 0.1
     workers: int = 2
+    td_lambda: float | None = None
+    td_iterations: int = 2
 
     def validate(self) -> None:
         if not self.enabled:
             return
+        if self.td_lambda is not None and not 0 <= self.td_lambda < 1:
+            raise ValueError(f"td_lambda must be in [0, 1), got {self.td_lambda!r}")
         if not self.rounds:
             raise ValueError("rounds must list at least one round of games")
         for rnd in self.rounds:
@@ -304,7 +312,7 @@ class ValueSection:
             raise ValueError("hidden must be a non-empty list of positive layer widths")
         if self.warm_start and len(self.hidden) != 1:
             raise ValueError("warm_start needs one hidden layer (hidden: [width])")
-        for name in ("epochs", "batch_size", "workers"):
+        for name in ("epochs", "batch_size", "workers", "td_iterations"):
             _positive(name, getattr(self, name))
         if not 0 < self.learning_rate < 1:
             raise ValueError("learning_rate must be in (0, 1)")

@@ -7,8 +7,11 @@ fitted after round ``k - 1``), then the network is fitted on the games of rounds
     records/round_K/part_*.npz        the games, in parts (an interrupted run plays only what
                                       is missing)
     nets/round_K.{json,safetensors}   the network after round K
+    nets/round_K_tdL_I.{json,...}     with ``td_lambda`` L: the I-th fit on TD(L) targets after
+                                      the last round K, bootstrapped from the fit before it
     value_net_{n}p.{json,safetensors} the last one: copy it into agents/data to ship it
-    fit_round_K.json                  held-out cross-entropy and the learning curve
+    fit_round_K.json                  held-out cross-entropy and the learning curve (and
+                                      fit_round_K_tdL_I.json)
     train.json                        CPU seconds (games and fits) and the final report
 
 A fit is deterministic (seeded) and is redone only if its network file is missing, so running
@@ -31,7 +34,7 @@ from agents.files import atomic_write_text
 from agents.value_net import load, save, shipped_stem
 from training.config import TrainConfig, ValueRound
 from training.train import RunFolderError
-from training.value_fit import dataset, fit, shipped_model_as_net
+from training.value_fit import dataset, fit, lambda_targets, shipped_model_as_net
 from training.value_records import cpu_seconds, generate
 from training.value_records import load as load_records
 
@@ -95,22 +98,37 @@ def train_value(
     return run(cfg, out, progress=progress)
 
 
-def fit_round(cfg: TrainConfig, folders: list[tuple[Path, int]], stem: Path, report: Path) -> float:
+def fit_round(
+    cfg: TrainConfig,
+    folders: list[tuple[Path, int]],
+    stem: Path,
+    report: Path,
+    bootstrap: Path | None = None,
+) -> float:
     """Fit on every folder's games (the last ``holdout`` share of each held out); returns the
-    CPU seconds of the fit."""
+    CPU seconds of the fit. With ``bootstrap`` (a network), the targets are TD(``td_lambda``)
+    targets from its probabilities instead of the outcomes (held-out rows are scored against
+    the outcomes either way)."""
     t0 = time.process_time()
     v = cfg.value
-    xs, ts, valid = [], [], []
-    for folder, games in folders:
-        x, t, game = dataset(load_records(folder, games))
+    xs, ts, games, valid = [], [], [], []
+    offset = 0  # game numbers distinct over the folders (a TD target stays within its game)
+    for folder, count in folders:
+        x, t, game = dataset(load_records(folder, count))
         cut = np.unique(game)[int(len(np.unique(game)) * (1.0 - v.holdout))]
         xs.append(x)
         ts.append(t)
+        games.append(game + offset)
+        offset += int(game.max()) + 1
         valid.append(game >= cut if v.holdout > 0 else np.zeros(len(game), dtype=bool))
     x, t, va = np.concatenate(xs), np.concatenate(ts), np.concatenate(valid)
+    targets = t
+    if bootstrap is not None:
+        p = load(bootstrap).probabilities_from_inputs(x)
+        targets = lambda_targets(p, t, np.concatenate(games), float(v.td_lambda))
     net, rep = fit(
         x,
-        t,
+        targets,
         np.zeros(len(t), dtype=np.int64),
         hidden=tuple(v.hidden),
         epochs=v.epochs,
@@ -120,6 +138,7 @@ def fit_round(cfg: TrainConfig, folders: list[tuple[Path, int]], stem: Path, rep
         seed=cfg.seed,
         threads=cfg.torch_threads,
         valid=va,
+        valid_targets=t,
         warm=shipped_model_as_net(cfg.env.num_players) if v.warm_start else None,
     )
     net.meta.update(
@@ -136,6 +155,8 @@ def fit_round(cfg: TrainConfig, folders: list[tuple[Path, int]], stem: Path, rep
             "seed": cfg.seed,
         }
     )
+    if bootstrap is not None:
+        net.meta.update({"td_lambda": v.td_lambda, "bootstrapped_from": bootstrap.name})
     save(net, stem)
     cpu = time.process_time() - t0
     _write_json(report, {**rep, "cpu_seconds": round(cpu, 1)})
@@ -169,6 +190,14 @@ def run(cfg: TrainConfig, out: Path, progress: bool = True) -> Path:
         previous = stem
     if previous is None:
         raise RuntimeError("no round was played")
+    report = out / f"fit_round_{len(folders) - 1}.json"
+    for i in range(v.td_iterations if v.td_lambda is not None else 0):
+        name = f"round_{len(folders) - 1}_td{v.td_lambda:g}_{i}"  # a new lambda: new fits
+        stem, report = out / "nets" / name, out / f"fit_{name}.json"
+        if not (stem.with_suffix(".json").is_file() and report.is_file()):
+            fit_round(cfg, folders, stem, report, bootstrap=previous)
+        fit_cpu += json.loads(report.read_text())["cpu_seconds"]
+        previous = stem
     final = out / shipped_stem(n)
     save(load(previous), final)
     games_cpu = sum(cpu_seconds(f, games) for f, games in folders)
@@ -180,9 +209,7 @@ def run(cfg: TrainConfig, out: Path, progress: bool = True) -> Path:
             "fit_cpu_seconds": round(fit_cpu, 1),
             "cpu_seconds_total": round(games_cpu + fit_cpu, 1),
             "network": str(final),
-            "holdout_cross_entropy": json.loads(
-                (out / f"fit_round_{len(folders) - 1}.json").read_text()
-            )["holdout_cross_entropy"],
+            "holdout_cross_entropy": json.loads(report.read_text())["holdout_cross_entropy"],
         },
     )
     return out

@@ -66,11 +66,11 @@ def test_learned_seats_are_bound_to_the_previous_network(tmp_path):
         round_bots(["learned"], None)
 
 
-def _config(tmp_path, rounds: str):
+def _config(tmp_path, rounds: str, extra: str = ""):
     path = tmp_path / "c.yaml"
     path.write_text(
         f"out: {tmp_path / 'out'}\nenv: {{num_players: 2}}\n"
-        f"value: {{enabled: true, hidden: [8], epochs: 2, workers: 1, rounds: {rounds}}}\n"
+        f"value: {{enabled: true, hidden: [8], epochs: 2, workers: 1, rounds: {rounds}{extra}}}\n"
     )
     return load_config(path)
 
@@ -78,6 +78,34 @@ def _config(tmp_path, rounds: str):
 def test_the_first_round_cannot_be_learned(tmp_path):
     with pytest.raises(ConfigError, match="first round"):
         _config(tmp_path, "[{bots: [learned], games: 10}]")
+
+
+@pytest.mark.parametrize("extra", [", td_lambda: 1.0", ", td_lambda: -0.1", ", td_iterations: 0"])
+def test_td_settings_are_checked(tmp_path, extra):
+    with pytest.raises(ConfigError, match="td_"):
+        _config(tmp_path, f"[{{bots: ['{GREEDY}'], games: 10}}]", extra)
+
+
+@pytest.mark.slow
+def test_td_fits_refine_the_last_network(tmp_path):
+    """With td_lambda, the last round's network is fitted again td_iterations times, each on
+    TD(lambda) targets from the fit before, and the last of them is the run's network."""
+    cfg = _config(tmp_path, f"[{{bots: ['{GREEDY}'], games: 10, seed: 3}}]", ", td_lambda: 0.5")
+    out = train(cfg, progress=False)
+    nets = out / "nets"
+    source, final = load(nets / "round_0_td0.5_0"), load(out / "value_net_2p")
+    assert final.meta["td_lambda"] == 0.5 and final.meta["bootstrapped_from"] == "round_0_td0.5_0"
+    x, t, game = dataset(load_records(out / "records" / "round_0"))
+    valid = game >= np.unique(game)[9]  # the last 10 % of the 10 games
+    t_lam = lambda_targets(source.probabilities_from_inputs(x), t, game, 0.5)
+    assert not np.allclose(t_lam, t)  # bootstrapped, not the outcomes
+    expected, report = fit(
+        x, t_lam, game, hidden=(8,), epochs=2, valid=valid, valid_targets=t, seed=0
+    )
+    for (w1, b1, _), (w2, b2, _) in zip(final.layers, expected.layers, strict=True):
+        assert np.array_equal(w1, w2) and np.array_equal(b1, b2)
+    info = json.loads((out / "train.json").read_text())
+    assert info["holdout_cross_entropy"] == report["holdout_cross_entropy"]
 
 
 @pytest.mark.slow
