@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.checkpoint import checkpoint_files
 from agents.files import atomic_write_text
 from agents.value_net import load, save, shipped_stem
 from training.config import TrainConfig, ValueRound
@@ -184,7 +185,7 @@ def run(cfg: TrainConfig, out: Path, progress: bool = True) -> Path:
         folders.append((folder, rnd.games))
         stem = out / "nets" / f"round_{k}"
         report = out / f"fit_round_{k}.json"
-        if not (stem.with_suffix(".json").is_file() and report.is_file()):
+        if not (checkpoint_files(stem)[0].is_file() and report.is_file()):
             fit_round(cfg, folders, stem, report)
         fit_cpu += json.loads(report.read_text())["cpu_seconds"]
         previous = stem
@@ -194,7 +195,7 @@ def run(cfg: TrainConfig, out: Path, progress: bool = True) -> Path:
     for i in range(v.td_iterations if v.td_lambda is not None else 0):
         name = f"round_{len(folders) - 1}_td{v.td_lambda:g}_{i}"  # a new lambda: new fits
         stem, report = out / "nets" / name, out / f"fit_{name}.json"
-        if not (stem.with_suffix(".json").is_file() and report.is_file()):
+        if not (checkpoint_files(stem)[0].is_file() and report.is_file()):
             fit_round(cfg, folders, stem, report, bootstrap=previous)
         fit_cpu += json.loads(report.read_text())["cpu_seconds"]
         previous = stem

@@ -106,6 +106,13 @@ def test_td_fits_refine_the_last_network(tmp_path):
         assert np.array_equal(w1, w2) and np.array_equal(b1, b2)
     info = json.loads((out / "train.json").read_text())
     assert info["holdout_cross_entropy"] == report["holdout_cross_entropy"]
+    stamps = {p: p.stat().st_mtime_ns for p in nets.iterdir()}
+    train(cfg, resume=out, progress=False)  # the fits exist: none is redone
+    assert all(p.stat().st_mtime_ns == t for p, t in stamps.items())
+    other = _config(tmp_path, f"[{{bots: ['{GREEDY}'], games: 10, seed: 3}}]", ", td_lambda: 0.9")
+    train(other, resume=out, progress=False)  # another lambda: fits of its own
+    assert load(out / "value_net_2p").meta["bootstrapped_from"] == "round_0_td0.9_0"
+    assert all(p.stat().st_mtime_ns == t for p, t in stamps.items())
 
 
 @pytest.mark.slow
