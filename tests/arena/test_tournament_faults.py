@@ -76,9 +76,19 @@ def start_eval(tmp_path: Path, games: int = 200, extra: tuple[str, ...] = ()) ->
     return proc, out / "results_games.jsonl"
 
 
-def wait_for_games(proc, journal: Path, count: int, timeout: float = 120.0) -> None:
+def wait_for_games(
+    proc, journal: Path, count: int = 1, timeout: float = 120.0, chunks: tuple[int, ...] = ()
+) -> None:
+    """Until the journal holds ``count`` games, and one of each of ``chunks`` (of 4 games:
+    the pool's first chunks go to its workers in order, so a game of chunk ``w`` says that
+    worker ``w`` is past its start-up, during which the pool waits longer for it)."""
     deadline = time.monotonic() + timeout
-    while len(journal_games(journal)) < count:
+
+    def done() -> bool:
+        games = journal_games(journal)
+        return len(games) >= count and all(any(g // 4 == c for g in games) for c in chunks)
+
+    while not done():
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline, "the tournament did not finish games in time"
         time.sleep(0.2)
@@ -157,7 +167,7 @@ except WorkerError as e:
         text=True,
         start_new_session=True,
     )
-    wait_for_games(proc, tmp_path / "j.jsonl", 1)
+    wait_for_games(proc, tmp_path / "j.jsonl", chunks=(0, 1))  # both workers have started
     victim = workers_of(proc.pid)[0]
     seconds = stop_and_time(proc, lambda: os.kill(victim, signal.SIGSTOP))
     err = proc.stderr.read()
