@@ -12,10 +12,7 @@ validation (the masks come from the environment and always allow at least one ac
 In an update, :meth:`LeanMaskablePolicy.evaluate_actions` computes the action head and the
 distribution only on the actions legal somewhere in the minibatch (about half of the 405 in a
 minibatch of 512): the other logits are masked in every row, so they change no probability,
-log-probability or entropy and receive no gradient. A rollout's :meth:`LeanMaskablePolicy.forward`
-does the same on its few rows (about 30 columns for 8 games) and samples as ``torch.multinomial``
-does, with its random numbers: one exponential draw ``q`` for each of the 405 actions of every
-row, the action the argmax of ``p / q``, where a masked action's ``p`` is 0.
+log-probability or entropy and receive no gradient.
 """
 
 from __future__ import annotations
@@ -115,54 +112,6 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
     def _get_action_dist_from_latent(self, latent_pi: th.Tensor) -> Any:
         return self.action_dist.proba_distribution(action_logits=self._action_logits(latent_pi))
 
-    def _latents(self, obs: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
-        """The policy and value networks' last hidden layers."""
-        features = self.extract_features(obs)
-        if self.share_features_extractor:
-            return self.mlp_extractor(features)
-        pi_features, vf_features = features
-        return (
-            self.mlp_extractor.forward_actor(pi_features),
-            self.mlp_extractor.forward_critic(vf_features),
-        )
-
-    def _bool_masks(self, action_masks: np.ndarray | th.Tensor) -> th.Tensor:
-        masks = th.as_tensor(action_masks, dtype=th.bool, device=self.device)
-        return masks.reshape(-1, int(self.action_space.n))
-
-    def _on_columns(
-        self, latent_pi: th.Tensor, masks: th.Tensor, wanted: th.Tensor
-    ) -> tuple[LeanMaskableCategorical, th.Tensor]:
-        """The masked distribution over the actions ``wanted`` (a boolean per action) and
-        those actions' indices (its columns)."""
-        columns = wanted.nonzero().squeeze(1)
-        logits = self._action_logits(latent_pi, columns)
-        return LeanMaskableCategorical(logits, masks.index_select(1, columns)), columns
-
-    def forward(
-        self,
-        obs: th.Tensor,
-        deterministic: bool = False,
-        action_masks: np.ndarray | th.Tensor | None = None,
-    ) -> tuple[th.Tensor, th.Tensor, th.Tensor]:
-        """sb3-contrib's ``forward`` (actions, values, their log-probabilities) with the head
-        and the distribution on the actions that ``action_masks`` allow in some row, and the
-        same actions as its sampling draws (see the module docstring)."""
-        masks = None if action_masks is None else self._bool_masks(action_masks)
-        if masks is None or not bool(masks.any(1).all()):  # a row with no legal action
-            return super().forward(obs, deterministic, action_masks)
-        latent_pi, latent_vf = self._latents(obs)
-        distribution, columns = self._on_columns(latent_pi, masks, masks.any(0))
-        probs = distribution.probs
-        if deterministic:
-            chosen = probs.argmax(-1)
-        else:  # torch.multinomial's one sample: its draws for all the actions, in its order
-            draws = th.empty(masks.shape, dtype=probs.dtype, device=probs.device).exponential_(1)
-            chosen = (probs / draws.index_select(1, columns)).argmax(-1)
-        log_prob = distribution.log_prob(chosen)
-        actions = columns.index_select(0, chosen).reshape((-1, *self.action_space.shape))
-        return actions, self.value_net(latent_vf), log_prob
-
     def evaluate_actions(
         self, obs: th.Tensor, actions: th.Tensor, action_masks: np.ndarray | th.Tensor | None = None
     ) -> tuple[th.Tensor, th.Tensor, th.Tensor | None]:
@@ -171,14 +120,24 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
         allow in some row, and on ``actions`` (see the module docstring)."""
         if action_masks is None:
             return super().evaluate_actions(obs, actions, action_masks)
-        masks = self._bool_masks(action_masks)
-        latent_pi, latent_vf = self._latents(obs)
+        masks = th.as_tensor(action_masks, dtype=th.bool, device=self.device)
+        masks = masks.reshape(-1, int(self.action_space.n))
+        features = self.extract_features(obs)
+        if self.share_features_extractor:
+            latent_pi, latent_vf = self.mlp_extractor(features)
+        else:
+            pi_features, vf_features = features
+            latent_pi = self.mlp_extractor.forward_actor(pi_features)
+            latent_vf = self.mlp_extractor.forward_critic(vf_features)
         actions = actions.long().reshape(-1)
         wanted = masks.any(0)
         wanted[actions] = True  # an action masked in its row keeps the stock result (about -1e8)
-        distribution, columns = self._on_columns(latent_pi, masks, wanted)
+        columns = wanted.nonzero().squeeze(1)
         position = th.full((masks.shape[1],), -1, dtype=th.long, device=self.device)
         position[columns] = th.arange(len(columns), device=self.device)
+        distribution = LeanMaskableCategorical(
+            self._action_logits(latent_pi, columns), masks.index_select(1, columns)
+        )
         log_prob = distribution.log_prob(position[actions])
         return self.value_net(latent_vf), log_prob, distribution.entropy()
 

@@ -133,45 +133,6 @@ def test_update_on_the_legal_columns_equals_the_full_head() -> None:
     assert torch.allclose(lp_lean, lp_stock, rtol=1e-5) and lp_lean[0] < -1e7
 
 
-@pytest.mark.parametrize("deterministic", [False, True])
-def test_rollout_on_the_legal_columns_takes_the_stock_actions(deterministic: bool) -> None:
-    """forward computes the head only on actions legal in some row and samples with
-    torch.multinomial's random numbers: the same actions (from the same seed), values and
-    log-probabilities as sb3-contrib's policy on all 405, batch after batch."""
-    lean, stock = _model(LeanMaskablePolicy), _model("MlpPolicy")
-    stock.policy.load_state_dict(lean.policy.state_dict())
-    obs, masks, _ = _random_decisions(96)
-    with torch.no_grad():
-        for start in range(0, 96, 8):
-            rows = slice(start, start + 8)
-            results = []
-            for model in (lean, stock):
-                torch.manual_seed(start)
-                results.append(model.policy(obs[rows], deterministic, action_masks=masks[rows]))
-                results[-1] += (torch.rand(3),)  # the random stream goes on alike
-            (a1, v1, lp1, r1), (a2, v2, lp2, r2) = results
-            assert torch.equal(a1, a2) and torch.equal(r1, r2)
-            assert torch.allclose(v1, v2, atol=1e-6) and torch.allclose(lp1, lp2, atol=1e-5)
-            assert masks[rows][np.arange(8), a1.numpy()].all()
-
-
-def test_rollout_with_a_row_without_legal_action_is_the_stock_one() -> None:
-    lean, stock = _model(LeanMaskablePolicy), _model("MlpPolicy")
-    stock.policy.load_state_dict(lean.policy.state_dict())
-    obs, masks, _ = _random_decisions(4)
-    masks[2] = False  # sb3-contrib then samples among all 405 actions, uniformly
-    with torch.no_grad():
-        torch.manual_seed(1)
-        a1, _, lp1 = lean.policy(obs, action_masks=masks)
-        torch.manual_seed(1)
-        a2, _, lp2 = stock.policy(obs, action_masks=masks)
-    assert torch.equal(a1, a2)
-    others = [0, 1, 3]
-    assert torch.allclose(lp1[others], lp2[others], atol=1e-5)
-    # uniform: -log 405 (sb3-contrib's own sum of -1e8 logits rounds it to -8)
-    assert lp1[2].item() == pytest.approx(-np.log(masks.shape[1]), abs=1e-5)
-
-
 def test_a_loaded_optimizer_state_takes_the_lean_parameters_layout() -> None:
     lean, stock = _model(LeanMaskablePolicy), _model("MlpPolicy")
     obs, masks, acts = _random_decisions(32)
