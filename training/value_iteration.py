@@ -191,7 +191,6 @@ def run(cfg: TrainConfig, out: Path, progress: bool = True) -> Path:
         previous = stem
     if previous is None:
         raise RuntimeError("no round was played")
-    report = out / f"fit_round_{len(folders) - 1}.json"
     for i in range(v.td_iterations if v.td_lambda is not None else 0):
         name = f"round_{len(folders) - 1}_td{v.td_lambda:g}_{i}"  # a new lambda: new fits
         stem, report = out / "nets" / name, out / f"fit_{name}.json"
