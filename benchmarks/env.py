@@ -9,8 +9,10 @@ wrappers); every ratio compares the same level (raw with raw, ``env()`` with ``e
 Vector: the single-learner env (4 players, random opponents) stepped by a random learner for
 16, 64 and 128 games: in one process, split over two processes (``SubprocNantyVecEnv``, the SB3
 ``VecEnv``; with a fixed half on the worker, and balanced: games moved between the processes as
-measured fastest, ``nanty_env.balance``), asynchronously over two workers (``AsyncNantyVecEnv``) and, as the ceiling two
-cores give, two unsynchronised processes with half the games each. ``--loaded`` repeats it with
+measured fastest, ``nanty_env.balance``), asynchronously (``AsyncNantyVecEnv``) over two
+workers, and over one worker with a quarter of the games played by the caller itself
+(``caller_games``), and, as the ceiling two cores give, two unsynchronised processes with half
+the games each. ``--loaded`` repeats it with
 one other process keeping a core busy (a second user of the machine).
 
 Bound (``--bound``, only this section): why the synchronous split (the caller steps its half of
@@ -137,10 +139,13 @@ def vec_steps_per_second(
     return rate
 
 
-def async_steps_per_second(workers: int, num_envs: int, seconds: float) -> float:
+def async_steps_per_second(
+    workers: int, num_envs: int, seconds: float, caller_games: int = 0
+) -> float:
     """The same random learner on ``AsyncNantyVecEnv``: it answers whichever chunk of games
-    is ready first while the others keep playing."""
-    venv = make_async_vec_env(num_envs, workers, seed=0, num_players=4)
+    is ready first while the others keep playing (``caller_games`` of them played by the
+    calling process itself)."""
+    venv = make_async_vec_env(num_envs, workers, seed=0, num_players=4, caller_games=caller_games)
     venv.async_reset()
     rng = random.Random(0)
     steps = 0
@@ -170,6 +175,7 @@ VEC_CASES = {  # name: rate of (num_envs, seconds)
     "2 processes, sync": lambda n, s: vec_steps_per_second(2, n, s),
     "2 processes, sync, balanced": lambda n, s: vec_steps_per_second(2, n, s, balance=True),
     "2 workers, async": lambda n, s: async_steps_per_second(2, n, s),
+    "caller + 1 worker, async": lambda n, s: async_steps_per_second(1, n, s, n // 4),
     "ceiling (2 halves)": independent_halves,
 }
 

@@ -5,9 +5,9 @@ worker steps its second chunk while the caller chooses actions for its first). `
 the results of whichever chunk is ready first (its observations, rewards, dones, infos, next
 action masks and the global indices of its games) and ``send(actions, env_ids)`` hands that
 chunk its next actions; meanwhile the other chunks keep stepping. Nobody waits for the slowest
-chunk of a synchronous step, so with two workers on two cores throughput approaches that of
-two independent processes. Each game's trajectory depends only on its own actions and seed,
-never on the order in which chunks come back. Training loops built on it (asynchronous PPO,
+chunk of a synchronous step. The caller may play some games itself (``caller_games``): it
+then plays them instead of sleeping while no worker's chunk is ready. Each game's trajectory
+depends only on its own actions and seed, never on the order in which chunks come back. Training loops built on it (asynchronous PPO,
 actor-learner setups) compute actions for one chunk while the others play.
 
     venv = make_async_vec_env(64, num_workers=2, seed=0, num_players=4)
@@ -36,6 +36,20 @@ from nanty_env.batch import EnvFactory, EnvMaker, GameBatch, process_context
 from nanty_env.workers import DEFAULT_TIMEOUT, VecEnvWorkerError, Worker, _StepBuffers
 
 
+def _play(batch: GameBatch, b: _StepBuffers, cmd: str) -> list[dict]:
+    """Step (``cmd == "step"``, with the actions in ``b``) or reset one chunk into its buffers;
+    its infos. The same in a worker and in the calling process."""
+    if cmd == "step":
+        return batch.step_into(b.actions, b.obs, b.rewards, b.dones, b.masks)
+    if cmd == "reset":
+        b.obs[:] = batch.reset()
+        b.masks[:] = batch.action_masks()
+        b.rewards[:] = 0.0
+        b.dones[:] = False
+        return [{} for _ in batch.envs]
+    raise ValueError(f"unknown command {cmd!r}")
+
+
 def _async_worker(remote: Any, env_fns: list[EnvFactory], bufs: list[_StepBuffers]) -> None:
     """Block on the pipe; step (or reset) the named chunk into its shared memory, then answer
     with the chunk's index. Messages are handled in order, so a chunk posted while another is
@@ -54,20 +68,11 @@ def _async_worker(remote: Any, env_fns: list[EnvFactory], bufs: list[_StepBuffer
             return
         batch, b = chunks[j], bufs[j]
         try:
-            if cmd == "step":
-                infos = batch.step_into(b.actions, b.obs, b.rewards, b.dones, b.masks)
-            elif cmd == "reset":
-                b.obs[:] = batch.reset()
-                b.masks[:] = batch.action_masks()
-                b.rewards[:] = 0.0
-                b.dones[:] = False
-                infos = [{} for _ in batch.envs]
-            elif cmd == "seed":
+            if cmd == "seed":
                 batch.seed(data)
                 remote.send((j, None))
                 continue
-            else:
-                raise ValueError(f"unknown command {cmd!r}")
+            infos = _play(batch, b, cmd)
             stored = b.put_infos(infos)
         except Exception:
             remote.send((j, traceback.format_exc()))
@@ -76,15 +81,23 @@ def _async_worker(remote: Any, env_fns: list[EnvFactory], bufs: list[_StepBuffer
 
 
 class AsyncNantyVecEnv:
-    """``len(env_fns)`` games in ``num_workers * chunks_per_worker`` chunks; each worker process
-    plays ``chunks_per_worker`` of them (env factories must be picklable). See the module
-    docstring for the protocol. With two or more chunks per worker, a worker steps its next
-    chunk while the caller is choosing the actions of the one just returned.
+    """``len(env_fns)`` games in chunks: each worker process plays ``chunks_per_worker`` of them
+    (env factories must be picklable). See the module docstring for the protocol. With two or
+    more chunks per worker, a worker steps its next chunk while the caller is choosing the
+    actions of the one just returned.
+
+    ``caller_games``: the last games are played in the calling process instead, as one more
+    chunk, played inside ``recv()`` when it has waited longest of the chunks ready, or when no
+    worker's chunk is ready. The caller then plays games instead of sleeping: with a cheap
+    policy (random, scripted bots, data generation) on two cores, the caller and one worker
+    outrun two workers and the caller (three processes). With an expensive policy, leave it
+    at 0: the caller's time goes to the policy.
 
     Every chunk must be answered with ``send`` for exactly the ``env_ids`` that ``recv``
     returned for it before ``recv`` can return it again. A worker that dies, or owes an answer
     for ``worker_timeout`` seconds (even while the others keep answering), is reported by one
-    ``VecEnvWorkerError``; the batch is then unusable.
+    ``VecEnvWorkerError``; a game that raises in the calling process raises its own exception.
+    Either way the batch is then unusable.
     """
 
     def __init__(
@@ -93,22 +106,33 @@ class AsyncNantyVecEnv:
         num_workers: int = 2,
         chunks_per_worker: int = 2,
         worker_timeout: float = DEFAULT_TIMEOUT,
+        caller_games: int = 0,
     ) -> None:
         n = len(env_fns)
-        num_workers = max(1, min(num_workers, n))
-        per_worker = max(1, min(chunks_per_worker, n // num_workers))
+        if not 0 <= caller_games < n:
+            raise ValueError(f"caller_games must be 0 to {n - 1} for {n} games: {caller_games}")
+        in_workers = n - caller_games
+        num_workers = max(1, min(num_workers, in_workers))
+        per_worker = max(1, min(chunks_per_worker, in_workers // num_workers))
         probe = env_fns[0]()
         self.num_envs = n
         self.observation_space, self.action_space = probe.observation_space, probe.action_space
         obs_dim, num_actions = int(np.prod(self.observation_space.shape)), int(self.action_space.n)
-        bounds = np.linspace(0, n, num_workers * per_worker + 1).astype(int)
+        bounds = np.linspace(0, in_workers, num_workers * per_worker + 1).astype(int)
         self._ids = [np.arange(bounds[c], bounds[c + 1]) for c in range(len(bounds) - 1)]
+        if caller_games:
+            self._ids.append(np.arange(in_workers, n))
+        self._chunk_from = {int(ids[0]): k for k, ids in enumerate(self._ids)}
         self._per_worker = per_worker
         ctx = process_context()
         self._workers: list[Worker] = []
         self._bufs: list[_StepBuffers] = []  # one per chunk
-        self._busy: set[int] = set()  # chunks stepping (results not yet received)
+        self._here: dict[int, GameBatch] = {}  # the chunks played in this process
+        self._busy: set[int] = set()  # workers' chunks stepping (results not yet received)
+        self._queued: dict[int, str] = {}  # this process's chunks owed: the command to play
         self._awaiting: set[int] = set()  # chunks received, waiting for their actions
+        self._posted: dict[int, int] = {}  # chunk: when it was last posted (a counter)
+        self._clock = 0
         self._broken: str | None = None
         self._closed = False
         self._last_ready = -1  # the worker whose answer recv returned last
@@ -120,6 +144,12 @@ class AsyncNantyVecEnv:
                 name = f"async vec-env worker {w}"
                 self._workers.append(Worker(ctx, _async_worker, fns, bufs, name, worker_timeout))
                 self._bufs += bufs
+            for c in range(len(self._bufs), len(self._ids)):
+                self._here[c] = GameBatch([env_fns[i] for i in self._ids[c]])
+                size = _StepBuffers.array_bytes(len(self._ids[c]), obs_dim, num_actions)
+                self._bufs.append(
+                    _StepBuffers(bytearray(size), len(self._ids[c]), obs_dim, num_actions)
+                )
         except BaseException:
             self.close()
             raise
@@ -140,16 +170,19 @@ class AsyncNantyVecEnv:
         """Seed game ``i`` with ``seed + i`` at the next ``async_reset``."""
         self._require_idle("seed")
         for c, ids in enumerate(self._ids):
-            self._post(c, "seed", None if seed is None else seed + int(ids[0]))
-        for c in range(self.num_chunks):
+            value = None if seed is None else seed + int(ids[0])
+            if c in self._here:
+                self._here[c].seed(value)
+            else:
+                self._post(c, "seed", value)
+        for c in range(len(self._ids) - len(self._here)):
             self._message(c // self._per_worker)
 
     def async_reset(self) -> None:
         """Reset every game; each chunk's first observations come back through ``recv``."""
         self._require_idle("async_reset")
         for c in range(self.num_chunks):
-            self._post(c, "reset")
-            self._busy.add(c)
+            self._start(c, "reset")
 
     def send(
         self, actions: Sequence[int] | np.ndarray, env_ids: Sequence[int] | np.ndarray
@@ -163,19 +196,27 @@ class AsyncNantyVecEnv:
         if len(actions) != len(env_ids):
             raise ValueError(f"{len(actions)} actions for {len(env_ids)} games")
         self._bufs[c].actions[:] = actions
-        self._post(c, "step")
+        self._start(c, "step")
         self._awaiting.discard(c)
-        self._busy.add(c)
 
     def recv(
         self,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict], np.ndarray, np.ndarray]:
         """The next ready chunk: ``(obs, rewards, dones, infos, masks, env_ids)`` (copies;
-        finished games are already reset, as in ``NantyVecEnv``). Blocks until one is ready."""
-        if not self._busy:
+        finished games are already reset, as in ``NantyVecEnv``). Blocks until one is ready.
+        Of the chunks ready (a worker's answered, or one of this process's, which can be
+        played now), the one posted first comes first."""
+        self._check_usable()
+        if not self._busy and not self._queued:
             raise RuntimeError("nothing to receive: send actions (or async_reset) first")
-        w = self._next_ready()
-        c, infos = self._receive(w)
+        here = min(self._queued, key=self._posted.__getitem__, default=None)
+        w = self._next_ready(block=here is None)
+        if here is not None and (w is None or self._posted[here] < self._first_owed(w)):
+            c, infos = here, self._play_here(here)
+        else:
+            assert w is not None
+            self._last_ready = w
+            c, infos = self._receive(w)
         b = self._bufs[c]
         self._awaiting.add(c)
         return (
@@ -187,11 +228,37 @@ class AsyncNantyVecEnv:
             self._ids[c].copy(),
         )
 
-    def _next_ready(self) -> int:
+    def _start(self, c: int, cmd: str) -> None:
+        """Post ``cmd`` ("step" or "reset") for chunk ``c``: to its worker, or to be played here."""
+        if c in self._here:
+            self._check_usable()
+            self._queued[c] = cmd
+        else:
+            self._post(c, cmd)
+            self._busy.add(c)
+        self._posted[c] = self._clock
+        self._clock += 1
+
+    def _play_here(self, c: int) -> list[dict]:
+        """Play this process's chunk ``c`` now; a game that raises breaks the batch."""
+        cmd = self._queued.pop(c)
+        try:
+            return _play(self._here[c], self._bufs[c], cmd)
+        except Exception as exc:
+            self._broken = f"a game in the calling process raised {type(exc).__name__}"
+            raise
+
+    def _first_owed(self, w: int) -> int:
+        """When worker ``w``'s oldest chunk still stepping was posted: its answer comes first
+        (a worker handles its messages in order)."""
+        return min(self._posted[c] for c in self._busy if c // self._per_worker == w)
+
+    def _next_ready(self, block: bool = True) -> int | None:
         """The next worker with an answer ready, taking turns (the one after the last returned
         goes first, so a fast worker cannot hide a dead or stopped one), sleeping until one
-        is. Every worker owing an answer for longer than its timeout raises, even while the
-        others keep answering; a dead one is reported when its turn comes."""
+        is (``block``; else None when none is). Every worker owing an answer for longer than
+        its timeout raises, even while the others keep answering; a dead one is reported when
+        its turn comes."""
         self._check_usable()
         owing = sorted({c // self._per_worker for c in self._busy})
         turn = [w for w in owing if w > self._last_ready] + [
@@ -201,12 +268,13 @@ class AsyncNantyVecEnv:
             now = time.monotonic()
             for w in turn:
                 worker = self._workers[w]
-                if now - worker.pending_since >= worker.limit and not worker.conn.poll():
+                if now - worker.pending_since >= worker.limit and not worker.ready():
                     self._fail(worker.silent(now - worker.pending_since))
             for w in turn:
-                if self._workers[w].conn.poll():
-                    self._last_ready = w
+                if self._workers[w].ready():
                     return w
+            if not block or not owing:
+                return None
             first_due = min(self._workers[w].pending_since + self._workers[w].limit for w in owing)
             handles = [self._workers[w].conn for w in owing]
             handles += [self._workers[w].proc.sentinel for w in owing]
@@ -259,14 +327,14 @@ class AsyncNantyVecEnv:
             raise VecEnvWorkerError(f"this vec env is unusable: {self._broken}; close it")
 
     def _chunk_of(self, env_ids: np.ndarray) -> int:
-        for k, ids in enumerate(self._ids):
-            if len(ids) == len(env_ids) and np.array_equal(ids, env_ids):
-                return k
+        k = self._chunk_from.get(int(env_ids[0]), -1) if len(env_ids) else -1
+        if k >= 0 and np.array_equal(self._ids[k], env_ids):
+            return k
         raise ValueError(f"{env_ids.tolist()} is not one chunk returned by recv()")
 
     def _require_idle(self, what: str) -> None:
         self._check_usable()
-        if self._busy:
+        if self._busy or self._queued:
             raise RuntimeError(f"{what}() while chunks are still stepping: recv() them first")
 
     def close(self) -> None:
@@ -282,8 +350,11 @@ class AsyncNantyVecEnv:
                 except VecEnvWorkerError:  # a dead, stopped or failed worker
                     break
         self._busy.clear()
+        self._queued.clear()
         for worker in self._workers:
             worker.stop(("close", 0, None))
+        for batch in self._here.values():
+            batch.close()
         self._closed = True
 
     def __enter__(self) -> AsyncNantyVecEnv:
@@ -299,16 +370,19 @@ def make_async_vec_env(
     seed: int | None = None,
     chunks_per_worker: int = 2,
     worker_timeout: float = DEFAULT_TIMEOUT,
+    caller_games: int = 0,
     **kwargs: Any,
 ) -> AsyncNantyVecEnv:
     """``num_envs`` single-learner games over ``num_workers`` worker processes
-    (``chunks_per_worker`` chunks each); ``kwargs`` go to ``NantySingleAgentEnv``; game ``i``
-    is seeded ``seed + i`` at the first reset."""
+    (``chunks_per_worker`` chunks each) and, the last ``caller_games`` of them, the calling
+    process; ``kwargs`` go to ``NantySingleAgentEnv``; game ``i`` is seeded ``seed + i`` at
+    the first reset."""
     venv = AsyncNantyVecEnv(
         [EnvMaker(**kwargs) for _ in range(num_envs)],
         num_workers,
         chunks_per_worker,
         worker_timeout,
+        caller_games,
     )
     if seed is not None:
         venv.seed(seed)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import pickle
+import select
 import signal
 import time
 from collections.abc import Callable
@@ -154,6 +155,9 @@ class Worker:
         self.proc = ctx.Process(target=target, args=(child, env_fns, bufs), daemon=True)
         self.proc.start()
         child.close()
+        self._poller = select.poll()  # registered once: cheaper than ``conn.poll()``
+        self._poller.register(self.conn.fileno(), select.POLLIN)
+        self._poller.register(self.proc.sentinel, select.POLLIN)  # readable once it ends
         self.pending_since: float | None = None
         self.started = False  # has answered once
 
@@ -178,10 +182,18 @@ class Worker:
             self.pending_since = time.monotonic()
 
     # ------------------------------------------------------------------ receiving
+    def ready(self) -> bool:
+        """Whether an answer is there to read, or the worker has ended (reading says so)."""
+        return bool(self._poller.poll(0))
+
+    def _answer_waiting(self) -> bool:
+        """Whether reading the pipe would not block (an answer, or the pipe closed)."""
+        return any(fd == self.conn.fileno() for fd, _ in self._poller.poll(0))
+
     def wait(self) -> None:
         """Block until the worker's answer is readable (or it has died: reading then says so);
         a ``VecEnvWorkerError`` if nothing came for ``limit`` seconds since it was owed."""
-        if self.conn.poll():
+        if self.ready():
             return
         since = self.pending_since or time.monotonic()
         left = self.limit - (time.monotonic() - since)
@@ -196,6 +208,8 @@ class Worker:
 
     def _receiving(self, method: Callable) -> Any:
         self.wait()
+        if not self._answer_waiting():  # it ended without closing the pipe (a copy of the
+            raise self.died()  # pipe's end may live on elsewhere, as in a forkserver)
         try:
             answer = method()
         except (EOFError, OSError):

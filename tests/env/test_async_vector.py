@@ -3,14 +3,24 @@ in the synchronous batch, and misuse is refused clearly."""
 
 from __future__ import annotations
 
+import array
+import fcntl
+import os
+import pickle
+import signal
+import termios
+import time
+
 import numpy as np
 import pytest
 
 from nanty_env.async_vector import AsyncNantyVecEnv, make_async_vec_env
 from nanty_env.batch import EnvMaker, GameBatch
+from nanty_env.engine import IllegalActionError
 from nanty_env.workers import INFO_BY_PIPE, INFO_LEN, VecEnvWorkerError, _StepBuffers
 
 N, STEPS = 6, 40
+ANSWER_BYTES = 4 + len(pickle.dumps((0, None)))  # a worker's answer: length header, message
 
 
 def rule(env_id: int, t: int, mask: np.ndarray) -> int:
@@ -42,15 +52,22 @@ def no_room_for_infos(cls, n: int, obs_dim: int, num_actions: int) -> int:
 
 
 @pytest.mark.parametrize(
-    "per_worker, chunks, infos_by_pipe",
+    "workers, per_worker, caller_games, chunks, infos_by_pipe",
     [
-        (1, {(0, 1, 2), (3, 4, 5)}, False),
-        (2, {(0,), (1, 2), (3,), (4, 5)}, False),
-        (2, {(0,), (1, 2), (3,), (4, 5)}, True),
+        (2, 1, 0, {(0, 1, 2), (3, 4, 5)}, False),
+        (2, 2, 0, {(0,), (1, 2), (3,), (4, 5)}, False),
+        (2, 2, 0, {(0,), (1, 2), (3,), (4, 5)}, True),
+        (1, 2, 2, {(0, 1), (2, 3), (4, 5)}, False),
+        (2, 1, 1, {(0, 1), (2, 3, 4), (5,)}, False),
     ],
 )
 def test_every_game_plays_as_in_the_synchronous_batch(
-    per_worker: int, chunks: set, infos_by_pipe: bool, monkeypatch: pytest.MonkeyPatch
+    workers: int,
+    per_worker: int,
+    caller_games: int,
+    chunks: set,
+    infos_by_pipe: bool,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     if infos_by_pipe:  # the caller sizes the shared blocks; the workers just map them
         monkeypatch.setattr(_StepBuffers, "nbytes", classmethod(no_room_for_infos))
@@ -58,15 +75,20 @@ def test_every_game_plays_as_in_the_synchronous_batch(
     expected = synchronous_trajectories(fns)
     got: list[list[tuple]] = [[] for _ in range(N)]
     steps = [0] * N
-    with AsyncNantyVecEnv(fns, num_workers=2, chunks_per_worker=per_worker) as venv:
+    with AsyncNantyVecEnv(
+        fns, num_workers=workers, chunks_per_worker=per_worker, caller_games=caller_games
+    ) as venv:
         assert venv.num_chunks == len(chunks)
+        assert venv.num_workers == workers
         venv.seed(0)
         venv.async_reset()
         seen_chunks = set()
         while min(len(g) for g in got) < STEPS + 1:
             obs, rewards, dones, infos, masks, ids = venv.recv()
             seen_chunks.add(tuple(int(i) for i in ids))
-            piped = any(b.ctrl[INFO_LEN] == INFO_BY_PIPE for b in venv._bufs)
+            piped = any(
+                b.ctrl[INFO_LEN] == INFO_BY_PIPE for b in venv._bufs[: workers * per_worker]
+            )
             assert piped == infos_by_pipe
             assert len(infos) == len(ids)
             for j, i in enumerate(ids):
@@ -119,3 +141,82 @@ def test_a_dead_worker_is_reported() -> None:
             venv.async_reset()
             for _ in range(2):
                 venv.recv()
+
+
+def answered(venv: AsyncNantyVecEnv, count: int) -> None:
+    """Sleep until the only worker has ``count`` answers waiting in its pipe (each answer is
+    a short message: the pipe's byte count tells how many have come)."""
+    fd = venv._workers[0].conn.fileno()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        waiting = array.array("i", [0])
+        fcntl.ioctl(fd, termios.FIONREAD, waiting)
+        if waiting[0] >= count * ANSWER_BYTES:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"the worker did not give {count} answers")
+
+
+def test_the_chunk_posted_first_comes_first_of_those_ready() -> None:
+    """The caller's own chunk can always be played: it comes back when it has waited longest
+    of the chunks ready, or when no worker's chunk is ready, so no chunk is starved and the
+    caller never sleeps while it has games to play."""
+    with make_async_vec_env(6, num_workers=1, seed=0, num_players=2, caller_games=2) as venv:
+        a, b, caller = (0, 1), (2, 3), (4, 5)
+        masks: dict[tuple, np.ndarray] = {}
+
+        def recv() -> tuple:
+            *_, m, ids = venv.recv()
+            masks[tuple(ids.tolist())] = m
+            return tuple(ids.tolist())
+
+        def send(chunk: tuple) -> None:
+            venv.send([int(np.flatnonzero(m)[0]) for m in masks[chunk]], list(chunk))
+
+        venv.async_reset()  # posted in this order: a, b (to the worker), then the caller's
+        answered(venv, 2)
+        assert [recv(), recv(), recv()] == [a, b, caller]
+        send(caller)
+        send(a)
+        answered(venv, 1)  # a is ready, but the caller's chunk was posted first
+        assert [recv(), recv()] == [caller, a]
+        send(a)
+        send(caller)
+        answered(venv, 1)
+        assert [recv(), recv()] == [a, caller]
+        pid = venv.worker_pids[0]
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            send(b)  # posted first, but the stopped worker cannot answer
+            send(caller)
+            assert recv() == caller  # played here rather than waiting
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        assert recv() == b
+
+
+def test_caller_games_are_checked_and_count_as_stepping() -> None:
+    for bad in (-1, 4):
+        with pytest.raises(ValueError, match="caller_games must be 0 to 3"):
+            make_async_vec_env(4, num_workers=1, num_players=2, caller_games=bad)
+    with make_async_vec_env(4, num_workers=1, num_players=2, caller_games=3) as venv:
+        assert venv.num_chunks == 2  # the one worker's game and the caller's three
+        venv.async_reset()
+        got = [venv.recv() for _ in range(2)]
+        *_, masks, ids = next(g for g in got if len(g[-1]) == 3)  # the caller's games
+        venv.send([int(np.flatnonzero(m)[0]) for m in masks], ids)
+        with pytest.raises(RuntimeError, match="still stepping"):
+            venv.seed(1)  # the caller's chunk is owed, though nothing runs yet
+
+
+def test_a_game_that_raises_in_the_caller_raises_there_and_breaks_the_batch() -> None:
+    fns = [EnvMaker(num_players=2, illegal_action="raise") for _ in range(3)]
+    with AsyncNantyVecEnv(fns, num_workers=1, chunks_per_worker=1, caller_games=1) as venv:
+        venv.async_reset()
+        got = [venv.recv() for _ in range(2)]
+        *_, masks, ids = next(g for g in got if g[-1].tolist() == [2])  # the caller's game
+        venv.send([int(np.flatnonzero(~masks[0])[0])], ids)  # an illegal action
+        with pytest.raises(IllegalActionError):
+            venv.recv()
+        with pytest.raises(VecEnvWorkerError, match="unusable: a game in the calling process"):
+            venv.recv()
