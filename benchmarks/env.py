@@ -11,7 +11,8 @@ Vector: the single-learner env (4 players, random opponents) stepped by a random
 ``VecEnv``; with a fixed half on the worker, and balanced: games moved between the processes as
 measured fastest, ``nanty_env.balance``), asynchronously (``AsyncNantyVecEnv``) over two
 workers, and over one worker with a quarter of the games played by the caller itself
-(``caller_games``), and, as the ceiling two cores give, two unsynchronised processes with half
+(``caller_games``; also balanced: the worker's chunks moved to the caller while that is
+measured faster), and, as the ceiling two cores give, two unsynchronised processes with half
 the games each. ``--loaded`` repeats it with
 one other process keeping a core busy (a second user of the machine).
 
@@ -140,12 +141,15 @@ def vec_steps_per_second(
 
 
 def async_steps_per_second(
-    workers: int, num_envs: int, seconds: float, caller_games: int = 0
+    workers: int, num_envs: int, seconds: float, caller_games: int = 0, balance: bool = False
 ) -> float:
     """The same random learner on ``AsyncNantyVecEnv``: it answers whichever chunk of games
     is ready first while the others keep playing (``caller_games`` of them played by the
-    calling process itself)."""
-    venv = make_async_vec_env(num_envs, workers, seed=0, num_players=4, caller_games=caller_games)
+    calling process itself; ``balance``: the workers' chunks moved to the caller while that
+    is measured faster)."""
+    venv = make_async_vec_env(
+        num_envs, workers, seed=0, num_players=4, caller_games=caller_games, balance=balance
+    )
     venv.async_reset()
     rng = random.Random(0)
     steps = 0
@@ -176,6 +180,9 @@ VEC_CASES = {  # name: rate of (num_envs, seconds)
     "2 processes, sync, balanced": lambda n, s: vec_steps_per_second(2, n, s, balance=True),
     "2 workers, async": lambda n, s: async_steps_per_second(2, n, s),
     "caller + 1 worker, async": lambda n, s: async_steps_per_second(1, n, s, n // 4),
+    "caller + 1 worker, async, balanced": lambda n, s: async_steps_per_second(
+        1, n, s, n // 4, balance=True
+    ),
     "ceiling (2 halves)": independent_halves,
 }
 

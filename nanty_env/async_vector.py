@@ -24,16 +24,21 @@ handles its messages in order, so a chunk posted while it is busy is stepped wit
 
 from __future__ import annotations
 
+import pickle
 import time
 import traceback
+import warnings
 from collections.abc import Sequence
 from multiprocessing.connection import wait
 from typing import Any
 
 import numpy as np
 
+from nanty_env.balance import MIN_WINDOW, WINDOW_GAME_STEPS, FasterMode
 from nanty_env.batch import EnvFactory, EnvMaker, GameBatch, process_context
 from nanty_env.workers import DEFAULT_TIMEOUT, VecEnvWorkerError, Worker, _StepBuffers
+
+GIVEN = "given"  # marks a worker's answer to "give": the chunk's games, pickled
 
 
 def _play(batch: GameBatch, b: _StepBuffers, cmd: str) -> list[dict]:
@@ -72,6 +77,13 @@ def _async_worker(remote: Any, env_fns: list[EnvFactory], bufs: list[_StepBuffer
                 batch.seed(data)
                 remote.send((j, None))
                 continue
+            if cmd == "give":  # the caller plays this chunk from now on (None: it cannot)
+                games = batch.remove_games_pickled(batch.num_envs, front=True)
+                remote.send((j, (GIVEN, games)))
+                continue
+            if cmd == "take":  # the chunk is back from the caller: play its step
+                batch.insert_games(pickle.loads(data), front=True)
+                cmd = "step"
             infos = _play(batch, b, cmd)
             stored = b.put_infos(infos)
         except Exception:
@@ -93,6 +105,13 @@ class AsyncNantyVecEnv:
     outrun two workers and the caller (three processes). With an expensive policy, leave it
     at 0: the caller's time goes to the policy.
 
+    ``balance``: move the workers' chunks to the caller while that is measured faster, and
+    back (``nanty_env.balance.FasterMode`` between "split" and "local", timing the batch's
+    throughput window by window): beside a busy process, the caller alone is faster than
+    any split. A chunk moves when it is sent its actions, its games pickled once; each game
+    goes on exactly as it would have. True for the default windows, or a ``FasterMode`` to
+    tune; games that cannot be pickled stay where they are (with a warning).
+
     Every chunk must be answered with ``send`` for exactly the ``env_ids`` that ``recv``
     returned for it before ``recv`` can return it again. A worker that dies, or owes an answer
     for ``worker_timeout`` seconds (even while the others keep answering), is reported by one
@@ -107,6 +126,7 @@ class AsyncNantyVecEnv:
         chunks_per_worker: int = 2,
         worker_timeout: float = DEFAULT_TIMEOUT,
         caller_games: int = 0,
+        balance: bool | FasterMode = False,
     ) -> None:
         n = len(env_fns)
         if not 0 <= caller_games < n:
@@ -120,6 +140,7 @@ class AsyncNantyVecEnv:
         obs_dim, num_actions = int(np.prod(self.observation_space.shape)), int(self.action_space.n)
         bounds = np.linspace(0, in_workers, num_workers * per_worker + 1).astype(int)
         self._ids = [np.arange(bounds[c], bounds[c + 1]) for c in range(len(bounds) - 1)]
+        self._in_workers_chunks = len(self._ids)  # chunks 0..this-1 belong to workers
         if caller_games:
             self._ids.append(np.arange(in_workers, n))
         self._chunk_from = {int(ids[0]): k for k, ids in enumerate(self._ids)}
@@ -136,6 +157,15 @@ class AsyncNantyVecEnv:
         self._broken: str | None = None
         self._closed = False
         self._last_ready = -1  # the worker whose answer recv returned last
+        self._balancer: FasterMode | None = None
+        if balance is not False:
+            window = max(MIN_WINDOW, WINDOW_GAME_STEPS * len(self._ids) // n)  # in chunks
+            self._balancer = (
+                balance if isinstance(balance, FasterMode) else FasterMode("split", "local", window)
+            )
+            if {self._balancer.parallel, self._balancer.serial} != {"split", "local"}:
+                raise ValueError('the balancer must choose between "split" and "local"')
+        self._last_recv: float | None = None
         try:
             for w in range(num_workers):
                 chunks = self._ids[w * per_worker : (w + 1) * per_worker]
@@ -169,13 +199,15 @@ class AsyncNantyVecEnv:
     def seed(self, seed: int | None = None) -> None:
         """Seed game ``i`` with ``seed + i`` at the next ``async_reset``."""
         self._require_idle("seed")
+        posted = []
         for c, ids in enumerate(self._ids):
             value = None if seed is None else seed + int(ids[0])
             if c in self._here:
                 self._here[c].seed(value)
             else:
                 self._post(c, "seed", value)
-        for c in range(len(self._ids) - len(self._here)):
+                posted.append(c)
+        for c in posted:
             self._message(c // self._per_worker)
 
     def async_reset(self) -> None:
@@ -196,8 +228,9 @@ class AsyncNantyVecEnv:
         if len(actions) != len(env_ids):
             raise ValueError(f"{len(actions)} actions for {len(env_ids)} games")
         self._bufs[c].actions[:] = actions
-        self._start(c, "step")
         self._awaiting.discard(c)
+        if not self._relocate(c):
+            self._start(c, "step")
 
     def recv(
         self,
@@ -209,14 +242,23 @@ class AsyncNantyVecEnv:
         self._check_usable()
         if not self._busy and not self._queued:
             raise RuntimeError("nothing to receive: send actions (or async_reset) first")
-        here = min(self._queued, key=self._posted.__getitem__, default=None)
-        w = self._next_ready(block=here is None)
-        if here is not None and (w is None or self._posted[here] < self._first_owed(w)):
-            c, infos = here, self._play_here(here)
-        else:
+        while True:
+            here = min(self._queued, key=self._posted.__getitem__, default=None)
+            w = self._next_ready(block=here is None)
+            if here is not None and (w is None or self._posted[here] < self._first_owed(w)):
+                c, infos = here, self._play_here(here)
+                break
             assert w is not None
             self._last_ready = w
             c, infos = self._receive(w)
+            if not isinstance(infos, tuple):
+                break
+            self._take_given(c, infos[1])  # a chunk its worker gave up: now played here
+        if self._balancer is not None:
+            now = time.perf_counter()
+            if self._last_recv is not None:
+                self._balancer.record(now - self._last_recv)
+            self._last_recv = now
         b = self._bufs[c]
         self._awaiting.add(c)
         return (
@@ -238,6 +280,49 @@ class AsyncNantyVecEnv:
             self._busy.add(c)
         self._posted[c] = self._clock
         self._clock += 1
+
+    def _relocate(self, c: int) -> bool:
+        """Move worker chunk ``c`` (just given its actions) to where the balancer's mode has
+        it: played here ("local") or by its worker ("split"); True if its step is posted."""
+        if self._balancer is None or c >= self._in_workers_chunks:
+            return False
+        here = self._balancer.mode == "local"
+        if here == (c in self._here):
+            return False
+        if here:  # its worker gives up its games; they are played here when they come
+            self._post(c, "give")
+            self._busy.add(c)
+        else:
+            games = self._here[c].remove_games_pickled(len(self._ids[c]), front=True)
+            if games is None:
+                self._stop_balancing()
+                return False
+            del self._here[c]
+            self._post(c, "take", games)
+            self._busy.add(c)
+        self._posted[c] = self._clock
+        self._clock += 1
+        return True
+
+    def _take_given(self, c: int, games: bytes | None) -> None:
+        """Worker chunk ``c``'s games, given up at the caller's request: played here from now
+        on, its step first (or, if they could not be pickled, its worker plays the step)."""
+        if games is None:
+            self._stop_balancing()
+            self._post(c, "step")
+            self._busy.add(c)
+            return
+        self._here[c] = GameBatch.from_games(pickle.loads(games))
+        self._queued[c] = "step"  # posted when its "give" was: its place in the order kept
+
+    def _stop_balancing(self) -> None:
+        self._balancer = None
+        warnings.warn(
+            "these games cannot be pickled, so they cannot move between processes: "
+            "they stay where they are (balance off)",
+            RuntimeWarning,
+            stacklevel=4,
+        )
 
     def _play_here(self, c: int) -> list[dict]:
         """Play this process's chunk ``c`` now; a game that raises breaks the batch."""
@@ -371,18 +456,20 @@ def make_async_vec_env(
     chunks_per_worker: int = 2,
     worker_timeout: float = DEFAULT_TIMEOUT,
     caller_games: int = 0,
+    balance: bool | FasterMode = False,
     **kwargs: Any,
 ) -> AsyncNantyVecEnv:
     """``num_envs`` single-learner games over ``num_workers`` worker processes
     (``chunks_per_worker`` chunks each) and, the last ``caller_games`` of them, the calling
     process; ``kwargs`` go to ``NantySingleAgentEnv``; game ``i`` is seeded ``seed + i`` at
-    the first reset."""
+    the first reset; ``balance``: see ``AsyncNantyVecEnv``."""
     venv = AsyncNantyVecEnv(
         [EnvMaker(**kwargs) for _ in range(num_envs)],
         num_workers,
         chunks_per_worker,
         worker_timeout,
         caller_games,
+        balance,
     )
     if seed is not None:
         venv.seed(seed)

@@ -39,6 +39,16 @@ class EnvMaker:
         return NantySingleAgentEnv(**self.kwargs)
 
 
+class _Given:
+    """A factory that hands back a game that already exists."""
+
+    def __init__(self, env: NantySingleAgentEnv) -> None:
+        self.env = env
+
+    def __call__(self) -> NantySingleAgentEnv:
+        return self.env
+
+
 class GameBatch:
     """``len(env_fns)`` single-learner games in this process, stepping together.
 
@@ -153,6 +163,17 @@ class GameBatch:
         except Exception:
             self.insert_games(slots, front)
             return None
+
+    @classmethod
+    def from_games(cls, slots: Sequence[GameSlot]) -> GameBatch:
+        """A batch of games another batch gave up (:meth:`remove_games`), going on as there."""
+        if not slots:
+            raise ValueError("a batch needs at least one game")
+        batch = cls([_Given(slot[0]) for slot in slots])
+        batch._seeds = [slot[1] for slot in slots]
+        batch._returns = [slot[2] for slot in slots]
+        batch._lengths = [slot[3] for slot in slots]
+        return batch
 
     def insert_games(self, slots: Sequence[GameSlot], front: bool) -> None:
         """Add games taken from another batch (:meth:`remove_games`) before the first game

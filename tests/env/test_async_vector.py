@@ -10,14 +10,18 @@ import pickle
 import signal
 import termios
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
 from nanty_env.async_vector import AsyncNantyVecEnv, make_async_vec_env
+from nanty_env.balance import FasterMode
 from nanty_env.batch import EnvMaker, GameBatch
 from nanty_env.engine import IllegalActionError
 from nanty_env.workers import INFO_BY_PIPE, INFO_LEN, VecEnvWorkerError, _StepBuffers
+
+from .test_balance import LockedEnvMaker
 
 N, STEPS = 6, 40
 ANSWER_BYTES = 4 + len(pickle.dumps((0, None)))  # a worker's answer: length header, message
@@ -44,6 +48,29 @@ def synchronous_trajectories(fns) -> list[list[tuple]]:
         for i in range(N):
             out[i].append(fingerprint(obs[i], rewards[i], dones[i]))
     return out
+
+
+def async_trajectories(
+    venv: AsyncNantyVecEnv, check: Callable[[AsyncNantyVecEnv, np.ndarray], None]
+) -> list[list[tuple]]:
+    """Every game's fingerprints over ``STEPS`` steps of ``rule``, chunks answered in the
+    order they come; ``check(venv, ids)`` after every ``recv``."""
+    got: list[list[tuple]] = [[] for _ in range(N)]
+    steps = [0] * N
+    venv.seed(0)
+    venv.async_reset()
+    while min(len(g) for g in got) < STEPS + 1:
+        obs, rewards, dones, infos, masks, ids = venv.recv()
+        check(venv, ids)
+        assert len(infos) == len(ids)
+        for j, i in enumerate(ids):
+            got[i].append(fingerprint(obs[j], rewards[j], dones[j]))
+            if dones[j]:
+                assert "terminal_observation" in infos[j]
+        venv.send([rule(int(i), steps[i], masks[j]) for j, i in enumerate(ids)], ids)
+        for i in ids:
+            steps[i] += 1
+    return got
 
 
 def no_room_for_infos(cls, n: int, obs_dim: int, num_actions: int) -> int:
@@ -73,31 +100,21 @@ def test_every_game_plays_as_in_the_synchronous_batch(
         monkeypatch.setattr(_StepBuffers, "nbytes", classmethod(no_room_for_infos))
     fns = [EnvMaker(num_players=3) for _ in range(N)]
     expected = synchronous_trajectories(fns)
-    got: list[list[tuple]] = [[] for _ in range(N)]
-    steps = [0] * N
     with AsyncNantyVecEnv(
         fns, num_workers=workers, chunks_per_worker=per_worker, caller_games=caller_games
     ) as venv:
         assert venv.num_chunks == len(chunks)
         assert venv.num_workers == workers
-        venv.seed(0)
-        venv.async_reset()
-        seen_chunks = set()
-        while min(len(g) for g in got) < STEPS + 1:
-            obs, rewards, dones, infos, masks, ids = venv.recv()
+        seen_chunks: set[tuple] = set()
+
+        def check(venv: AsyncNantyVecEnv, ids: np.ndarray) -> None:
             seen_chunks.add(tuple(int(i) for i in ids))
             piped = any(
                 b.ctrl[INFO_LEN] == INFO_BY_PIPE for b in venv._bufs[: workers * per_worker]
             )
             assert piped == infos_by_pipe
-            assert len(infos) == len(ids)
-            for j, i in enumerate(ids):
-                got[i].append(fingerprint(obs[j], rewards[j], dones[j]))
-                if dones[j]:
-                    assert "terminal_observation" in infos[j]
-            venv.send([rule(int(i), steps[i], masks[j]) for j, i in enumerate(ids)], ids)
-            for i in ids:
-                steps[i] += 1
+
+        got = async_trajectories(venv, check)
     assert seen_chunks == chunks
     assert [g[: STEPS + 1] for g in got] == expected
     assert any(fp[3] for g in expected for fp in g)  # some game ended and was reset
@@ -220,3 +237,43 @@ def test_a_game_that_raises_in_the_caller_raises_there_and_breaks_the_batch() ->
             venv.recv()
         with pytest.raises(VecEnvWorkerError, match="unusable: a game in the calling process"):
             venv.recv()
+
+
+def test_balanced_chunks_move_both_ways_and_every_game_plays_as_in_one_process() -> None:
+    """With windows of two chunks and probes after every window, the balancer moves the
+    worker's chunks to the caller and back many times; no game notices."""
+    fns = [EnvMaker(num_players=3) for _ in range(N)]
+    expected = synchronous_trajectories(fns)
+    chooser = FasterMode("split", "local", window_steps=2, probe_every=1)
+    moved_here: set[int] = set()
+    moved_back: set[int] = set()
+
+    def check(venv: AsyncNantyVecEnv, ids: np.ndarray) -> None:
+        here = {c for c in venv._here if c < 2}  # the worker's chunks now played here
+        moved_back.update(moved_here - here)
+        moved_here.update(here)
+
+    with AsyncNantyVecEnv(fns, num_workers=1, caller_games=2, balance=chooser) as venv:
+        got = async_trajectories(venv, check)
+    assert moved_here == moved_back == {0, 1}
+    assert [g[: STEPS + 1] for g in got] == expected
+
+
+def test_balanced_games_that_cannot_be_pickled_stay_with_their_worker() -> None:
+    fns = [LockedEnvMaker(num_players=2) for _ in range(4)]
+    chooser = FasterMode("split", "local", window_steps=1, probe_every=1)
+    with AsyncNantyVecEnv(
+        fns, num_workers=1, chunks_per_worker=1, caller_games=2, balance=chooser
+    ) as venv:
+        venv.async_reset()
+        deadline = time.monotonic() + 60  # the worker starts while the caller plays
+        with pytest.warns(RuntimeWarning, match="cannot be pickled"):
+            while venv._balancer is not None and time.monotonic() < deadline:
+                *_, masks, ids = venv.recv()  # after the warm-up and a split window, local
+                venv.send([int(np.flatnonzero(m)[0]) for m in masks], ids)  # mode is tried
+        assert venv._balancer is None and set(venv._here) == {1}
+        for _ in range(20):  # and the games go on where they were
+            *_, masks, ids = venv.recv()
+            venv.send([int(np.flatnonzero(m)[0]) for m in masks], ids)
+    with pytest.raises(ValueError, match='between "split" and "local"'):
+        AsyncNantyVecEnv(fns, num_workers=1, balance=FasterMode("a", "b"))
