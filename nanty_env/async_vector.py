@@ -27,7 +27,6 @@ from __future__ import annotations
 import pickle
 import time
 import traceback
-import warnings
 from collections.abc import Sequence
 from multiprocessing.connection import wait
 from typing import Any
@@ -35,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from nanty_env.balance import MIN_WINDOW, WINDOW_GAME_STEPS, FasterMode
-from nanty_env.batch import EnvFactory, EnvMaker, GameBatch, process_context
+from nanty_env.batch import EnvFactory, EnvMaker, GameBatch, process_context, warn_games_stay
 from nanty_env.workers import DEFAULT_TIMEOUT, VecEnvWorkerError, Worker, _StepBuffers
 
 GIVEN = "given"  # marks a worker's answer to "give": the chunk's games, pickled
@@ -317,12 +316,7 @@ class AsyncNantyVecEnv:
 
     def _stop_balancing(self) -> None:
         self._balancer = None
-        warnings.warn(
-            "these games cannot be pickled, so they cannot move between processes: "
-            "they stay where they are (balance off)",
-            RuntimeWarning,
-            stacklevel=4,
-        )
+        warn_games_stay(stacklevel=4)  # the user's send or recv
 
     def _play_here(self, c: int) -> list[dict]:
         """Play this process's chunk ``c`` now; a game that raises breaks the batch."""

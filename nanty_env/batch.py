@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import pickle
 import time
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -37,6 +38,17 @@ class EnvMaker:
 
     def __call__(self) -> NantySingleAgentEnv:
         return NantySingleAgentEnv(**self.kwargs)
+
+
+def warn_games_stay(stacklevel: int) -> None:
+    """Warn that games could not be pickled, so they stay in their process (balancing off);
+    ``stacklevel`` counts from the caller of this function."""
+    warnings.warn(
+        "these games cannot be pickled, so they cannot move between processes: they stay "
+        "where they are (balance off)",
+        RuntimeWarning,
+        stacklevel=stacklevel + 1,
+    )
 
 
 class _Given:

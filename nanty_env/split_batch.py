@@ -21,7 +21,6 @@ from __future__ import annotations
 import pickle
 import time
 import traceback
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -35,6 +34,7 @@ from nanty_env.batch import (
     as_indices,
     handle,
     process_context,
+    warn_games_stay,
 )
 from nanty_env.workers import (
     DEFAULT_TIMEOUT,
@@ -245,12 +245,7 @@ class SplitBatch:
             return
         if games is None:
             self._balancer = None
-            warnings.warn(
-                "these games cannot be pickled, so they cannot move between processes: "
-                "the split stays as it is (balance off)",
-                RuntimeWarning,
-                stacklevel=3,
-            )
+            warn_games_stay(stacklevel=3)
             return
         if share < held:
             self._local.insert_games(pickle.loads(games), front=False)
