@@ -165,6 +165,7 @@ class AsyncNantyVecEnv:
             if {self._balancer.parallel, self._balancer.serial} != {"split", "local"}:
                 raise ValueError('the balancer must choose between "split" and "local"')
         self._last_recv: float | None = None
+        self._made = time.time()  # about when every batch's episode clock started
         try:
             for w in range(num_workers):
                 chunks = self._ids[w * per_worker : (w + 1) * per_worker]
@@ -311,7 +312,7 @@ class AsyncNantyVecEnv:
             self._post(c, "step")
             self._busy.add(c)
             return
-        self._here[c] = GameBatch.from_games(pickle.loads(games))
+        self._here[c] = GameBatch.from_games(pickle.loads(games), t0=self._made)
         self._queued[c] = "step"  # posted when its "give" was: its place in the order kept
 
     def _stop_balancing(self) -> None:

@@ -177,11 +177,14 @@ class GameBatch:
             return None
 
     @classmethod
-    def from_games(cls, slots: Sequence[GameSlot]) -> GameBatch:
-        """A batch of games another batch gave up (:meth:`remove_games`), going on as there."""
+    def from_games(cls, slots: Sequence[GameSlot], t0: float | None = None) -> GameBatch:
+        """A batch of games another batch gave up (:meth:`remove_games`), going on as there;
+        ``t0``: when their episodes' clock started (``time.time()``; default now)."""
         if not slots:
             raise ValueError("a batch needs at least one game")
         batch = cls([_Given(slot[0]) for slot in slots])
+        if t0 is not None:
+            batch._t0 = t0
         batch._seeds = [slot[1] for slot in slots]
         batch._returns = [slot[2] for slot in slots]
         batch._lengths = [slot[3] for slot in slots]
