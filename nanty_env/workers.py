@@ -191,14 +191,18 @@ class Worker:
         return any(fd == self.conn.fileno() for fd, _ in self._poller.poll(0))
 
     def wait(self) -> None:
-        """Block until the worker's answer is readable (or it has died: reading then says so);
-        a ``VecEnvWorkerError`` if nothing came for ``limit`` seconds since it was owed."""
-        if self.ready():
+        """Block until the worker's answer is readable (or its pipe is closed: reading then
+        says it died); a ``VecEnvWorkerError`` if it ended without closing its pipe (a copy
+        of the pipe's end may live on elsewhere, as in a forkserver), or if nothing came for
+        ``limit`` seconds since it was owed."""
+        if self._answer_waiting():
             return
         since = self.pending_since or time.monotonic()
         left = self.limit - (time.monotonic() - since)
         if not wait([self.conn, self.proc.sentinel], max(left, 0.0)):
             raise self.silent(time.monotonic() - since)
+        if not self._answer_waiting():
+            raise self.died()
 
     def recv(self) -> Any:
         return self._receiving(self.conn.recv)
@@ -208,8 +212,6 @@ class Worker:
 
     def _receiving(self, method: Callable) -> Any:
         self.wait()
-        if not self._answer_waiting():  # it ended without closing the pipe (a copy of the
-            raise self.died()  # pipe's end may live on elsewhere, as in a forkserver)
         try:
             answer = method()
         except (EOFError, OSError):
