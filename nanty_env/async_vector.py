@@ -24,6 +24,7 @@ handles its messages in order, so a chunk posted while it is busy is stepped wit
 
 from __future__ import annotations
 
+import itertools
 import pickle
 import time
 import traceback
@@ -152,7 +153,7 @@ class AsyncNantyVecEnv:
         self._queued: dict[int, str] = {}  # this process's chunks owed: the command to play
         self._awaiting: set[int] = set()  # chunks received, waiting for their actions
         self._posted: dict[int, int] = {}  # chunk: when it was last posted (a counter)
-        self._clock = 0
+        self._clock = itertools.count()
         self._broken: str | None = None
         self._closed = False
         self._last_ready = -1  # the worker whose answer recv returned last
@@ -270,16 +271,16 @@ class AsyncNantyVecEnv:
             self._ids[c].copy(),
         )
 
-    def _start(self, c: int, cmd: str) -> None:
-        """Post ``cmd`` ("step" or "reset") for chunk ``c``: to its worker, or to be played here."""
+    def _start(self, c: int, cmd: str, data: Any = None) -> None:
+        """Post ``cmd`` for chunk ``c`` and note when: to its worker, or, for a chunk played
+        here ("step" or "reset"), to be played here."""
         if c in self._here:
             self._check_usable()
             self._queued[c] = cmd
         else:
-            self._post(c, cmd)
+            self._post(c, cmd, data)
             self._busy.add(c)
-        self._posted[c] = self._clock
-        self._clock += 1
+        self._posted[c] = next(self._clock)
 
     def _relocate(self, c: int) -> bool:
         """Move worker chunk ``c`` (just given its actions) to where the balancer's mode has
@@ -290,18 +291,14 @@ class AsyncNantyVecEnv:
         if here == (c in self._here):
             return False
         if here:  # its worker gives up its games; they are played here when they come
-            self._post(c, "give")
-            self._busy.add(c)
-        else:
-            games = self._here[c].remove_games_pickled(len(self._ids[c]), front=True)
-            if games is None:
-                self._stop_balancing()
-                return False
-            del self._here[c]
-            self._post(c, "take", games)
-            self._busy.add(c)
-        self._posted[c] = self._clock
-        self._clock += 1
+            self._start(c, "give")
+            return True
+        games = self._here[c].remove_games_pickled(len(self._ids[c]), front=True)
+        if games is None:
+            self._stop_balancing()
+            return False
+        del self._here[c]
+        self._start(c, "take", games)
         return True
 
     def _take_given(self, c: int, games: bytes | None) -> None:
