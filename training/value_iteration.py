@@ -164,6 +164,21 @@ def fit_round(
     return cpu
 
 
+def fit_once(
+    cfg: TrainConfig,
+    folders: list[tuple[Path, int]],
+    out: Path,
+    name: str,
+    bootstrap: Path | None = None,
+) -> tuple[Path, dict[str, Any]]:
+    """The network ``nets/<name>`` fitted by :func:`fit_round` (unless an earlier run left it
+    and its report ``fit_<name>.json``), and that report."""
+    stem, report = out / "nets" / name, out / f"fit_{name}.json"
+    if not (checkpoint_files(stem)[0].is_file() and report.is_file()):
+        fit_round(cfg, folders, stem, report, bootstrap=bootstrap)
+    return stem, json.loads(report.read_text())
+
+
 def run(cfg: TrainConfig, out: Path, progress: bool = True) -> Path:
     """Play and fit every round (resuming what exists); returns ``out``."""
     v, n = cfg.value, cfg.env.num_players
@@ -183,21 +198,14 @@ def run(cfg: TrainConfig, out: Path, progress: bool = True) -> Path:
         check_round(folder, rnd, n)
         generate(folder, bots, n, rnd.games, rnd.seed, workers=v.workers, progress=progress)
         folders.append((folder, rnd.games))
-        stem = out / "nets" / f"round_{k}"
-        report = out / f"fit_round_{k}.json"
-        if not (checkpoint_files(stem)[0].is_file() and report.is_file()):
-            fit_round(cfg, folders, stem, report)
-        fit_cpu += json.loads(report.read_text())["cpu_seconds"]
-        previous = stem
+        previous, report = fit_once(cfg, folders, out, f"round_{k}")
+        fit_cpu += report["cpu_seconds"]
     if previous is None:
         raise RuntimeError("no round was played")
     for i in range(v.td_iterations if v.td_lambda is not None else 0):
         name = f"round_{len(folders) - 1}_td{v.td_lambda:g}_{i}"  # a new lambda: new fits
-        stem, report = out / "nets" / name, out / f"fit_{name}.json"
-        if not (checkpoint_files(stem)[0].is_file() and report.is_file()):
-            fit_round(cfg, folders, stem, report, bootstrap=previous)
-        fit_cpu += json.loads(report.read_text())["cpu_seconds"]
-        previous = stem
+        previous, report = fit_once(cfg, folders, out, name, bootstrap=previous)
+        fit_cpu += report["cpu_seconds"]
     final = out / shipped_stem(n)
     save(load(previous), final)
     games_cpu = sum(cpu_seconds(f, games) for f, games in folders)
@@ -209,7 +217,7 @@ def run(cfg: TrainConfig, out: Path, progress: bool = True) -> Path:
             "fit_cpu_seconds": round(fit_cpu, 1),
             "cpu_seconds_total": round(games_cpu + fit_cpu, 1),
             "network": str(final),
-            "holdout_cross_entropy": json.loads(report.read_text())["holdout_cross_entropy"],
+            "holdout_cross_entropy": report["holdout_cross_entropy"],
         },
     )
     return out
