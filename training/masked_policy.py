@@ -36,7 +36,7 @@ from torch.distributions import Distribution
 from torch.distributions.utils import lazy_property
 
 from nanty_env.balance import FasterMode
-from training.sparse_input import SparseInputMlpExtractor, match_state_layouts
+from training.sparse_input import InputMajorAdam, SparseInputMlpExtractor, match_state_layouts
 
 MASKED_LOGIT = -1e8  # the value sb3-contrib gives masked logits
 
@@ -85,17 +85,20 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
     layer that reads only the nonzero inputs (``training.sparse_input``), an update that
     computes the action head only on the minibatch's legal actions (``evaluate_actions``) and
     torch's fused Adam (one kernel for all parameters instead of a dozen per tensor; the same
-    update rule and sb3's ``eps``). The networks, their parameters and initialisation, the
+    update rule and sb3's ``eps``), stepping the input-major first weights as their contiguous
+    transposes (``InputMajorAdam``). The networks, their parameters and initialisation, the
     losses and the checkpoints are the same as the stock policy's."""
 
     def __init__(
         self,
         *args: Any,
-        optimizer_class: type[th.optim.Optimizer] = th.optim.Adam,
+        optimizer_class: type[th.optim.Optimizer] = InputMajorAdam,
         optimizer_kwargs: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
-        if optimizer_kwargs is None and optimizer_class is th.optim.Adam:
+        if optimizer_class is th.optim.Adam:  # the same rule, faster on input-major weights
+            optimizer_class = InputMajorAdam
+        if optimizer_kwargs is None and optimizer_class is InputMajorAdam:
             optimizer_kwargs = {"eps": 1e-5, "fused": True}  # sb3's default eps for Adam
         super().__init__(
             *args, optimizer_class=optimizer_class, optimizer_kwargs=optimizer_kwargs, **kwargs

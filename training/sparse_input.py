@@ -20,7 +20,9 @@ only the memory order differs, which ``F.linear`` reads as it is. torch's fused 
 parameter, its gradient and its moments as flat memory, which is right only while all four have
 the same layout: :func:`match_state_layouts` gives an optimiser's loaded state its parameters'
 layouts (a state saved from a contiguous weight, by the stock policy or an older run, would
-otherwise be read in the wrong order).
+otherwise be read in the wrong order). The fused kernel is also about three times slower on a
+transposed tensor than on a contiguous one, so :class:`InputMajorAdam` steps each input-major
+weight through its contiguous transpose (the same elements, the same update).
 """
 
 from __future__ import annotations
@@ -59,6 +61,41 @@ def match_state_layouts(optimizer: th.optim.Optimizer) -> None:
                     and value.stride() != param.stride()
                 ):
                     state[key] = th.empty_like(param, dtype=value.dtype).copy_(value)
+
+
+def _input_major(param: th.Tensor) -> bool:
+    return param.dim() == 2 and not param.is_contiguous() and param.t().is_contiguous()
+
+
+def _transpose_in_place(optimizer: th.optim.Optimizer, params: list[th.Tensor]) -> None:
+    """Transpose ``params``, their gradients and their optimiser state (views: no copy)."""
+    for param in params:
+        param.data = param.data.t()
+        if param.grad is not None:
+            param.grad = param.grad.t()
+        state = optimizer.state.get(param, {})
+        for key, value in state.items():
+            if isinstance(value, th.Tensor) and value.dim() == 2:
+                state[key] = value.t()
+
+
+class InputMajorAdam(th.optim.Adam):
+    """torch's ``Adam`` that steps the input-major weights (:func:`make_input_major`) as their
+    contiguous transposes: the update is elementwise, so it is the same, bit for bit, and the
+    fused kernel runs about three times faster on contiguous memory. The parameters, gradients
+    and moments keep their layout outside :meth:`step`; a step with a ``closure`` (which would
+    see the transposes) runs as plain ``Adam``."""
+
+    @th.no_grad()
+    def step(self, closure: Any = None) -> Any:
+        if closure is not None:
+            return super().step(closure)
+        flipped = [p for group in self.param_groups for p in group["params"] if _input_major(p)]
+        _transpose_in_place(self, flipped)
+        try:
+            return super().step()
+        finally:
+            _transpose_in_place(self, flipped)
 
 
 def _rows(weight: th.Tensor) -> th.Tensor:

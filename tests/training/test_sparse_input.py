@@ -10,6 +10,7 @@ from stable_baselines3.common.torch_layers import MlpExtractor
 from torch import nn
 
 from training.sparse_input import (
+    InputMajorAdam,
     SparseInputMlpExtractor,
     _nonzero_if_sparse,
     _stable_order,
@@ -106,15 +107,31 @@ def test_inputs_that_need_a_gradient_get_it() -> None:
     assert xl.grad is not None and torch.allclose(xs.grad, xl.grad, atol=1e-6)
 
 
-def _adam_steps(net: nn.Module, x: torch.Tensor, steps: int = 3, state=None) -> torch.optim.Adam:
-    opt = torch.optim.Adam(net.parameters(), lr=1e-2, eps=1e-5, fused=True)
+def _adam_steps(
+    net: nn.Module,
+    x: torch.Tensor,
+    steps: int = 3,
+    state=None,
+    adam: type[torch.optim.Adam] = torch.optim.Adam,
+    closure: bool = False,
+) -> torch.optim.Adam:
+    opt = adam(net.parameters(), lr=1e-2, eps=1e-5, fused=True)
     if state is not None:
         opt.register_load_state_dict_post_hook(match_state_layouts)
         opt.load_state_dict(copy.deepcopy(state))  # a load may keep the tensors it is given
-    for _ in range(steps):
+
+    def loss() -> torch.Tensor:
         opt.zero_grad()
-        sum(o.square().sum() for o in net(x)).backward()
-        opt.step()
+        value = sum(o.square().sum() for o in net(x))
+        value.backward()
+        return value
+
+    for _ in range(steps):
+        if closure:
+            opt.step(loss)
+        else:
+            loss()
+            opt.step()
     return opt
 
 
@@ -132,16 +149,35 @@ def test_first_weights_are_input_major_and_train_like_contiguous_ones() -> None:
         assert torch.allclose(p, q, atol=1e-5), name
 
 
-def test_loaded_optimizer_state_takes_the_parameters_layout() -> None:
+@pytest.mark.parametrize("adam", [torch.optim.Adam, InputMajorAdam])
+def test_loaded_optimizer_state_takes_the_parameters_layout(adam) -> None:
     """A state saved from contiguous weights (the stock extractor's, or an older run's) must
     be read element by element, not in the input-major weights' memory order."""
     stock, lean = _pair(300, [32, 16])
     x = _inputs(64, 300, 0.08)
     saved = _adam_steps(stock, x).state_dict()  # contiguous moments
     lean.load_state_dict(stock.state_dict())
-    opt = _adam_steps(lean, x, steps=2, state=saved)
+    opt = _adam_steps(lean, x, steps=2, state=saved, adam=adam)
     _adam_steps(stock, x, steps=2, state=saved)
     weight = lean.policy_net[0].weight
     assert opt.state[weight]["exp_avg_sq"].stride() == weight.stride()
     for (name, p), q in zip(stock.named_parameters(), lean.parameters(), strict=True):
         assert torch.allclose(p, q, atol=1e-5), name
+
+
+@pytest.mark.parametrize("closure", [False, True])
+def test_input_major_adam_steps_exactly_as_adam(closure: bool) -> None:
+    """Stepping the input-major weights as their contiguous transposes changes nothing: the
+    same parameters and moments, bit for bit, in the same layouts (a step with a closure runs
+    as plain Adam)."""
+    _, plain = _pair(300, [32, 16])
+    _, flipped = _pair(300, [32, 16])
+    x = _inputs(64, 300, 0.08)
+    expected = _adam_steps(plain, x, steps=4, closure=closure)
+    opt = _adam_steps(flipped, x, steps=4, adam=InputMajorAdam, closure=closure)
+    for (name, p), q in zip(plain.named_parameters(), flipped.parameters(), strict=True):
+        assert torch.equal(p, q) and p.stride() == q.stride(), name
+        assert q.grad is not None and q.grad.stride() == q.stride(), name
+        for key in ("exp_avg", "exp_avg_sq"):
+            want, got = expected.state[p][key], opt.state[q][key]
+            assert torch.equal(want, got) and got.stride() == q.stride(), (name, key)
