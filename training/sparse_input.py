@@ -20,8 +20,8 @@ only the memory order differs, which ``F.linear`` reads as it is. torch's fused 
 parameter, its gradient and its moments as flat memory, which is right only while all four have
 the same layout: :func:`match_state_layouts` gives an optimiser's loaded state its parameters'
 layouts (a state saved from a contiguous weight, by the stock policy or an older run, would
-otherwise be read in the wrong order). The fused kernel is also about three times slower on a
-transposed tensor than on a contiguous one, so :class:`InputMajorAdam` steps each input-major
+otherwise be read in the wrong order). The fused kernel is also about twice as slow on a
+transposed tensor as on a contiguous one, so :class:`InputMajorAdam` steps each input-major
 weight through its contiguous transpose (the same elements, the same update).
 """
 
@@ -82,7 +82,7 @@ def _transpose_in_place(optimizer: th.optim.Optimizer, params: list[th.Tensor]) 
 class InputMajorAdam(th.optim.Adam):
     """torch's ``Adam`` that steps the input-major weights (:func:`make_input_major`) as their
     contiguous transposes: the update is elementwise, so it is the same, bit for bit, and the
-    fused kernel runs about three times faster on contiguous memory. The parameters, gradients
+    fused kernel runs about twice as fast on contiguous memory. The parameters, gradients
     and moments keep their layout outside :meth:`step`; a step with a ``closure`` (which would
     see the transposes) runs as plain ``Adam``."""
 
