@@ -37,7 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.files import atomic_write_bytes, atomic_write_text
+from agents import files
+from agents.files import FileTooLarge, atomic_write_bytes, atomic_write_text, read_capped
 
 FORMAT = "nanty-policy"
 VERSION = 1
@@ -47,6 +48,7 @@ ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray] | None] = {
     "none": None,
 }
 MAX_JSON_BYTES = 4_000_000  # a description is a few kB; anything bigger is not one of ours
+MAX_TENSOR_BYTES = 256 * 2**20  # the largest network trained here is a few MB
 TRUST_HINT = (
     "SB3 .zip files are loaded with pickle and can run arbitrary code; convert a .zip you "
     "trust with `python -m training.export --trust-checkpoint IN.zip OUT`, or pass "
@@ -164,6 +166,29 @@ def save_policy(
 
 
 # ---------------------------------------------------------------------- load
+def read_json(path: Path, limit: int = MAX_JSON_BYTES) -> Any:
+    """A checkpoint's JSON description, size-checked before it is read (NaN and infinities
+    refused); any fault is one :class:`CheckpointError`."""
+    try:
+        return files.read_json(path, limit, "checkpoint description")
+    except files.UnreadableFile as e:
+        raise CheckpointError(str(e)) from None
+
+
+def read_tensors(path: Path, limit: int = MAX_TENSOR_BYTES) -> dict[str, np.ndarray]:
+    """A safetensors file, size-checked before it is read; any fault is one
+    :class:`CheckpointError`."""
+    from safetensors import SafetensorError
+    from safetensors.numpy import load
+
+    try:
+        return load(read_capped(path, limit))
+    except FileTooLarge as e:
+        raise CheckpointError(f"{path}: {e}; too large for this project's networks") from None
+    except (SafetensorError, ValueError, OSError) as e:
+        raise CheckpointError(f"{path}: not a readable safetensors file ({e})") from None
+
+
 def read_meta(path: str | Path) -> dict[str, Any]:
     """The JSON description of a checkpoint (format and version checked)."""
     meta_path, _ = checkpoint_files(path)
@@ -172,12 +197,7 @@ def read_meta(path: str | Path) -> dict[str, Any]:
         raise CheckpointError(f"{path}: an SB3 .zip, not a nanty-policy checkpoint. {TRUST_HINT}")
     if not meta_path.is_file():
         raise CheckpointError(f"{where}: no such checkpoint description")
-    if meta_path.stat().st_size > MAX_JSON_BYTES:
-        raise CheckpointError(f"{where}: too large for a checkpoint description")
-    try:
-        meta = json.loads(meta_path.read_text(), parse_constant=_no_constant)
-    except (ValueError, UnicodeDecodeError) as e:
-        raise CheckpointError(f"{where}: not valid JSON ({e})") from e
+    meta = read_json(meta_path)
     _check_header(meta, where)
     return meta
 
@@ -190,17 +210,11 @@ def load_policy(
 ) -> PolicyCheckpoint:
     """Load and validate a checkpoint; ``observation_size`` / ``num_actions``: what the
     caller will feed it and expect back (checked against the description and the tensors)."""
-    from safetensors import SafetensorError
-    from safetensors.numpy import load
-
     meta = read_meta(path)
     meta_path, tensor_path = checkpoint_files(path)
     if not tensor_path.is_file():
         raise CheckpointError(f"{tensor_path}: the checkpoint's tensors are missing")
-    try:
-        tensors = load(tensor_path.read_bytes())
-    except (SafetensorError, ValueError, OSError) as e:
-        raise CheckpointError(f"{tensor_path}: not a readable safetensors file ({e})") from e
+    tensors = read_tensors(tensor_path)
     policy = build_policy(meta, tensors, where=str(meta_path))
     if observation_size is not None and policy.observation_size != observation_size:
         raise CheckpointError(
@@ -259,6 +273,8 @@ def build_policy(
     if hint is not None:
         if not isinstance(hint, dict) or not isinstance(hint.get("bot"), str):
             raise CheckpointError(f"{where}: 'hint' must be a mapping with a 'bot' spec")
+        hint = {**hint, "bot": hint_spec(hint["bot"], where)}
+        meta["hint"] = hint
         w = _tensor(tensors, hint.get("weight"), "hint.weight", where)
         if w.size != 1:
             raise CheckpointError(f"{where}: 'hint.weight' must be a scalar, got {w.shape}")
@@ -271,6 +287,18 @@ def build_policy(
     elif obs.get("hint", False):
         raise CheckpointError(f"{where}: 'observation.hint' is true but there is no 'hint'")
     return PolicyCheckpoint(meta, actor, value, hint_weight)
+
+
+def hint_spec(spec: str, where: str) -> str:
+    """A checkpoint's hint bot, checked as text from a file: a shipped bot with bounded
+    options (``agents.spec_limits.FILE_LIMITS``), never an import path, a plug-in or a
+    ``policy`` (which would open a file, or this checkpoint again)."""
+    from agents.registry import BotSpecError, untrusted_spec
+
+    try:
+        return untrusted_spec(spec)
+    except BotSpecError as e:
+        raise CheckpointError(f"{where}: 'hint.bot': {e}") from None
 
 
 def _check_header(meta: Any, where: str) -> None:
@@ -298,7 +326,7 @@ def _mlp(spec: Any, tensors: Mapping[str, np.ndarray], what: str, where: str) ->
         if unknown:
             raise CheckpointError(f"{where}: '{name}' has unknown keys {sorted(unknown)}")
         activation = layer.get("activation")
-        if activation not in ACTIVATIONS:
+        if not isinstance(activation, str) or activation not in ACTIVATIONS:
             raise CheckpointError(
                 f"{where}: '{name}.activation' must be one of {sorted(ACTIVATIONS)}, "
                 f"got {activation!r}"
@@ -327,14 +355,14 @@ def _tensor(tensors: Mapping[str, np.ndarray], name: Any, what: str, where: str)
     t = np.asarray(tensors[name])
     if t.dtype.kind != "f":
         raise CheckpointError(f"{where}: tensor {name!r} must hold floats, not {t.dtype}")
+    with np.errstate(over="ignore"):
+        t = t.astype(np.float32, copy=False)
     if not np.all(np.isfinite(t)):
-        raise CheckpointError(f"{where}: tensor {name!r} holds NaN or infinite values")
-    return t.astype(np.float32, copy=False)
+        raise CheckpointError(
+            f"{where}: tensor {name!r} holds NaN or infinite values (or values beyond float32)"
+        )
+    return t
 
 
 def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not allowed")

@@ -1,17 +1,19 @@
-"""Atomic file writes: a reader (or a run killed half-way) sees the old file or the new one,
-never a torn mixture.
+"""Atomic file writes, and reads that stop at a size limit.
 
-The new content goes to a temporary file in the same folder, is flushed to disk and then
+A reader (or a run killed half-way) sees the old file or the new one, never a torn mixture:
+the new content goes to a temporary file in the same folder, is flushed to disk and then
 renamed over the target (``os.replace`` is atomic on POSIX and Windows within one file system).
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 
 @contextlib.contextmanager
@@ -43,3 +45,47 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
 def atomic_write_text(path: str | Path, text: str) -> Path:
     """Write ``text`` (UTF-8) to ``path`` atomically; returns ``path``."""
     return atomic_write_bytes(path, text.encode())
+
+
+MAX_MODEL_BYTES = 64 * 2**20  # a fitted value or role model is a few hundred kB
+
+
+class UnreadableFile(ValueError):
+    """A file that cannot be read as what it should be (one line naming the file)."""
+
+
+class FileTooLarge(UnreadableFile):
+    """A file bigger than its reader's limit (nothing of it was parsed)."""
+
+
+def read_capped(path: str | Path, limit: int) -> bytes:
+    """The bytes of ``path``, refused with :class:`FileTooLarge` before it is read whole if
+    it holds more than ``limit`` (its size is checked first and again while reading, so a
+    file that grows, or a device such as ``/dev/zero``, is refused too)."""
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > limit:
+            raise FileTooLarge(f"{size:,} bytes, more than the {limit:,} allowed")
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise FileTooLarge(f"more than the {limit:,} bytes allowed")
+    return data
+
+
+def read_json(path: str | Path, limit: int, what: str = "JSON file") -> Any:
+    """The JSON value in ``path``: size-checked before it is read (:func:`read_capped`), UTF-8,
+    no NaN or infinities, nesting within the parser's depth; any fault is one
+    :class:`UnreadableFile` naming ``path`` and ``what`` it should have been."""
+    try:
+        text = read_capped(path, limit).decode()
+        return json.loads(text, parse_constant=_no_constant)
+    except FileTooLarge as e:
+        raise FileTooLarge(f"{path}: {e}; too large for a {what}") from None
+    except (ValueError, RecursionError) as e:
+        raise UnreadableFile(f"{path}: not valid JSON for a {what} ({str(e)[:200]})") from None
+    except OSError as e:
+        raise UnreadableFile(f"{path}: cannot be read ({e.strerror or e})") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed")

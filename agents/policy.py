@@ -136,10 +136,10 @@ class PolicyBot(BaseBot):
         self.num_actions = self.ruleset.num_actions
         self.encode = encode_view if self.expansion is None else self._encode_expansion
         self.hinter = None
-        if policy.hint_bot is not None:
-            from agents.registry import make_bot
+        if policy.hint_bot is not None:  # text from a file: a shipped bot, bounded options
+            from agents.registry import make_untrusted_bot
 
-            self.hinter = make_bot(policy.hint_bot)
+            self.hinter = make_untrusted_bot(policy.hint_bot)
         self.observes = bool(getattr(self.hinter, "observes", False))
 
     def reset(self, seat: int, config: Any) -> None:

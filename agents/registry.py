@@ -10,7 +10,13 @@ A spec is ``BOT[:key=value...]``. ``BOT`` is either
 
 The two cannot be confused: an option always has ``=``, an attribute name never does, so
 ``mypkg.bots:Greedy:depth=2`` is the class ``Greedy`` with ``depth=2`` and ``heuristic:depth=0``
-is the built-in with ``depth=0``. Values are read as int, else float, else text.
+is the built-in with ``depth=0``. Values are read as int, else float, else text; a value
+written as a JSON string (``policy:path="runs/a:b"``) is text and may hold colons and equals
+signs (:func:`spec_value` writes one so).
+
+Specs typed by the user (the command line, a training config) may name any bot. Specs read
+from a file or a request (a checkpoint's hint bot, the web) go through :func:`untrusted_spec`:
+shipped bots only, with allow-listed options within bounds (``agents.spec_limits``).
 
 Examples: ``random``, ``heuristic:depth=0``, ``ismcts:iters=300``, ``policy:path=model.zip``,
 ``mypkg.bots:Greedy``. Tournaments pass specs (not bot objects) to their worker processes,
@@ -24,12 +30,26 @@ import contextlib
 import difflib
 import importlib
 import inspect
+import json
 import re
 from collections.abc import Callable
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from agents.base import Bot
+from agents.spec_limits import FILE_LIMITS, WEB_LIMITS, SpecLimits
+
+__all__ = [
+    "FILE_LIMITS",
+    "WEB_LIMITS",
+    "BotSpecError",
+    "SpecLimits",
+    "check_spec",
+    "make_bot",
+    "make_untrusted_bot",
+    "parse_spec",
+    "untrusted_spec",
+]
 
 ENTRY_POINT_GROUP = "nanty.bots"
 _IMPORT_PATH = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
@@ -116,7 +136,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     text = spec.strip()
     if not text:
         raise BotSpecError("empty bot spec; give a name from `nanty bots` or package.module:Class")
-    fields = text.split(":")
+    fields = split_spec(text, spec)
     registered = fields[0] in BOTS or fields[0] in plugin_bots()
     if len(fields) > 1 and "=" not in fields[1] and not registered:  # module:attribute
         name, opts = f"{fields[0]}:{fields[1]}", fields[2:]
@@ -140,8 +160,48 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         if "=" not in opt:
             raise BotSpecError(f"bad option {opt!r} in bot spec {spec!r} (want key=value)")
         k, v = opt.split("=", 1)
-        kwargs[k.strip()] = _value(v.strip())
+        kwargs[k.strip()] = _quoted(v, spec) if v.startswith('"') else _value(v.strip())
     return name, kwargs
+
+
+def split_spec(text: str, spec: str | None = None) -> list[str]:
+    """``text`` cut at its colons, except inside a value written as a JSON string
+    (``policy:path="runs/a:b"``), which keeps any character."""
+    fields, rest = [], text
+    while True:
+        key, eq, tail = rest.partition("=")
+        if eq and tail.startswith('"') and ":" not in key:
+            try:
+                value, end = json.JSONDecoder().raw_decode(tail)
+            except ValueError:
+                raise BotSpecError(f"bad quoted value in bot spec {spec or text!r}") from None
+            after = tail[end:]
+            if after and not after.startswith(":"):
+                raise BotSpecError(f"bad bot spec {spec or text!r}: text after a quoted value")
+            fields.append(f"{key}={json.dumps(value)}")
+            if not after:
+                return fields
+            rest = after[1:]
+            continue
+        head, colon, rest = rest.partition(":")
+        fields.append(head)
+        if not colon:
+            return fields
+
+
+def spec_value(value: Any) -> str:
+    """``value`` written for a spec: as it is if it reads back the same, else quoted as a
+    JSON string (a path with a colon or an equals sign cannot add options)."""
+    text = str(value)
+    plain = re.fullmatch(r"[\w./~+@-]*", text) is not None and not text.startswith('"')
+    return text if plain and _value(text) == value else json.dumps(text)
+
+
+def _quoted(v: str, spec: str) -> str:
+    try:
+        return json.loads(v)
+    except ValueError:
+        raise BotSpecError(f"bad quoted value {v!r} in bot spec {spec!r}") from None
 
 
 def _value(v: str) -> Any:
@@ -244,3 +304,38 @@ def check_spec(spec: str) -> None:
     except Exception as e:
         detail = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise BotSpecError(f"bot spec {spec!r} failed: {detail}") from e
+
+
+def untrusted_spec(spec: Any, limits: SpecLimits = FILE_LIMITS) -> str:
+    """``spec``, from a file or a request, checked against ``limits`` and written in one
+    canonical form: a shipped bot that ``limits`` allows, options it allows, each of the
+    right type and within its bounds. Nothing is imported, built or opened.
+
+    Raises:
+        BotSpecError: one line saying what is refused.
+    """
+    where = f"bot spec {str(spec)[:80]!r} from {limits.source}"
+    if not isinstance(spec, str) or len(spec) > 400:
+        raise BotSpecError(f"{where}: not a bot spec (text of at most 400 characters)")
+    name = spec.split(":", 1)[0].strip()
+    if name not in limits.bots:
+        raise BotSpecError(
+            f"{where}: names {name!r}; only these shipped bots are allowed: "
+            f"{', '.join(sorted(limits.bots))}"
+        )
+    _, options = parse_spec(spec)
+    allowed = limits.bots[name]
+    for key, value in options.items():
+        bound = allowed.get(key)
+        if bound is None:
+            takes = ", ".join(allowed) if allowed else "no options"
+            raise BotSpecError(f"{where}: option {key!r} is not allowed ({name} may set: {takes})")
+        why = bound.check(value)
+        if why is not None:
+            raise BotSpecError(f"{where}: {key}={value!r} {why}")
+    return ":".join([name, *(f"{k}={spec_value(v)}" for k, v in options.items())])
+
+
+def make_untrusted_bot(spec: Any, limits: SpecLimits = FILE_LIMITS) -> Bot:
+    """A bot from a spec read from a file or a request (:func:`untrusted_spec` first)."""
+    return make_bot(untrusted_spec(spec, limits))

@@ -35,7 +35,7 @@ from typing import Any, Self
 import numpy as np
 
 from agents.evaluation import Metrics, goals, needs_progress
-from agents.files import atomic_write_text
+from agents.files import MAX_MODEL_BYTES, UnreadableFile, atomic_write_text, read_json
 from nanty_env.engine import GameConfig
 
 CLASSES = ("moriarty", "lord", "fagin", "de_sidonia", "holmes")
@@ -204,7 +204,13 @@ class _TinyMlp:
 
     @classmethod
     def load(cls, path: str | Path) -> Self:
-        return cls.from_json(json.loads(Path(path).read_text()))
+        """Read a model written by :meth:`save` (size-checked first; any fault is one
+        ``ValueError`` naming the file)."""
+        d = read_json(path, MAX_MODEL_BYTES, "value model file")
+        try:
+            return cls.from_json(d)
+        except (KeyError, TypeError, AttributeError, ValueError) as e:
+            raise UnreadableFile(f"{path}: not a value model ({str(e)[:200]})") from None
 
 
 class ValueModel(_TinyMlp):

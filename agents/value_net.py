@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.checkpoint import MAX_JSON_BYTES, CheckpointError, checkpoint_files
+from agents.checkpoint import CheckpointError, checkpoint_files, read_json, read_tensors
 from agents.files import atomic_write_bytes, atomic_write_text
 from agents.value_features import NUM_SEAT, NUM_SHARED, SEAT_FEATURES, SHARED_FEATURES
 
@@ -128,7 +128,7 @@ def _check_shapes(layers: Sequence[tuple[np.ndarray, np.ndarray, str]]) -> None:
         raise CheckpointError("a value network needs at least one layer")
     width = NUM_INPUT
     for i, (w, b, act) in enumerate(layers):
-        if act not in ACTIVATIONS:
+        if not isinstance(act, str) or act not in ACTIVATIONS:
             raise CheckpointError(f"layer {i}: activation {act!r} is not one of {ACTIVATIONS}")
         if w.ndim != 2 or w.shape[1] != width:
             raise CheckpointError(f"layer {i}: weight {w.shape} does not take {width} inputs")
@@ -172,44 +172,29 @@ def from_files(
                 t = tensors.get(spec[key]) if isinstance(spec[key], str) else None
                 if t is None:
                     raise CheckpointError(f"layer {i}: tensor {spec[key]!r} is missing")
-                if t.dtype.kind != "f" or not np.all(np.isfinite(t)):
+                if t.dtype.kind != "f" or not np.all(np.isfinite(t.astype(np.float32))):
                     raise CheckpointError(f"layer {i}: tensor {spec[key]!r} is not finite floats")
                 pair.append(t)
             layers.append((*pair, spec["activation"]))
-        players = int(header["players"])
-        if not 2 <= players <= 4:
+        players = header["players"]
+        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
             raise CheckpointError(f"players is {players}, not 2-4")
         return ValueNet(layers, players, header.get("trained_with"))
-    except (KeyError, TypeError, AttributeError) as e:
-        raise CheckpointError(f"{where}: malformed value checkpoint ({e!r})") from e
+    except (KeyError, TypeError, AttributeError, ValueError) as e:
+        raise CheckpointError(f"{where}: malformed value checkpoint ({e!r})") from None
     except CheckpointError as e:
         raise CheckpointError(f"{where}: {e}") from e
 
 
 def load(stem: str | Path) -> ValueNet:
-    """Read ``stem.json`` and ``stem.safetensors`` (``stem`` may name either file)."""
-    from safetensors import SafetensorError
-    from safetensors.numpy import load as from_bytes
-
+    """Read ``stem.json`` and ``stem.safetensors`` (``stem`` may name either file; each is
+    size-checked before it is read)."""
     js, st = checkpoint_files(stem)
     for p in (js, st):
         if not p.is_file():
             raise CheckpointError(f"{p} is missing")
-    if js.stat().st_size > MAX_JSON_BYTES:
-        raise CheckpointError(f"{js}: too large for a checkpoint description")
-    try:
-        header = json.loads(js.read_text(), parse_constant=_no_constant)
-    except (ValueError, UnicodeDecodeError) as e:
-        raise CheckpointError(f"{js}: not valid JSON ({e})") from e
-    try:
-        tensors = from_bytes(st.read_bytes())
-    except (SafetensorError, ValueError, OSError) as e:
-        raise CheckpointError(f"{st}: not a readable safetensors file ({e})") from e
-    return from_files(header, tensors, str(js.with_suffix("")))
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not allowed")
+    header = read_json(js)
+    return from_files(header, read_tensors(st), str(js.with_suffix("")))
 
 
 def shipped_stem(players: int) -> str:

@@ -100,8 +100,9 @@ class EnvSection:
         _choice("shaping", self.shaping, SHAPINGS)
         if self.learner_seat is not None and not 0 <= self.learner_seat < self.num_players:
             raise ValueError(f"learner_seat must be in [0, {self.num_players}) or null")
-        if self.hint is not None:
+        if self.hint is not None:  # kept in the checkpoint, which reads it as untrusted text
             _bot_spec("hint", self.hint, allow=("random", "heuristic"))
+            _hint_spec(self.hint)
         _non_negative("hint_weight", self.hint_weight)
 
 
@@ -494,6 +495,17 @@ def _bot_spec(name: str, spec: str, allow: tuple[str, ...] | None) -> None:
         raise ValueError(f"{name}: {e}") from e
     if allow is not None and bot not in allow:
         raise ValueError(f"{name} must be one of {list(allow)} (with options), got {spec!r}")
+
+
+def _hint_spec(spec: str) -> None:
+    """A hint bot within the bounds a checkpoint's hint is read with, so that every trained
+    residual policy loads."""
+    from agents.registry import untrusted_spec
+
+    try:
+        untrusted_spec(spec)
+    except ValueError as e:
+        raise ValueError(f"hint: {e}") from e
 
 
 def _positive(name: str, value: int) -> None:

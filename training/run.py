@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from agents.registry import spec_value
 from training.config import load_config
 from training.train import train
 
@@ -31,7 +32,7 @@ def tournament(
     from arena.tournament import TournamentSpec, format_table, run_tournament, write_outputs
 
     spec = TournamentSpec(
-        bots=(f"policy:path={model}", *([opponent] * (players - 1))),
+        bots=(f"policy:path={spec_value(str(model))}", *([opponent] * (players - 1))),
         num_players=players,
         games=games,
         seed=seed,
@@ -55,7 +56,7 @@ def ladder_table(model: Path, players: int, games: int, seed: int, out: Path) ->
     except FileNotFoundError:
         others = ["heuristic", "random", "random"]
     spec = TournamentSpec(
-        bots=(f"policy:path={model}", *others[: players - 1]),
+        bots=(f"policy:path={spec_value(str(model))}", *others[: players - 1]),
         num_players=players,
         games=games,
         seed=seed,

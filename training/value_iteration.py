@@ -32,6 +32,7 @@ import numpy as np
 
 from agents.checkpoint import checkpoint_files
 from agents.files import atomic_write_text
+from agents.registry import spec_value, split_spec
 from agents.value_net import load, save, shipped_stem
 from training.config import TrainConfig, ValueRound
 from training.train import RunFolderError
@@ -44,11 +45,11 @@ def round_bots(bots: list[str], previous: Path | None) -> list[str]:
     """The round's bot specs with ``learned`` (without a path) bound to the previous network."""
     out = []
     for spec in bots:
-        name, *opts = spec.split(":")
+        name, *opts = split_spec(spec)
         if name == "learned" and not any(o.startswith("path=") for o in opts):
             if previous is None:
                 raise ValueError("'learned' needs a network from an earlier round")
-            spec = ":".join([name, f"path={previous}", *opts])
+            spec = ":".join([name, f"path={spec_value(str(previous))}", *opts])
         out.append(spec)
     return out
 
