@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from agents.checkpoint import CheckpointError, checkpoint_files
+from agents.checkpoint import CheckpointError, checkpoint_files, read_json
 from agents.files import atomic_path, atomic_write_text
 from agents.sb3_export import export_sb3_policy
 from nanty_env.engine import GameConfig
@@ -152,10 +152,7 @@ def read_training_state(name: str | Path) -> dict[str, Any]:
             f"{path}: no training state here (resume takes a run folder or a checkpoint such "
             "as DIR/checkpoints/last)"
         )
-    try:
-        state = json.loads(path.read_text())
-    except (ValueError, UnicodeDecodeError) as e:
-        raise CheckpointError(f"{path}: not valid JSON ({e})") from e
+    state = read_json(path)
     if not isinstance(state, dict) or state.get("format") != STATE_FORMAT:
         raise CheckpointError(f"{path}: not a {STATE_FORMAT} file")
     if state.get("version") != STATE_VERSION:
