@@ -1,9 +1,11 @@
 """Soak the rules engine: random games for a given time, every state checked.
 
-For every decision of every game (2, 3 and 4 players over a spread of configurations):
+For every decision of every game (2, 3 and 4 players over a spread of configurations, of the
+base game and of the Cthulhu expansion: ``--ruleset``, both by default, alternating):
 
 * the state's invariants (``nanty_env.engine.validation.check_game``: piece counts, each card
-  in exactly one place, ranges, seats, the decision stack, the outcome);
+  in exactly one place, ranges, seats, every frame of the decision stack, the outcome; for
+  the expansion also ``cthulhu.invariants.violations``, the Insanity level never falling);
 * a JSON round trip (``to_dict`` -> ``json`` -> ``from_dict``, validated) that must rebuild
   the same state, player and legal actions;
 * illegal-action probes (``--probes`` integers that are not legal, plus -1 and the first
@@ -15,6 +17,7 @@ decisions and must agree with one another, while the original must be left untou
 
     .venv/bin/python benchmarks/soak.py --seconds 600 --json runs/soak.json
     .venv/bin/python benchmarks/soak.py --seconds 30 --seed 7      # a quick look
+    .venv/bin/python benchmarks/soak.py --seconds 300 --ruleset cthulhu
 
 Prints decisions, games, round trips, forks, probes and violations (each with its game,
 configuration, seed and step, so it can be replayed); exits 1 if there was any violation.
@@ -33,16 +36,25 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from nanty_env.engine import NUM_ACTIONS, Game, GameConfig, IllegalActionError, check_game
+from nanty_env.engine import Game, GameConfig, IllegalActionError, check_game
+from nanty_env.engine.cthulhu.invariants import violations
 
-CONFIGS: tuple[dict[str, Any], ...] = (
-    {},
-    {"interrupt_windows": "holders"},
-    {"personalities": "variant"},
-    {"personalities": "classic", "theme": "discworld"},
-    {"thresholds": "player_aid"},
-    {"log": True},
-)
+CONFIGS: dict[str, tuple[dict[str, Any], ...]] = {
+    "base": (
+        {},
+        {"interrupt_windows": "holders"},
+        {"personalities": "variant"},
+        {"personalities": "classic", "theme": "discworld"},
+        {"thresholds": "player_aid"},
+        {"log": True},
+    ),
+    "cthulhu": (
+        {"expansion": "cthulhu"},
+        {"expansion": "cthulhu", "interrupt_windows": "holders"},
+        {"expansion": "cthulhu", "theme": "discworld"},
+        {"expansion": "cthulhu", "log": True},
+    ),
+}
 
 
 @dataclass
@@ -56,6 +68,8 @@ class Soak:
     violations: list[dict[str, Any]] = field(default_factory=list)
     ends: Counter = field(default_factory=Counter)
     by_players: Counter = field(default_factory=Counter)
+    by_ruleset: Counter = field(default_factory=Counter)
+    decisions_by_ruleset: Counter = field(default_factory=Counter)
 
     def report(self, cpu: float, wall: float) -> dict[str, Any]:
         return {
@@ -66,8 +80,11 @@ class Soak:
             "fork_decisions": self.fork_decisions,
             "illegal_action_probes": self.probes,
             "violations": len(self.violations),
+            "violation_kinds": dict(Counter(v["error"][:90] for v in self.violations)),
             "violation_details": self.violations[:50],
             "games_by_players": dict(sorted(self.by_players.items())),
+            "games_by_ruleset": dict(sorted(self.by_ruleset.items())),
+            "decisions_by_ruleset": dict(sorted(self.decisions_by_ruleset.items())),
             "end_reasons": dict(self.ends.most_common()),
             "cpu_seconds": round(cpu, 1),
             "wall_seconds": round(wall, 1),
@@ -78,6 +95,15 @@ class Soak:
 
 class Violation(Exception):
     """A broken promise of the engine (recorded, then the soak moves to the next game)."""
+
+
+class ProbeViolation(Violation):
+    """An illegal action that raised something else than ``IllegalActionError`` but left the
+    state unchanged: recorded, and the game goes on."""
+
+    def __init__(self, message: str, tried: int) -> None:
+        super().__init__(message)
+        self.tried = tried
 
 
 def same(a: Game, b: Game, what: str) -> None:
@@ -95,20 +121,26 @@ def probe(g: Game, rng: random.Random, count: int) -> int:
     """Illegal actions must raise and change nothing; returns how many were tried."""
     legal = set(g.legal_actions())
     before = g.to_dict()
-    tried = [-1, NUM_ACTIONS]
-    while len(tried) < count + 2 and len(legal) < NUM_ACTIONS:
-        a = rng.randrange(NUM_ACTIONS)
+    size = g.num_actions
+    tried = [-1, size]
+    while len(tried) < count + 2 and len(legal) < size:
+        a = rng.randrange(size)
         if a not in legal:
             tried.append(a)
+    wrong = []
     for a in tried:
         try:
             g.apply(a)
         except IllegalActionError:
             pass
+        except Exception as e:  # recorded, and the game goes on (the state must be unchanged)
+            wrong.append(f"illegal action {a} raised {e!r}, not IllegalActionError")
         else:
             raise Violation(f"illegal action {a} was accepted")
     if g.to_dict() != before or set(g.legal_actions()) != legal:
         raise Violation("an illegal action changed the state")
+    if wrong:
+        raise ProbeViolation(wrong[0], len(tried))
     return len(tried)
 
 
@@ -131,15 +163,27 @@ def fork(g: Game, rng: random.Random, steps: int, soak: Soak) -> None:
     soak.forks += 1
 
 
-def play(n: int, seed: int, args: argparse.Namespace, soak: Soak) -> None:
-    options = CONFIGS[seed % len(CONFIGS)]
+def check(g: Game, insanity: int | None) -> None:
+    """Every invariant of ``g`` (and the expansion's, the level not below ``insanity``)."""
+    check_game(g)
+    if g.has_elders:
+        bad = violations(g, insanity)
+        if bad:
+            raise Violation(f"expansion invariants: {bad}")
+
+
+def play(n: int, seed: int, args: argparse.Namespace, soak: Soak, ruleset: str = "base") -> None:
+    configs = CONFIGS[ruleset]
+    options = configs[seed % len(configs)]
     config = GameConfig(num_players=n, **{"log": False, **options})
     g = Game.new(config, seed)
     rng = random.Random(seed * 7919 + n)
     step = 0
+    insanity = None
     try:
         while True:
-            check_game(g)
+            check(g, insanity)
+            insanity = getattr(g, "insanity", None)
             copy = json_copy(g)
             same(g, copy, "JSON round trip")
             soak.round_trips += 1
@@ -151,7 +195,11 @@ def play(n: int, seed: int, args: argparse.Namespace, soak: Soak) -> None:
                 else:
                     raise Violation("an action was accepted after the end")
                 break
-            soak.probes += probe(g, rng, args.probes)
+            try:
+                soak.probes += probe(g, rng, args.probes)
+            except ProbeViolation as e:
+                soak.probes += e.tried
+                record(soak, ruleset, n, seed, options, step, e)
             if rng.random() < args.fork_rate:
                 fork(g, rng, args.fork_steps, soak)
             a = rng.choice(g.legal_actions())
@@ -160,16 +208,31 @@ def play(n: int, seed: int, args: argparse.Namespace, soak: Soak) -> None:
             if step % 16 == 0:  # the restored copy continues exactly like the original
                 same(g, copy, "restored copy after an action")
             soak.decisions += 1
+            soak.decisions_by_ruleset[ruleset] += 1
             step += 1
             if step > args.max_steps:
                 raise Violation(f"no end after {args.max_steps} decisions")
         soak.games += 1
         soak.by_players[n] += 1
+        soak.by_ruleset[ruleset] += 1
         soak.ends[g.outcome.termination.value] += 1
     except Exception as e:  # every failure is recorded with what replays it
-        soak.violations.append(
-            {"players": n, "seed": seed, "config": options, "step": step, "error": repr(e)}
-        )
+        record(soak, ruleset, n, seed, options, step, e)
+
+
+def record(
+    soak: Soak, ruleset: str, n: int, seed: int, options: dict, step: int, e: Exception
+) -> None:
+    soak.violations.append(
+        {
+            "ruleset": ruleset,
+            "players": n,
+            "seed": seed,
+            "config": options,
+            "step": step,
+            "error": repr(e),
+        }
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -179,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--probes", type=int, default=3, help="random illegal actions per decision")
     ap.add_argument("--fork-rate", type=float, default=0.02, help="share of decisions forked")
     ap.add_argument("--fork-steps", type=int, default=40, help="decisions a fork plays")
-    ap.add_argument("--max-steps", type=int, default=5_000)
+    ap.add_argument("--max-steps", type=int, default=20_000)
+    ap.add_argument("--ruleset", choices=("both", *CONFIGS), default="both")
     ap.add_argument("--json", help="also write the report here")
     args = ap.parse_args(argv)
     if args.seconds <= 0 or args.probes < 0 or not 0 <= args.fork_rate <= 1:
@@ -188,8 +252,9 @@ def main(argv: list[str] | None = None) -> int:
     t0, c0 = time.perf_counter(), time.process_time()
     deadline = t0 + args.seconds
     seed = args.seed
+    rulesets = list(CONFIGS) if args.ruleset == "both" else [args.ruleset]
     while time.perf_counter() < deadline:
-        play(2 + seed % 3, seed, args, soak)
+        play(2 + seed % 3, seed, args, soak, rulesets[seed % len(rulesets)])
         seed += 1
     report = soak.report(time.process_time() - c0, time.perf_counter() - t0)
     report["seeds"] = [args.seed, seed - 1]

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numbers
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from itertools import pairwise
 from typing import Any
@@ -91,35 +91,145 @@ SEAT_OR_NONE = Domain(-1, lambda n: n, what="seat or -1")
 SEATS = Domain(0, lambda n: n, many=True, what="seat")
 CARD = Domain(0, lambda n: A.NUM_CARDS, what="card")
 CARDS = Domain(0, lambda n: A.NUM_CARDS, many=True, what="card")
+AREA = Domain(0, lambda n: NUM_AREAS, what="area")
 AREA_OR_NONE = Domain(-1, lambda n: NUM_AREAS, what="area or -1")
 AREAS = Domain(0, lambda n: NUM_AREAS, many=True, what="area")
 ACTIONS = Domain(-1, lambda n: A.NUM_ACTIONS, many=True, what="action")
 ACTION_OR_NONE = Domain(-1, lambda n: A.NUM_ACTIONS, what="action or -1")
+PAWN_END = A.PAWN + NUM_AREAS * A.PAWN_SLOTS
+PAWNS = Domain(A.PAWN, lambda n: PAWN_END, many=True, what="pawn action")
+PAWN_OR_NONE = Domain(-1, lambda n: PAWN_END, what="pawn action or -1")
+FLAG = Domain(0, lambda n: 2, what="0/1 flag")
 FLAGS = Domain(0, lambda n: 2, many=True, what="0/1 flag")
+VERDICT = Domain(0, lambda n: 3, what="verdict (0 go on, 1 blocked, 2 replaced)")
+COUNT = Domain(0, lambda n: 100, what="count (0-99)")
+STAYS = Domain(0, lambda n: AGENTS_PER_PLAYER + 1, many=True, what="count of staying agents")
+AMOUNT = Domain(0, lambda n: 1000, what="amount (0-999)")
+NEED = Domain(-99, lambda n: 100, what="count (-99..99)")
+NEUTRAL = Domain(-2, lambda n: 0, what="neutral pawn (-1 grenadier, -2 citizen)")
+OWNER = Domain(-2, lambda n: n, what="seat, -1 or -2")
 
-_FRAME_FIELDS: dict[tuple[str | None, str], Domain | None] = {
+
+@dataclass(frozen=True)
+class Choice:
+    """A frame field holding one of a few strings."""
+
+    values: frozenset[str]
+
+    def check(self, value: Any, n: int, field: str) -> None:
+        if value not in self.values:
+            fail(field, f"{value!r} is not one of {sorted(self.values)}")
+
+
+@dataclass(frozen=True)
+class OrNull:
+    """A frame field that may also be null (JSON ``null``, Python ``None``)."""
+
+    domain: Domain
+
+    def check(self, value: Any, n: int, field: str) -> None:
+        if value is not None:
+            self.domain.check(value, n, field)
+
+
+FieldDomain = Domain | Choice | OrNull
+FrameRule = Callable[[GameState, dict[str, Any], str], None]
+
+_FRAME_FIELDS: dict[tuple[str | None, str], FieldDomain | None] = {
     (None, "p"): SEAT,
     (None, "c"): CARD,
     (None, "a"): AREA_OR_NONE,
     (None, "t"): SEAT_OR_NONE,
     (None, "payer"): SEAT_OR_NONE,
     (None, "to"): SEAT,
-    ("refill_to", "to"): None,  # a hand size there
-    (None, "o"): Domain(-2, lambda n: n, what="seat, -1 or -2"),
+    ("refill_to", "to"): Domain(0, lambda n: 100, what="hand size (0-99)"),
+    (None, "o"): OWNER,
+    ("arrive", "o"): NEUTRAL,
+    (None, "src"): SEAT_OR_NONE,
+    ("move_own", "src"): AREA_OR_NONE,
+    ("place_agent", "src"): AREA,
     (None, "seats"): SEATS,
     (None, "cards"): CARDS,
     (None, "areas"): AREAS,
     (None, "dests"): AREAS,
     (None, "fl"): AREAS,
     (None, "rolls"): AREAS,
-    (None, "stay"): FLAGS,
-    (None, "targets"): ACTIONS,
-    (None, "first"): ACTION_OR_NONE,
-    (None, "second"): ACTION_OR_NONE,
+    ("arrive", "ask"): OrNull(SEATS),
+    (None, "stay"): STAYS,
+    (None, "targets"): PAWNS,
+    (None, "first"): PAWN_OR_NONE,
+    (None, "second"): PAWN_OR_NONE,
+    (None, "r"): VERDICT,
+    (None, "text"): FLAG,
+    (None, "must"): FLAG,
+    (None, "nt"): FLAG,
+    (None, "opt"): FLAG,
+    (None, "lifted"): FLAG,
+    (None, "ft"): FLAG,
+    (None, "any"): FLAG,
+    (None, "need_trouble"): FLAG,
+    (None, "half"): FLAG,
+    (None, "not"): AREA_OR_NONE,
+    (None, "left"): COUNT,
+    (None, "need"): NEED,
+    (None, "pay"): AMOUNT,
+    (None, "amount"): AMOUNT,
+    (None, "i"): COUNT,
+    (None, "w"): Choice(
+        frozenset(("remove", "move", "text", "building", "holborn", "remove_elder"))
+    ),
 }
+for _kind in ("rm", "rmb", "mv", "inigo", "ev_clear_trouble", "relocate_building"):
+    _FRAME_FIELDS[(_kind, "a")] = AREA
 
 
-def register_frame_field(field: str, domain: Domain | None, kind: str | None = None) -> None:
+@dataclass(frozen=True)
+class FrameKind:
+    """What a frame of one kind holds: the keys it must have, the keys it may have, the
+    domains of its own fields (over the shared ones of :func:`register_frame_field`), a rule
+    relating its fields to the state (``rule(g, frame, "stack[i]")``, raising through
+    :func:`fail`), and whether other frames may wait above it (``lower``; a frame that never
+    asks for a child is the top of the stack)."""
+
+    required: tuple[str, ...]
+    optional: tuple[str, ...] = ()
+    fields: Mapping[str, FieldDomain] = field(default_factory=dict)
+    rule: FrameRule | None = None
+    lower: bool = False
+
+
+_FRAME_KINDS: dict[tuple[str | None, str], FrameKind] = {}
+
+
+def register_frame_kind(
+    kind: str,
+    required: Sequence[str],
+    optional: Sequence[str] = (),
+    *,
+    stages: int | None = None,
+    fields: Mapping[str, FieldDomain] | None = None,
+    rule: FrameRule | None = None,
+    lower: bool = False,
+    ruleset: str | None = None,
+) -> None:
+    """Declare frame ``kind`` (for every ruleset, or for the expansion ``ruleset`` only, whose
+    declaration then wins over the base game's): the keys it must and may hold (``k`` and
+    ``p`` always; no others), ``stages`` of its step counter ``s`` (0 .. ``stages`` - 1),
+    domains of its own ``fields``, its ``rule`` and whether frames may wait above it."""
+    own = dict(fields or {})
+    if stages is not None:
+        own["s"] = Domain(0, lambda n: stages, what=f"stage (0-{stages - 1})")
+    keys = tuple(dict.fromkeys(("k", "p", *required)))
+    _FRAME_KINDS[(ruleset, kind)] = FrameKind(keys, tuple(optional), own, rule, lower)
+
+
+def frame_kind(g: GameState, kind: str) -> FrameKind | None:
+    """The declaration of ``kind`` in force for ``g``'s ruleset (None: undeclared)."""
+    spec = _FRAME_KINDS.get((g.cfg.expansion, kind))
+    return spec if spec is not None else _FRAME_KINDS.get((None, kind))
+
+
+def register_frame_field(field: str, domain: FieldDomain | None, kind: str | None = None) -> None:
     """Declare what ``field`` holds in every frame (``kind`` None) or in frames of ``kind``
     (``None`` domain: any integer, string or tuple of them)."""
     _FRAME_FIELDS[(kind, field)] = domain
@@ -142,6 +252,7 @@ def check_schema(
         fail(missing[0], "missing" + (f" (also {', '.join(missing[1:4])})" if missing[1:] else ""))
     if not isinstance(d["config"], Mapping):
         fail("config", "must be a mapping")
+    _config_types(d["config"])
     try:
         cfg = GameConfig.from_dict(dict(d["config"]))
     except (TypeError, ValueError) as e:
@@ -198,6 +309,34 @@ def check_schema(
     log = d.get("log", [])
     if not isinstance(log, list) or not all(isinstance(x, str) for x in log):
         fail("log", "must be a list of strings")
+
+
+_CONFIG_TYPES: dict[str, tuple[type, ...]] = {
+    "num_players": (int,),
+    "personalities": (str,),
+    "thresholds": (str,),
+    "theme": (str,),
+    "interrupt_windows": (str,),
+    "log": (bool,),
+    "expansion": (str, type(None)),
+    "content": (str, type(None)),
+}
+
+
+def _config_types(cfg: Mapping[str, Any]) -> None:
+    """Each config field known and of its type (``num_players`` 2.0 or ``log`` "yes" would
+    pass ``GameConfig``'s own checks), and the expansion a registered one."""
+    for key, value in cfg.items():
+        if key not in _CONFIG_TYPES:
+            fail(f"config.{key}", "not a configuration field")
+        if type(value) not in _CONFIG_TYPES[key]:
+            names = " or ".join(
+                "null" if t is type(None) else t.__name__ for t in _CONFIG_TYPES[key]
+            )
+            fail(f"config.{key}", f"must be {names}, got {value!r}")
+    expansion = cfg.get("expansion")
+    if expansion is not None and expansion not in _ENDINGS:
+        fail("config.expansion", f"{expansion!r} is not a known expansion")
 
 
 def _is_int(x: Any) -> bool:
@@ -359,30 +498,58 @@ def _turn(g: GameState) -> None:
 
 
 def _frames(g: GameState) -> None:
+    """Every frame of the stack, from the bottom: its kind, keys and their domains, where it
+    may stand, then each kind's rule relating its fields to the state."""
     stack, n = g.stack, g.n
     if g.outcome is None and not stack:
         fail("stack", "empty, but the game is not over (no pending decision)")
     if g.outcome is not None and stack:
         fail("stack", "must be empty once the game is over")
+    if stack and stack[0].get("k") != "turn":
+        fail("stack[0].k", f"{stack[0].get('k')!r}: the bottom frame is the turn cycle ('turn')")
+    specs = []
     for i, f in enumerate(stack):
         where = f"stack[{i}]"
         kind = f.get("k")
-        if kind not in g._options:
+        if not isinstance(kind, str) or kind not in g._options:
             fail(f"{where}.k", f"{kind!r} is not a frame kind")
         if "p" not in f:
             fail(f"{where}.p", "missing")
         up = f.get("up", -1)
         if not _is_int(up) or not -1 <= up < i:
             fail(f"{where}.up", f"{up!r} must be -1 or the index of a frame below")
+        spec = frame_kind(g, kind)
         for key, value in f.items():
             field = f"{where}.{key}"
             if not isinstance(key, str):
                 fail(field, "frame keys must be strings")
+            domain = _domain(spec, kind, key)
+            if value is None and isinstance(domain, OrNull):
+                continue
             if not _plain(value):
                 fail(field, f"{value!r} is not an integer, string or tuple of them")
-            domain = _FRAME_FIELDS.get((kind, key), _FRAME_FIELDS.get((None, key)))
+            if spec is not None and key not in spec.required and key not in spec.optional:
+                fail(field, f"a {kind} frame has no such key")
             if domain is not None:
                 domain.check(value, n, field)
+        if spec is not None:
+            for key in spec.required:
+                if key not in f:
+                    fail(f"{where}.{key}", f"missing (a {kind} frame needs it)")
+        specs.append(spec)
+    for i, (f, spec) in enumerate(zip(stack, specs, strict=True)):
+        if spec is None:
+            continue
+        if i < len(stack) - 1 and not spec.lower:
+            fail(f"stack[{i}].k", f"a {f['k']} frame waits for no other: it must be on top")
+        if spec.rule is not None:
+            spec.rule(g, f, f"stack[{i}]")
+
+
+def _domain(spec: FrameKind | None, kind: str, key: str) -> FieldDomain | None:
+    if spec is not None and key in spec.fields:
+        return spec.fields[key]
+    return _FRAME_FIELDS.get((kind, key), _FRAME_FIELDS.get((None, key)))
 
 
 def _plain(x: Any) -> bool:
@@ -391,17 +558,252 @@ def _plain(x: Any) -> bool:
     return isinstance(x, str) or _is_int(x)
 
 
+# ---------------------------------------------------------------------- the frame kinds
+# Each rule holds a frame to what the engine's own frames of that kind hold, so that the
+# handler can resume it whenever it comes back to the top.
+def _turn_frame(g: GameState, f: dict[str, Any], where: str) -> None:
+    if g.stack[0] is not f or any(x["k"] == "turn" for x in g.stack[1:]):
+        fail(f"{where}.k", "the turn frame is the bottom of the stack, and the only one")
+    if f["p"] != g.active:
+        fail(f"{where}.p", f"{f['p']} but the active seat is {g.active}")
+
+
+def _own_turn(g: GameState, f: dict[str, Any], where: str) -> None:
+    if f["p"] != g.active:
+        fail(f"{where}.p", f"{f['p']}: only the active seat {g.active} decides this")
+
+
+def _card_frame(g: GameState, f: dict[str, Any], where: str) -> None:
+    _own_turn(g, f, where)
+    c = f["c"]
+    if c not in g.in_play and "scroll" in g.t.symbols[c][f["i"] :]:
+        # its text may have put it aside already (a loan, a penalty card), but no text is left
+        fail(f"{where}.c", f"card {c} is not in play, with its text still to come")
+    if sum(1 for x in g.stack if x["k"] == "card" and x["c"] == c) > 1:
+        fail(f"{where}.c", f"card {c} is resolved by two frames")
+    if f["i"] > len(g.t.symbols[c]):
+        fail(f"{where}.i", f"{f['i']} is past the {len(g.t.symbols[c])} symbols of card {c}")
+
+
+def _text_of(effects: Callable[[], Iterable[str]]) -> FrameRule:
+    """A frame resolving the text of card ``c``: the card is in play and has that text."""
+
+    def rule(g: GameState, f: dict[str, Any], where: str) -> None:
+        c = f["c"]
+        if g.t.effect[c] not in set(effects()):
+            fail(f"{where}.c", f"card {c}'s text ({g.t.effect[c] or 'none'}) is not this")
+        if c not in g.in_play:
+            fail(f"{where}.c", f"card {c} is not in play")
+
+    return rule
+
+
+def _targeted_effects() -> Iterable[str]:
+    from nanty_env.engine.effects.targeted import TARGETED
+
+    return TARGETED
+
+
+def _each_effects() -> Iterable[str]:
+    from nanty_env.engine.effects.targeted import EACH
+
+    return EACH
+
+
+def _targeted(g: GameState, f: dict[str, Any], where: str) -> None:
+    if ("e" in f) != ("amount" in f):
+        fail(f"{where}.e", "a die outcome's effect (e) comes with its amount, and only then")
+    if "e" in f:
+        if f["e"] not in set(_targeted_effects()):
+            fail(f"{where}.e", f"{f['e']!r} is not an effect aimed at a player")
+        if f["c"] not in g.in_play:
+            fail(f"{where}.c", f"card {f['c']} is not in play")
+    else:
+        _text_of(_targeted_effects)(g, f, where)
+    if f["s"] > 0 and f["t"] < 0:
+        fail(f"{where}.t", "no player picked, past the first stage")
+
+
+def _each(g: GameState, f: dict[str, Any], where: str) -> None:
+    _text_of(_each_effects)(g, f, where)
+
+
+def _pay_or(g: GameState, f: dict[str, Any], where: str) -> None:
+    _text_of(lambda: ("pay_or_take_penalty_card", "pay_or_lose_building"))(g, f, where)
+
+
+def _pay_first(g: GameState, f: dict[str, Any], where: str) -> None:
+    effects = ("pay_player_to_assassinate", "pay_player_then_assassinate")
+    _text_of(lambda: (*effects, "pay_player_then_move_own_agent"))(g, f, where)
+
+
+def _transfer(g: GameState, f: dict[str, Any], where: str) -> None:
+    _text_of(lambda: ("force_transfer",))(g, f, where)
+    if f["s"] >= 1 and f["payer"] < 0:
+        fail(f"{where}.payer", "no payer picked, past the first stage")
+    if f["s"] >= 2 and "to" not in f:
+        fail(f"{where}.to", "missing, past the second stage")
+
+
+def _keep_one(g: GameState, f: dict[str, Any], where: str) -> None:
+    cards = f["cards"]
+    if not cards or len(set(cards)) != len(cards) or not set(cards) <= set(g.hands[f["t"]]):
+        fail(f"{where}.cards", f"{list(cards)} must be different cards of hands[{f['t']}]")
+
+
+def _flood(g: GameState, f: dict[str, Any], where: str) -> None:
+    if len(f["stay"]) != len(f["fl"]):
+        fail(f"{where}.stay", f"must have one count per flooded area ({len(f['fl'])})")
+    if len(set(f["fl"])) != len(f["fl"]):
+        fail(f"{where}.fl", "names an area twice")
+
+
+def _murders(g: GameState, f: dict[str, Any], where: str) -> None:
+    if f["s"] > 0 and f["a"] < 0:
+        fail(f"{where}.a", "no area rolled, past the first stage")
+
+
+def _rm(g: GameState, f: dict[str, Any], where: str) -> None:
+    if f.get("r") == 2 and f["o"] < 0:
+        fail(f"{where}.r", "only an agent is put back elsewhere")
+
+
+def _react(g: GameState, f: dict[str, Any], where: str) -> None:
+    up = f.get("up", -1)
+    parent = frame_kind(g, g.stack[up]["k"]) if up >= 0 else None
+    if parent is None or "r" not in parent.optional:
+        fail(f"{where}.up", f"{up} is not a frame that waits for a reaction")
+
+
+def _move_own(g: GameState, f: dict[str, Any], where: str) -> None:
+    if f["src"] >= 0 and not g.agents[f["p"]][f["src"]]:
+        fail(f"{where}.src", f"no agent of seat {f['p']} in area {f['src']}")
+
+
+def _swap(g: GameState, f: dict[str, Any], where: str) -> None:
+    s = f["s"]
+    if s >= 1 and f["first"] < 0:
+        fail(f"{where}.first", "no first pawn, past the first stage")
+    if s >= 2:
+        second = f.get("second", -1)
+        if second < 0:
+            fail(f"{where}.second", "no second pawn, past the second stage")
+        if A.split_pawn(second)[0] == A.split_pawn(f["first"])[0]:
+            fail(f"{where}.second", "in the same area as the first pawn")
+
+
+def _buy_building(g: GameState, f: dict[str, Any], where: str) -> None:
+    if f["s"] >= 1 and (f["a"] < 0 or g.building[f["a"]] < 0):
+        fail(f"{where}.a", f"{f['a']} holds no building to buy, past the first stage")
+
+
+_REPLY = ("r", "up")  # a frame that asks for a reaction (the verdict) and may be a child
+for _kind, _required, _optional, _kw in (
+    ("turn", ("s",), (), {"stages": 3, "rule": _turn_frame, "lower": True}),
+    ("main", (), ("up",), {"rule": _own_turn, "lower": True}),
+    ("end", (), ("up",), {"rule": _own_turn, "lower": True}),
+    ("two", ("left",), ("up",), {"rule": _own_turn, "lower": True}),
+    ("card", ("c", "i"), (), {"rule": _card_frame, "lower": True}),
+    ("relocate_building", ("a",), ("up",), {}),
+    ("place_agent", ("areas",), ("not", "src", "nt", "opt", "lifted", "up"), {"lower": True}),
+    ("react", ("w", "a", "src", "text"), ("up",), {"rule": _react}),
+    ("rm", ("a", "o", "src", "text", "s"), _REPLY, {"stages": 2, "rule": _rm, "lower": True}),
+    ("rmb", ("a", "s"), _REPLY, {"stages": 2, "lower": True}),
+    ("mv", ("a", "o", "dests", "s"), _REPLY, {"stages": 2, "lower": True}),
+    ("murders", ("seats", "a", "s"), (), {"stages": 3, "rule": _murders, "lower": True}),
+    ("arrive", ("o", "rolls", "ask"), _REPLY, {"lower": True}),
+    ("subsidence", ("seats",), (), {}),
+    ("inigo", ("a", "s"), _REPLY, {"stages": 2, "lower": True}),
+    ("flood", ("fl", "seats", "stay"), (), {"rule": _flood}),
+    ("ev_clear_trouble", ("a",), (), {"lower": True}),
+    ("discard", ("need", "left", "pay"), ("up",), {}),
+    ("trouble_off", ("areas",), ("up",), {}),
+    ("trouble_on", ("areas",), ("up",), {}),
+    (
+        "targeted",
+        ("c", "s", "t"),
+        ("e", "amount", *_REPLY),
+        {
+            "stages": 3,
+            "rule": _targeted,
+            "lower": True,
+            "fields": {"e": Choice(frozenset(("steal_money",)))},
+        },
+    ),
+    ("give_cards", ("to", "left"), ("up",), {}),
+    ("pay_or", ("to", "c", "amount"), ("up",), {"rule": _pay_or}),
+    ("burn_building", ("t",), ("up",), {"fields": {"t": SEAT}}),
+    ("sell", ("t", "amount"), ("up",), {"fields": {"t": SEAT}}),
+    ("discard_theirs", ("t",), ("up",), {"fields": {"t": SEAT}}),
+    ("keep_one", ("t", "cards"), ("up",), {"fields": {"t": SEAT}, "rule": _keep_one}),
+    ("each", ("c", "seats", "s"), _REPLY, {"stages": 2, "rule": _each, "lower": True}),
+    ("money_or_card", ("to", "amount"), ("up",), {}),
+    ("remove_own", ("src", "text"), ("up",), {}),
+    (
+        "transfer",
+        ("c", "payer", "s"),
+        ("to", *_REPLY),
+        {"stages": 4, "rule": _transfer, "lower": True},
+    ),
+    ("pay_first", ("c",), ("up",), {"rule": _pay_first}),
+    ("move_own", ("ft", "any", "src"), ("up",), {"rule": _move_own}),
+    ("pick_foreign", (), ("up",), {}),
+    ("kill", ("src", "targets", "must"), ("up",), {}),
+    ("swap", ("first", "s"), ("second", *_REPLY), {"stages": 5, "rule": _swap, "lower": True}),
+    (
+        "buy_building",
+        ("need_trouble", "a", "s"),
+        _REPLY,
+        {"stages": 3, "rule": _buy_building, "lower": True},
+    ),
+    ("half_build", (), ("up",), {}),
+    ("slant", ("amount",), ("up",), {}),
+    ("refill_to", ("to",), ("up",), {"lower": True}),
+    ("ripper", ("left",), ("up",), {"lower": True}),
+    ("pay_or_lose_agent", ("amount",), ("up",), {}),
+):
+    register_frame_kind(_kind, _required, _optional, **_kw)
+
+
+# How a ruleset's games end: reason head -> the details it may carry (``reason`` is
+# ``head:detail``, or ``head`` alone for an empty detail), computed from the game's tables.
+Endings = Mapping[str, Callable[[GameState], Iterable[str]]]
+_ENDINGS: dict[str | None, Endings] = {
+    None: {
+        "personality": lambda g: [p.id for p in g.t.data.personalities],
+        "deck_exhausted": lambda g: ("personality", "points"),
+        "riots": lambda g: ("points",),
+    }
+}
+_ONE_WINNER = ("personality", "objective")  # a goal or an objective met: its holder alone
+
+
+def register_endings(ruleset: str, endings: Endings) -> None:
+    """Declare the reasons a game of expansion ``ruleset`` may end with (see ``_ENDINGS``)."""
+    _ENDINGS[ruleset] = endings
+
+
 def _outcome(g: GameState) -> None:
     o = g.outcome
     if o is None:
         return
+    head, _, detail = o.reason.partition(":")
+    endings = _ENDINGS.get(g.cfg.expansion, {})
+    if head not in endings or detail not in set(endings[head](g)):
+        fail("outcome.reason", f"{o.reason!r} is not how a game of this ruleset ends")
+    if not o.winners:
+        fail("outcome.winners", "empty: every ending has a winner")
     if len(set(o.winners)) != len(o.winners):
         fail("outcome.winners", f"{list(o.winners)} names a seat twice")
     for w in o.winners:
         if not 0 <= w < g.n:
             fail("outcome.winners", f"{w} is not a seat of a {g.n}-player game")
+    if head in _ONE_WINNER and len(o.winners) != 1:
+        fail("outcome.winners", f"{list(o.winners)}: a {head} ending has one winner")
     if o.points is not None and len(o.points) != g.n:
         fail("outcome.points", f"must have {g.n} entries")
+    if detail == "points" and o.points is None:
+        fail("outcome.points", "missing, but points decided the game")
 
 
 def advance_checked(g: GameState) -> None:
