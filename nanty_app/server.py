@@ -6,46 +6,86 @@ A Starlette app on uvicorn (the ``web`` extra) serving one page (plain HTML and 
 =======  ==================================  ===============================================
 GET      /api/bots                           the bots one can play against
 POST     /api/games                          a new game: ``{"bots": [...], "seed": 1}``
-                                            (``"expansion": "cthulhu"`` for the expansion)
+                                            (``"expansion": "cthulhu"``, ``"theme"``,
+                                            ``"personalities"``); bots are specs such as
+                                            ``ismcts:time=1`` within ``WEB_LIMITS``
 GET      /api/games/{id}                     the game as the person's seat sees it
 POST     /api/games/{id}/act                 the person's action: ``{"action": 17}``
-POST     /api/games/{id}/advance             let the bots take up to ``{"max": n}`` decisions
-GET      /api/records                        the records in the records folder
-POST     /api/records                        upload a record (its JSON) to watch it
+POST     /api/games/{id}/advance             let the bots take up to ``{"max": n}`` decisions,
+                                            for about ``ADVANCE_SECONDS`` at most; the answer
+                                            says how many were taken (``moved``)
+GET      /api/records                        the records in the records folder and uploaded
+POST     /api/records                        upload a record (its JSON, up to 8 MB) to watch
 GET      /api/records/{name}/step/{k}        the recorded game after ``k`` actions, revealed
 =======  ==================================  ===============================================
 
+What a game's answers show is what the person's seat may know: its view of the board, every
+move in words that seat may read, and whether its own decisions were forced (a single legal
+action). Until the game is over they carry no seed, no record name and no forced flag of another
+seat (an interrupt window with one legal answer tells that its seat held no card to block), and
+the records endpoints neither list nor step the record of a game still being played here.
+
 Bad requests get a 4xx answer ``{"error": "..."}`` and change nothing: malformed JSON or fields
-400, an unknown game or record 404, an action out of turn 409, an illegal action 422. The
-server binds to 127.0.0.1 unless told otherwise; games live in memory and every one is saved
-as a record after each of the person's moves.
+400, a request from another web site (an ``Origin`` that is not the page's own) or to a host
+name the server does not answer to (a ``Host`` that is not the bound address, ``localhost`` or
+``127.0.0.1``) 403, an unknown game or record 404, an action out of turn or a game whose bots
+are still moving 409, a body over 1 MB (8 MB for an upload) 413, an illegal action 422. An
+uploaded record is replayed to its end when it arrives and refused (400) unless it replays
+exactly as it says. Anything else that goes wrong is logged and answered with a 500 that names
+no detail.
+
+Bots think in threads (at most ``BOT_THREADS`` at once) outside the event loop, each game under
+its own lock, so a slow bot holds up only its own game; reading a game never waits for its bots
+(it answers the state after the last request that changed it). The server binds to 127.0.0.1
+unless told otherwise; games live in memory (the last ``MAX_GAMES``) and every one is saved as
+a record after each of the person's moves.
 """
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
+import logging
 import re
 import secrets
+import socket
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from nanty_app.table import HUMAN, Table
+from agents.registry import WEB_LIMITS, BotSpecError, untrusted_spec
+from nanty_app.table import HUMAN, Move, Table
 from nanty_env.board_svg import SEAT_COLOURS, board_svg, revealed_view
 from nanty_env.engine import Game, GameConfig, IllegalActionError
-from nanty_env.records import RecordError, load_record, new_game, parse_record, record_config
+from nanty_env.records import RecordError, check_record, load_record, new_game, parse_record
 from nanty_env.words import decision_words, outcome_words
+
+log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 MAX_GAMES = 64  # games kept in memory (the oldest go first; their records stay on disk)
-MAX_UPLOADS = 32
+MAX_UPLOADS = 32  # uploaded records kept (the oldest go first) ...
+MAX_UPLOADS_BYTES = 64 * 1024 * 1024  # ... and their bodies' bytes in all
+MAX_CURSORS = 32  # replays kept at their last step (stepping on from there is cheap)
 MAX_ADVANCE = 2000
+ADVANCE_SECONDS = 1.0  # an advance stops taking decisions once this long has passed
+BOT_THREADS = 2  # games whose bots think at the same time (more wait their turn)
+MAX_BODY = 1024 * 1024  # a JSON request body
+MAX_UPLOAD = 8 * 1024 * 1024  # an uploaded record
+MAX_SEED = 2**63 - 1
+MAX_LISTED = 200
+MAX_STEP_DIGITS = 7
 RECORD_NAME = re.compile(r"^[\w.-]+\.json$")
 PLAYABLE_BOTS = ("random", "heuristic", "ismcts")  # no 'policy': the page loads no model files
 EXPANSIONS = ("cthulhu",)
+GAME_FIELDS = ("bots", "seed", "expansion", "theme", "personalities")
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 
 
 class ApiError(Exception):
@@ -55,188 +95,358 @@ class ApiError(Exception):
         self.message = message
 
 
-# ---------------------------------------------------------------------- the app's state
-class Lobby:
-    """The games being played and the records that can be watched (thread-safe)."""
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
 
-    def __init__(self, records: Path) -> None:
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip()
+    return text.splitlines()[0][:1000] if text else type(e).__name__
+
+
+def parse_json(raw: bytes) -> Any:
+    """A request body as JSON (empty: ``{}``); 400 for anything that is not UTF-8 JSON with
+    finite numbers, including nesting too deep for the parser and integers too long to read."""
+    if not raw.strip():
+        return {}
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ApiError(400, f"the body is not UTF-8 text ({e.reason} at byte {e.start})") from e
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except RecursionError as e:
+        raise ApiError(400, "malformed JSON: nested too deeply") from e
+    except ValueError as e:  # JSONDecodeError, NaN, an integer of more than 4300 digits
+        raise ApiError(400, f"malformed JSON: {_first_line(e)}") from e
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+# ---------------------------------------------------------------------- what the seat sees
+def move_json(move: Move, over: bool) -> dict[str, Any]:
+    """One move of the log as the person (seat 0) may read it. ``forced`` (the seat had one
+    legal action) is told for the person's own moves, for others' only once the game is over
+    (``None``: not told)."""
+    return {
+        "seat": move.seat,
+        "text": move.text_for([0]),
+        "lines": list(move.log),
+        "forced": move.forced if over or move.seat == 0 else None,
+    }
+
+
+def game_state(gid: str, table: Table) -> dict[str, Any]:
+    """The game as the person at seat 0 sees it: what ``GET /api/games/{id}`` answers."""
+    over = table.over
+    view = table.view(0)
+    question, _ = decision_words(view, table.config.theme, table.config)
+    outcome = None
+    if over:
+        o = table.game.outcome
+        outcome = {
+            "winners": list(o.winners),
+            "text": outcome_words(o.winners, o.reason, table.config.theme, table.config),
+            "points": None if o.points is None else list(o.points),
+            "you_won": 0 in o.winners,
+        }
+    record = table.record_path.name if over and table.record_path is not None else None
+    return {
+        "id": gid,
+        "seat": 0,
+        "names": list(table.names),
+        "colours": list(SEAT_COLOURS[: len(table.seats)]),
+        "seed": table.seed if over else None,
+        "expansion": table.config.expansion,
+        "over": over,
+        "to_move": table.to_move,
+        "your_turn": table.human_to_move(),
+        "question": question,
+        "choices": [{"action": a, "text": t, "hint": table.hint(a)} for a, t in table.choices(0)],
+        "svg": board_svg(view, table.config, table.names),
+        "log": [move_json(m, over) for m in table.moves],
+        "outcome": outcome,
+        "record": record,
+    }
+
+
+# ---------------------------------------------------------------------- the app's state
+@dataclass
+class _Game:
+    table: Table
+    lock: threading.Lock  # held by the request moving this game (never by a reader)
+    state: dict[str, Any]  # the answer after the last change: what a reader gets
+
+
+@dataclass
+class _Upload:
+    record: dict[str, Any]
+    summary: dict[str, Any]
+    size: int
+
+
+class Lobby:
+    """The games being played and the records that can be watched (thread-safe).
+
+    ``lock`` guards the tables of games, uploads and replay cursors, and is held only to look
+    something up or put it in; each game has a lock of its own for the (slow) bots' moves."""
+
+    def __init__(self, records: Path, advance_seconds: float = ADVANCE_SECONDS) -> None:
         self.records = records
-        self.games: OrderedDict[str, Table] = OrderedDict()
-        self.uploads: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self._cursor: dict[str, tuple[int, Game]] = {}
-        self.lock = threading.RLock()
+        self.advance_seconds = advance_seconds
+        self.games: OrderedDict[str, _Game] = OrderedDict()
+        self.uploads: OrderedDict[str, _Upload] = OrderedDict()
+        self._cursor: OrderedDict[tuple[Any, ...], tuple[int, Game]] = OrderedDict()
+        self.lock = threading.Lock()
 
     # games
     def new_game(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        unknown = sorted(str(k)[:40] for k in body if k not in GAME_FIELDS)
+        if unknown:
+            raise ApiError(400, f"unknown field(s) {unknown}; a new game takes {GAME_FIELDS}")
         bots = body.get("bots", ["heuristic", "random", "random"])
         if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
             raise ApiError(400, "'bots' must be a list of bot names")
         if not 1 <= len(bots) <= 3:
             raise ApiError(400, "choose 1 to 3 bots (games have 2 to 4 players)")
+        specs = []
         for b in bots:
-            if b.split(":")[0].strip() not in PLAYABLE_BOTS:
-                raise ApiError(400, f"unknown bot {b!r}; choose from {', '.join(PLAYABLE_BOTS)}")
+            name = b.split(":")[0].strip()
+            if name not in PLAYABLE_BOTS:
+                shown = name[:40]
+                raise ApiError(
+                    400, f"unknown bot {shown!r}; choose from {', '.join(PLAYABLE_BOTS)}"
+                )
+            try:
+                specs.append(untrusted_spec(b, WEB_LIMITS))
+            except BotSpecError as e:
+                raise ApiError(400, _first_line(e)) from e
         seed = body.get("seed")
         if seed is None:
             seed = secrets.randbelow(1_000_000)
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise ApiError(400, "'seed' must be a non-negative integer")
+        if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
+            raise ApiError(400, f"'seed' must be a non-negative integer up to {MAX_SEED}")
         expansion = body.get("expansion") or None
         if expansion not in (None, *EXPANSIONS):
-            raise ApiError(400, f"unknown expansion {expansion!r}; choose from {EXPANSIONS}")
+            raise ApiError(400, f"unknown expansion; choose from {list(EXPANSIONS)}")
+        theme = body.get("theme", "nanty")
+        personalities = body.get("personalities", "standard")
+        if not isinstance(theme, str) or not isinstance(personalities, str):
+            raise ApiError(400, "'theme' and 'personalities' must be text")
         try:
             config = GameConfig(
-                num_players=len(bots) + 1,
-                personalities=str(body.get("personalities", "standard")),
-                theme=str(body.get("theme", "nanty")),
+                num_players=len(specs) + 1,
+                personalities=personalities[:40],
+                theme=theme[:40],
                 expansion=expansion,
             )
-            table = Table(config, seed, [HUMAN, *bots], records=self.records, source="nanty serve")
-        except ValueError as e:
-            raise ApiError(400, str(e)) from e
+            table = Table(config, seed, [HUMAN, *specs], records=self.records, source="nanty serve")
+        except (ValueError, BotSpecError) as e:
+            raise ApiError(400, _first_line(e)) from e
         gid = secrets.token_hex(8)
-        with self.lock:
-            self.games[gid] = table
-            while len(self.games) > MAX_GAMES:
-                self.games.popitem(last=False)
-        table.save()
-        return self.state(gid)
+        game = _Game(table, threading.Lock(), {})
+        with game.lock:
+            with self.lock:  # known (and its record hidden) before the record is written
+                self.games[gid] = game
+                while len(self.games) > MAX_GAMES:
+                    self.games.popitem(last=False)
+            table.save()
+            game.state = game_state(gid, table)
+            return game.state
 
-    def table(self, gid: str) -> Table:
-        table = self.games.get(gid)
-        if table is None:
-            raise ApiError(404, f"no game with id {gid!r}")
-        return table
+    def _game(self, gid: str) -> _Game:
+        with self.lock:
+            game = self.games.get(gid)
+        if game is None:
+            raise ApiError(404, f"no game with id {gid[:40]!r}")
+        return game
+
+    def state(self, gid: str) -> dict[str, Any]:
+        """The game's answer after its last change (never waits for its bots)."""
+        return self._game(gid).state
+
+    def _moving(self, gid: str) -> _Game:
+        game = self._game(gid)
+        if not game.lock.acquire(blocking=False):
+            raise ApiError(409, "the bots are still moving in this game; ask again shortly")
+        return game
 
     def act(self, gid: str, body: Mapping[str, Any]) -> dict[str, Any]:
         action = body.get("action")
-        if not isinstance(action, int) or isinstance(action, bool):
+        if not _is_int(action):
             raise ApiError(400, "'action' must be an integer (one of the offered choices)")
-        with self.lock:
-            table = self.table(gid)
+        game = self._moving(gid)
+        try:
+            table = game.table
             if table.over:
                 raise ApiError(409, "the game is over")
             if table.to_move != 0:
                 raise ApiError(409, f"it is player {table.to_move}'s decision, not yours")
+            legal = table.game.legal_actions()
+            if action not in legal:
+                shown = str(action) if abs(action) < 10**12 else "out of range"
+                raise ApiError(422, f"illegal action {shown}; legal: {list(legal)}")
             try:
                 table.play(0, action)
             except IllegalActionError as e:
-                legal = [a for a, _ in table.choices(0)]
-                raise ApiError(422, f"illegal action {action}: {e}; legal: {legal}") from e
+                raise ApiError(422, f"illegal action {action}: {e}; legal: {list(legal)}") from e
             table.save()
-            return self.state(gid)
+            game.state = game_state(gid, table)
+            return game.state
+        finally:
+            game.lock.release()
 
     def advance(self, gid: str, body: Mapping[str, Any]) -> dict[str, Any]:
         most = body.get("max", 1)
-        if not isinstance(most, int) or isinstance(most, bool) or not 1 <= most <= MAX_ADVANCE:
+        if not _is_int(most) or not 1 <= most <= MAX_ADVANCE:
             raise ApiError(400, f"'max' must be an integer from 1 to {MAX_ADVANCE}")
-        with self.lock:
-            table = self.table(gid)
-            moved = len(table.advance(most))
-            if table.over:
+        game = self._moving(gid)
+        try:
+            table = game.table
+            start = time.monotonic()
+            moved = 0
+            while moved < most and table.step() is not None:
+                moved += 1
+                if time.monotonic() - start >= self.advance_seconds:
+                    break  # the page asks again: other requests of this game get a turn
+            if table.over and moved:
                 table.save()
-            state = self.state(gid)
-            state["moved"] = moved
-            return state
+            game.state = game_state(gid, table)
+            return {**game.state, "moved": moved}
+        finally:
+            game.lock.release()
 
-    def state(self, gid: str) -> dict[str, Any]:
-        table = self.table(gid)
-        view = table.view(0)
-        question, _ = decision_words(view, table.config.theme, table.config)
-        outcome = None
-        if table.over:
-            o = table.game.outcome
-            outcome = {
-                "winners": list(o.winners),
-                "text": outcome_words(o.winners, o.reason, table.config.theme, table.config),
-                "points": None if o.points is None else list(o.points),
-                "you_won": 0 in o.winners,
-            }
-        return {
-            "id": gid,
-            "seat": 0,
-            "names": table.names,
-            "colours": list(SEAT_COLOURS[: len(table.seats)]),
-            "seed": table.seed,
-            "expansion": table.config.expansion,
-            "over": table.over,
-            "to_move": table.to_move,
-            "your_turn": table.human_to_move(),
-            "question": question,
-            "choices": [
-                {"action": a, "text": t, "hint": table.hint(a)} for a, t in table.choices(0)
-            ],
-            "svg": board_svg(view, table.config, table.names),
-            "log": [
-                {"seat": m.seat, "text": m.text_for([0]), "lines": list(m.log), "forced": m.forced}
-                for m in table.moves
-            ],
-            "outcome": outcome,
-            "record": table.record_path.name if table.record_path else None,
-        }
+    def _live_records(self) -> tuple[set[str], set[str]]:
+        """The record files of the games being played here: their names, and the names the
+        games ask for (a first save may be under way, and add ``-2``...)."""
+        names: set[str] = set()
+        stems: set[str] = set()
+        with self.lock:
+            games = list(self.games.values())
+        for g in games:
+            t = g.table
+            if t.over:
+                continue
+            if t.record_path is not None:
+                names.add(t.record_path.name)
+            wanted = getattr(t, "record_name", None)
+            if wanted:
+                stems.add(Path(wanted).stem)
+        return names, stems
+
+    def _is_live(self, name: str, rec: Mapping[str, Any] | None = None) -> bool:
+        names, stems = self._live_records()
+        if name in names:
+            return True
+        if rec is not None and rec.get("outcome") is not None:
+            return False
+        stem = Path(name).stem
+        return any(stem == s or re.fullmatch(re.escape(s) + r"-\d+", stem) for s in stems)
 
     # records
     def list_records(self) -> dict[str, Any]:
-        out = []
+        with self.lock:
+            out = [u.summary for u in reversed(self.uploads.values())]
         if self.records.is_dir():
-            for path in sorted(self.records.glob("*.json"), key=lambda p: p.stat().st_mtime)[::-1]:
+            paths = []
+            for path in self.records.glob("*.json"):
                 try:
-                    rec = load_record(path)
-                except RecordError:
+                    paths.append((path.stat().st_mtime, path))
+                except OSError:
                     continue
-                out.append(_summary(path.name, rec))
-        with self.lock:
-            out = [_summary(k, r) for k, r in reversed(self.uploads.items())] + out
-        return {"records": out[:200]}
+            for _, path in sorted(paths, reverse=True):
+                if len(out) >= MAX_LISTED:
+                    break
+                if not RECORD_NAME.match(path.name):
+                    continue
+                try:
+                    rec = _clean_record(load_record(path), str(path.name))
+                except (RecordError, ValueError, RecursionError):
+                    continue
+                if self._is_live(path.name, rec):
+                    continue
+                summary = _summary(path.name, rec)
+                if summary is not None:
+                    out.append(summary)
+        return {"records": out[:MAX_LISTED]}
 
-    def upload(self, body: Any) -> dict[str, Any]:
+    def upload(self, raw: bytes) -> dict[str, Any]:
+        body = parse_json(raw)
         try:
-            rec = parse_record(body, "the uploaded record")
+            rec = _clean_record(parse_record(body, "the uploaded record"), "the uploaded record")
         except RecordError as e:
-            raise ApiError(400, str(e)) from e
+            raise ApiError(400, _first_line(e)) from e
+        problem = _replay_problem(rec)
+        if problem:
+            raise ApiError(400, f"the uploaded record does not replay: {problem}")
         name = f"upload-{secrets.token_hex(6)}"
+        summary = _summary(name, rec)
+        if summary is None:
+            raise ApiError(400, "the uploaded record's outcome cannot be read")
         with self.lock:
-            self.uploads[name] = rec
-            while len(self.uploads) > MAX_UPLOADS:
-                self.uploads.popitem(last=False)
-        return _summary(name, rec)
+            self.uploads[name] = _Upload(rec, summary, len(raw))
+            while len(self.uploads) > MAX_UPLOADS or (
+                len(self.uploads) > 1
+                and sum(u.size for u in self.uploads.values()) > MAX_UPLOADS_BYTES
+            ):
+                gone, _ = self.uploads.popitem(last=False)
+                for key in [k for k in self._cursor if k[0] == gone]:
+                    del self._cursor[key]
+        return summary
 
-    def record(self, name: str) -> dict[str, Any]:
+    def record(self, name: str) -> tuple[dict[str, Any], tuple[Any, ...]]:
+        """A record to watch and the key of its replay cursor (which changes with the file)."""
         with self.lock:
-            if name in self.uploads:
-                return self.uploads[name]
-        if not RECORD_NAME.match(name) or not (self.records / name).is_file():
-            raise ApiError(404, f"no record named {name!r}")
+            up = self.uploads.get(name)
+        if up is not None:
+            return up.record, (name,)
+        missing = ApiError(404, f"no record named {name[:80]!r}")
+        if not RECORD_NAME.match(name):
+            raise missing
+        path = self.records / name
         try:
-            return load_record(self.records / name)
-        except RecordError as e:
-            raise ApiError(422, str(e)) from e
+            if not path.is_file():
+                raise missing
+            st = path.stat()
+            rec = _clean_record(load_record(path), name)
+        except OSError as e:
+            raise missing from e
+        except (RecordError, ValueError, RecursionError) as e:  # RecordError is a ValueError
+            raise ApiError(422, _first_line(e)) from e
+        if self._is_live(name, rec):
+            raise missing
+        return rec, (name, st.st_mtime_ns, st.st_size)
 
-    def step(self, name: str, k: int) -> dict[str, Any]:
-        rec = self.record(name)
+    def step(self, name: str, k_text: str) -> dict[str, Any]:
+        if not k_text.isdigit() or len(k_text) > MAX_STEP_DIGITS:
+            raise ApiError(404, f"no step {k_text[:20]!r}: a step is a number of actions")
+        k = int(k_text)
+        rec, key = self.record(name)
         actions = rec["actions"]
         if not 0 <= k <= len(actions):
             raise ApiError(404, f"step {k} is outside 0..{len(actions)}")
-        with self.lock:
-            at, game = self._cursor.get(name, (0, None))
-            if game is None or at > k:
-                at, game = 0, new_game(rec)
+        with self.lock:  # this request's own cursor while it replays
+            at, cursor = self._cursor.pop(key, (0, None))
+        try:
+            if cursor is None or at > k:
+                at, cursor = 0, new_game(rec)
+            game = cursor
             lines: list[str] = []
-            try:
-                while at < k:
-                    before = len(game.log)
-                    game.apply(int(actions[at]["action"]))
-                    lines = [_strip(x) for x in game.log[before:]]
-                    at += 1
-            except IllegalActionError as e:
-                self._cursor.pop(name, None)
-                raise ApiError(422, f"the record does not replay at action {at + 1}: {e}") from e
-            self._cursor[name] = (at, game)
-            cfg = record_config(rec)
-            names = rec.get("players") or []
+            while at < k:
+                before = len(game.log)
+                game.apply(actions[at]["action"])
+                lines = [_strip(x) for x in game.log[before:]]
+                at += 1
+            cfg = game.cfg
+            names = rec["players"]
             view = revealed_view(game)
             question, _ = decision_words(view, cfg.theme, cfg)
-            return {
+            outcome = None
+            if game.is_terminal:
+                outcome = outcome_words(game.outcome.winners, game.outcome.reason, cfg.theme, cfg)
+            answer = {
                 "name": name,
                 "index": k,
                 "total": len(actions),
@@ -247,145 +457,357 @@ class Lobby:
                 "lines": lines if k > 0 else [],
                 "question": question,
                 "over": game.is_terminal,
-                "outcome": (
-                    outcome_words(game.outcome.winners, game.outcome.reason, cfg.theme, cfg)
-                    if game.is_terminal
-                    else None
-                ),
+                "outcome": outcome,
             }
+        except (IllegalActionError, ValueError, TypeError, KeyError, IndexError) as e:
+            raise ApiError(
+                422, f"the record does not replay at action {at + 1}: {_first_line(e)}"
+            ) from e
+        with self.lock:
+            if key[0] in self.uploads or len(key) > 1:
+                self._cursor[key] = (at, game)
+                while len(self._cursor) > MAX_CURSORS:
+                    self._cursor.popitem(last=False)
+        return answer
 
 
 def _strip(line: str) -> str:
     return re.sub(r"^\[t\d+ p\d+\] ", "", line)
 
 
-def _summary(name: str, rec: Mapping[str, Any]) -> dict[str, Any]:
-    o = rec.get("outcome")
-    cfg = rec.get("config", {})
+def _text(x: Any, limit: int) -> str:
+    return x[:limit] if isinstance(x, str) else ""
+
+
+def _clean_record(rec: Mapping[str, Any], source: str) -> dict[str, Any]:
+    """The fields of a parsed record that the replay and the answers use, checked and trimmed
+    (so that nothing an upload adds reaches an answer). Raises ``RecordError``."""
+    seed = rec["seed"]
+    if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
+        raise RecordError(f"{source}: the seed must be an integer from 0 to {MAX_SEED}")
+    config = rec["config"]
+    if not isinstance(config, dict) or config.get("content") is not None:
+        raise RecordError(f"{source}: the game config must be the shipped game's")
     try:
-        config: GameConfig | None = GameConfig.from_dict(cfg)
-    except (TypeError, ValueError):
-        config = None
+        cfg = GameConfig.from_dict(config)
+    except (TypeError, ValueError) as e:
+        raise RecordError(f"{source}: bad game config: {_first_line(e)}") from e
+    actions = rec["actions"]
+    if not isinstance(actions, list):
+        raise RecordError(f"{source}: 'actions' must be a list")
+    clean = []
+    for i, a in enumerate(actions, start=1):
+        if not isinstance(a, dict) or not _is_int(a.get("action")) or not 0 <= a["action"] < 2**31:
+            raise RecordError(f"{source}: action {i} has no integer 'action'")
+        entry: dict[str, Any] = {"action": a["action"], "text": _text(a.get("text"), 200)}
+        if "seat" in a:
+            if not _is_int(a["seat"]) or not 0 <= a["seat"] < cfg.num_players:
+                raise RecordError(f"{source}: action {i} has a 'seat' that is not a player")
+            entry["seat"] = a["seat"]
+        clean.append(entry)
+    players = rec.get("players")
+    if not isinstance(players, list) or len(players) != cfg.num_players:
+        players = [f"player {s}" for s in range(cfg.num_players)]
+    players = [_text(p, 60) or f"player {s}" for s, p in enumerate(players)]
+    outcome = rec["outcome"]
+    if outcome is not None:
+        ok = (
+            isinstance(outcome, dict)
+            and isinstance(outcome.get("winners"), list)
+            and all(_is_int(w) and 0 <= w < cfg.num_players for w in outcome["winners"])
+            and isinstance(outcome.get("reason"), str)
+        )
+        if not ok:
+            raise RecordError(f"{source}: the outcome is not winners and a reason")
+    return {
+        "format": rec.get("format"),
+        "version": rec.get("version"),
+        "config": config,
+        "seed": seed,
+        "players": players,
+        "actions": clean,
+        "outcome": outcome,
+        "final_digest": _text(rec.get("final_digest"), 200),
+        "source": _text(rec.get("source"), 100),
+        "saved": _text(rec.get("saved"), 40),
+    }
+
+
+def _replay_problem(rec: Mapping[str, Any]) -> str:
+    """Why ``rec`` does not replay exactly as it says ("" when it does)."""
+    try:
+        result = check_record(rec)
+    except (IllegalActionError, ValueError, TypeError, KeyError, IndexError) as e:
+        return _first_line(e)
+    return "" if result.ok else result.problem
+
+
+def _summary(name: str, rec: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A record's line in the list (``None``: its outcome cannot be put in words)."""
+    o = rec["outcome"]
+    words = None
+    if o is not None:
+        try:
+            config = GameConfig.from_dict(rec["config"])
+            words = outcome_words(o["winners"], o["reason"], config.theme, config)
+        except (TypeError, ValueError, KeyError, IndexError):
+            return None
     return {
         "name": name,
-        "players": rec.get("players") or [],
-        "actions": len(rec.get("actions", [])),
-        "source": rec.get("source", ""),
-        "saved": rec.get("saved", ""),
-        "outcome": (
-            outcome_words(o["winners"], o["reason"], cfg.get("theme", "nanty"), config)
-            if o
-            else None
-        ),
+        "players": rec["players"],
+        "actions": len(rec["actions"]),
+        "source": rec["source"],
+        "saved": rec["saved"],
+        "outcome": words,
     }
 
 
 # ---------------------------------------------------------------------- HTTP
-def create_app(records: str | Path = "records") -> Any:
-    """The Starlette application (records are read from and written to ``records``)."""
+def allowed_host(host_header: str, bound: str) -> bool:
+    """Whether a request's ``Host`` names this server: the bound address, ``localhost`` or a
+    loopback address (and any IP address when bound to all of them). A web page that a DNS
+    name was rebound for sends its own name and is refused."""
+    host = host_header.strip().lower()
+    if host.startswith("["):
+        host = host[1 : host.find("]")] if "]" in host else ""
+    elif host.count(":") == 1:
+        host = host.split(":")[0]
+    host = host.rstrip(".")
+    if not host:
+        return False
+    bound = bound.strip("[]").lower()
+    if host in LOCAL_HOSTS or host == bound:
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or bound in ("0.0.0.0", "::", "")
+
+
+def same_origin(origin: str, host_header: str) -> bool:
+    """Whether an ``Origin`` header is the page's own (``http://`` + the ``Host`` it asked)."""
+    parts = urlsplit(origin.strip())
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == host_header.lower()
+
+
+class _Guard:
+    """ASGI middleware: 403 for a request to a host name this server does not answer to, and
+    for a request that changes something (not GET/HEAD) from another web site's page."""
+
+    def __init__(self, app: Any, host: str) -> None:
+        self.app = app
+        self.host = host
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            from starlette.datastructures import Headers
+            from starlette.responses import JSONResponse
+
+            headers = Headers(scope=scope)
+            host = headers.get("host", "")
+            why = ""
+            if not allowed_host(host, self.host):
+                why = f"this server does not answer to the host name {host[:80]!r}"
+            elif scope["method"] not in ("GET", "HEAD"):
+                origin = headers.get("origin")
+                if origin is not None and not same_origin(origin, host):
+                    why = f"requests from another site ({origin[:80]!r}) are refused"
+            if why:
+                await JSONResponse({"error": why}, status_code=403)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def create_app(
+    records: str | Path = "records",
+    *,
+    host: str = "127.0.0.1",
+    advance_seconds: float = ADVANCE_SECONDS,
+) -> Any:
+    """The Starlette application (records are read from and written to ``records``; ``host``:
+    the address it is served at, for the ``Host`` check)."""
+    import anyio
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
     from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
     from starlette.requests import Request
-    from starlette.responses import FileResponse, JSONResponse
+    from starlette.responses import FileResponse, JSONResponse, Response
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
-    lobby = Lobby(Path(records))
+    lobby = Lobby(Path(records), advance_seconds)
+    limiter: list[anyio.CapacityLimiter] = []
 
-    async def body_of(request: Request) -> Any:
-        raw = await request.body()
-        if not raw:
-            return {}
-        try:
-            return json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise ApiError(400, f"malformed JSON: {e}") from e
+    def bot_threads() -> anyio.CapacityLimiter:
+        if not limiter:
+            limiter.append(anyio.CapacityLimiter(BOT_THREADS))
+        return limiter[0]
+
+    async def read_body(request: Request, cap: int) -> bytes:
+        """The body, read a chunk at a time and refused (413) as soon as it passes ``cap``."""
+        too_big = ApiError(413, f"the request body is over {cap // 1024} KB")
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared[:20]) > cap:
+            raise too_big
+        chunks, size = [], 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > cap:
+                raise too_big
+            chunks.append(chunk)
+        return b"".join(chunks)
 
     async def object_body(request: Request) -> dict[str, Any]:
-        body = await body_of(request)
+        body = parse_json(await read_body(request, MAX_BODY))
         if not isinstance(body, dict):
             raise ApiError(400, "the request body must be a JSON object")
         return body
 
-    async def index(request: Request) -> FileResponse:
+    Handler = Callable[[Request], Awaitable[Response]]
+
+    def api(handler: Handler) -> Handler:
+        """``handler`` with its errors as JSON answers: an ``ApiError`` as it says, anything
+        else logged and answered 500 without detail."""
+
+        async def run(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except ApiError as e:
+                return JSONResponse({"error": e.message}, status_code=e.status)
+            except Exception:
+                log.exception("%s %s failed", request.method, request.url.path)
+                return JSONResponse(
+                    {"error": "the server failed to answer (it logged why)"}, status_code=500
+                )
+
+        return run
+
+    async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html")
 
-    async def bots(request: Request) -> JSONResponse:
+    async def bots(request: Request) -> Response:
         return JSONResponse({"bots": list(PLAYABLE_BOTS)})
 
-    async def create_game(request: Request) -> JSONResponse:
+    async def create_game(request: Request) -> Response:
         body = await object_body(request)
         return JSONResponse(await run_in_threadpool(lobby.new_game, body), status_code=201)
 
-    async def get_game(request: Request) -> JSONResponse:
-        gid = request.path_params["gid"]
-        with lobby.lock:
-            return JSONResponse(lobby.state(gid))
+    async def get_game(request: Request) -> Response:
+        return JSONResponse(lobby.state(request.path_params["gid"]))
 
-    async def act(request: Request) -> JSONResponse:
+    async def act(request: Request) -> Response:
         body = await object_body(request)
         gid = request.path_params["gid"]
         return JSONResponse(await run_in_threadpool(lobby.act, gid, body))
 
-    async def advance(request: Request) -> JSONResponse:
+    async def advance(request: Request) -> Response:
         body = await object_body(request)
         gid = request.path_params["gid"]
-        return JSONResponse(await run_in_threadpool(lobby.advance, gid, body))
+        lobby.state(gid)  # 404 at once for an unknown game
+        answer = await anyio.to_thread.run_sync(lobby.advance, gid, body, limiter=bot_threads())
+        return JSONResponse(answer)
 
-    async def records_list(request: Request) -> JSONResponse:
+    async def records_list(request: Request) -> Response:
         return JSONResponse(await run_in_threadpool(lobby.list_records))
 
-    async def upload(request: Request) -> JSONResponse:
-        body = await body_of(request)
-        return JSONResponse(lobby.upload(body), status_code=201)
+    async def upload(request: Request) -> Response:
+        raw = await read_body(request, MAX_UPLOAD)
+        return JSONResponse(await run_in_threadpool(lobby.upload, raw), status_code=201)
 
-    async def step(request: Request) -> JSONResponse:
+    async def step(request: Request) -> Response:
         name, k = request.path_params["name"], request.path_params["k"]
         return JSONResponse(await run_in_threadpool(lobby.step, name, k))
 
-    async def api_error(request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, ApiError)
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
-
-    async def http_error(request: Request, exc: Exception) -> JSONResponse:
+    async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
 
+    async def server_error(request: Request, exc: Exception) -> Response:
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        return JSONResponse({"error": "the server failed to answer (it logged why)"}, 500)
+
     routes = [
         Route("/", index),
-        Route("/api/bots", bots),
-        Route("/api/games", create_game, methods=["POST"]),
-        Route("/api/games/{gid}", get_game),
-        Route("/api/games/{gid}/act", act, methods=["POST"]),
-        Route("/api/games/{gid}/advance", advance, methods=["POST"]),
-        Route("/api/records", records_list),
-        Route("/api/records", upload, methods=["POST"]),
-        Route("/api/records/{name}/step/{k:int}", step),
+        Route("/api/bots", api(bots)),
+        Route("/api/games", api(create_game), methods=["POST"]),
+        Route("/api/games/{gid}", api(get_game)),
+        Route("/api/games/{gid}/act", api(act), methods=["POST"]),
+        Route("/api/games/{gid}/advance", api(advance), methods=["POST"]),
+        Route("/api/records", api(records_list)),
+        Route("/api/records", api(upload), methods=["POST"]),
+        Route("/api/records/{name}/step/{k}", api(step)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
         routes=routes,
-        exception_handlers={ApiError: api_error, HTTPException: http_error},
+        middleware=[Middleware(_Guard, host=host)],
+        exception_handlers={HTTPException: http_error, Exception: server_error},
     )
     app.state.lobby = lobby
     return app
 
 
+# ---------------------------------------------------------------------- the command
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is outside 0..65535")
+    return port
+
+
 def add_serve_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="the browser UI: play against bots, watch records")
     p.add_argument("--host", default="127.0.0.1", help="address to bind")
-    p.add_argument("--port", type=int, default=8000, help="port to listen on")
+    p.add_argument("--port", type=_port, default=8000, help="port to listen on (0: any free one)")
     p.add_argument("--records", default="records", help="folder of game records")
     p.set_defaults(func=cmd_serve)
     return p
 
 
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` and listening. Raises ``OSError`` (a busy port, an
+    address this machine does not have, a name that does not resolve)."""
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def _url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
+    from nanty_app.arguments import fail
+
     try:
         import uvicorn
     except ImportError as e:
         raise SystemExit("nanty serve needs the web extra: pip install 'nanty-narking[web]'") from e
-    print(f"Nanty Narking at http://{args.host}:{args.port}/ (Ctrl-C to stop)")
-    uvicorn.run(create_app(args.records), host=args.host, port=args.port, log_level="warning")
+    try:
+        sock = listen(args.host, args.port)
+    except OSError as e:  # socket.gaierror included
+        reason = e.strerror or _first_line(e)
+        return fail("nanty serve", f"cannot listen on {args.host} port {args.port}: {reason}")
+    port = sock.getsockname()[1]
+    print(f"Nanty Narking at {_url(args.host, port)} (Ctrl-C to stop)", flush=True)
+    app = create_app(args.records, host=args.host)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
     return 0

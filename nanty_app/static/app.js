@@ -11,9 +11,16 @@ async function api(method, path, body) {
     options.body = typeof body === "string" ? body : JSON.stringify(body);
   }
   const response = await fetch(path, options);
-  const data = await response.json();
+  let data = {};
+  try {
+    data = await response.json();
+  } catch (error) {
+    data = {};
+  }
   if (!response.ok) {
-    throw new Error(data.error || `HTTP ${response.status}`);
+    const failure = new Error(data.error || `HTTP ${response.status}`);
+    failure.status = response.status;
+    throw failure;
   }
   return data;
 }
@@ -80,7 +87,10 @@ $("new-game").addEventListener("submit", async (event) => {
 function showGame() {
   $("board").innerHTML = game.svg;
   const names = game.names.map((n, i) => `player ${i} (${n})`);
-  $("status").textContent = `Seed ${game.seed} · you are player 0 · record ${game.record || "not saved"}`;
+  // The seed and the record (which reveal every hand) come only once the game is over.
+  $("status").textContent = game.over
+    ? `Seed ${game.seed} · you are player 0 · record ${game.record || "not saved"}`
+    : "You are player 0";
   renderLog();
   const choices = $("choices");
   choices.innerHTML = "";
@@ -121,6 +131,7 @@ function renderLog() {
     const who = `player ${move.seat} (${game.names[move.seat]})`;
     item.textContent = `${who}: ${move.text}`;
     item.style.color = game.colours[move.seat];
+    if (move.forced) item.title = "the only legal choice"; // told for your own moves only
     if (move.lines.length) {
       const lines = document.createElement("div");
       lines.className = "lines";
@@ -143,12 +154,21 @@ async function act(action) {
   showGame();
 }
 
+// The server lets the bots think for about a second per request and answers with the moves
+// made so far; showGame asks again until it is the person's turn.
 async function advance(max) {
+  const id = game.id;
   try {
-    game = await api("POST", `/api/games/${game.id}/advance`, { max });
+    const answer = await api("POST", `/api/games/${id}/advance`, { max });
+    if (!game || game.id !== id) return; // a new game was started meanwhile
+    game = answer;
     showError("play-error", null);
     showGame();
   } catch (error) {
+    if (error.status === 409 && game && game.id === id && !game.over) {
+      botTimer = setTimeout(() => advance(max), 500); // this game's bots are still moving
+      return;
+    }
     showError("play-error", error);
   }
 }

@@ -16,7 +16,7 @@ from nanty_env.records import check_record, load_record
 
 @pytest.fixture
 def client(tmp_path):
-    return TestClient(create_app(tmp_path))
+    return TestClient(create_app(tmp_path), base_url="http://127.0.0.1:8000")
 
 
 def new_game(client, bots=("random", "random"), seed=5) -> dict:
@@ -94,19 +94,39 @@ def test_new_game_settings_are_checked(client) -> None:
         ({"bots": []}, "1 to 3 bots"),
         ({"bots": ["random"] * 4}, "1 to 3 bots"),
         ({"bots": ["policy:path=/etc/passwd"]}, "unknown bot"),
+        ({"bots": ["ismcts:value_model=/etc/passwd"]}, "'value_model' is not allowed"),
+        ({"bots": ["ismcts:value_model=/nonexistent"]}, "'value_model' is not allowed"),
+        ({"bots": ["ismcts:time=3"]}, "time=3 must be from"),
+        ({"bots": ["mypkg.bots:Greedy"]}, "unknown bot"),
+        ({"bots": ["random"], "seed": 1.5}, "non-negative integer"),
+        ({"bots": ["random"], "seed": 10**400}, "non-negative integer"),
+        ({"bots": ["random"], "seed": "7"}, "non-negative integer"),
+        ({"bots": ["random"], "colour": "red"}, "unknown field"),
         ({"bots": "random"}, "list of bot names"),
-        ({"bots": ["random"], "seed": -1}, "non-negative"),
+        ({"bots": ["random"], "seed": -1}, "non-negative integer"),
         ({"bots": ["random"], "theme": "mars"}, "theme"),
     ]:
         r = client.post("/api/games", json=body)
         assert r.status_code == 400 and message in r.json()["error"], body
 
 
+def play_to_the_end(client, state) -> dict:
+    while not state["over"]:
+        state = until_my_turn(client, state)
+        if not state["over"]:
+            pick = state["choices"][0]["action"]
+            state = client.post(f"/api/games/{state['id']}/act", json={"action": pick}).json()
+    return state
+
+
 def test_records_can_be_listed_stepped_and_uploaded(client, tmp_path) -> None:
     state = until_my_turn(client, new_game(client, bots=("random",), seed=9))
-    client.post(f"/api/games/{state['id']}/act", json={"action": state["choices"][0]["action"]})
+    pick = state["choices"][0]["action"]
+    state = client.post(f"/api/games/{state['id']}/act", json={"action": pick}).json()
+    assert client.get("/api/records").json()["records"] == []  # the game is being played
+    state = play_to_the_end(client, state)
     (listed,) = client.get("/api/records").json()["records"]
-    assert listed["name"] == state["record"] and listed["outcome"] is None
+    assert listed["name"] == state["record"] and listed["outcome"] == state["outcome"]["text"]
     step = client.get(f"/api/records/{listed['name']}/step/1").json()
     assert step["index"] == 1 and step["total"] == listed["actions"] and step["last"]["text"]
     assert "everything revealed" in step["svg"]
