@@ -98,7 +98,6 @@ ACTIONS = Domain(-1, lambda n: A.NUM_ACTIONS, many=True, what="action")
 ACTION_OR_NONE = Domain(-1, lambda n: A.NUM_ACTIONS, what="action or -1")
 PAWN_END = A.PAWN + NUM_AREAS * A.PAWN_SLOTS
 PAWNS = Domain(A.PAWN, lambda n: PAWN_END, many=True, what="pawn action")
-PAWN_OR_NONE = Domain(-1, lambda n: PAWN_END, what="pawn action or -1")
 FLAG = Domain(0, lambda n: 2, what="0/1 flag")
 FLAGS = Domain(0, lambda n: 2, many=True, what="0/1 flag")
 VERDICT = Domain(0, lambda n: 3, what="verdict (0 go on, 1 blocked, 2 replaced)")
@@ -122,17 +121,20 @@ class Choice:
 
 
 @dataclass(frozen=True)
-class OrNull:
-    """A frame field that may also be null (JSON ``null``, Python ``None``)."""
+class Or:
+    """A frame field in ``domain`` or equal to one of ``extra`` (``-1`` for "none yet", or
+    ``None``: JSON ``null``)."""
 
     domain: Domain
+    extra: tuple[Any, ...] = (None,)
 
     def check(self, value: Any, n: int, field: str) -> None:
-        if value is not None:
+        if not any(value is x or (_is_int(value) and value == x) for x in self.extra):
             self.domain.check(value, n, field)
 
 
-FieldDomain = Domain | Choice | OrNull
+FieldDomain = Domain | Choice | Or
+PAWN_OR_NONE = Or(Domain(A.PAWN, lambda n: PAWN_END, what="pawn action or -1"), (-1,))
 FrameRule = Callable[[GameState, dict[str, Any], str], None]
 
 _FRAME_FIELDS: dict[tuple[str | None, str], FieldDomain | None] = {
@@ -154,7 +156,7 @@ _FRAME_FIELDS: dict[tuple[str | None, str], FieldDomain | None] = {
     (None, "dests"): AREAS,
     (None, "fl"): AREAS,
     (None, "rolls"): AREAS,
-    ("arrive", "ask"): OrNull(SEATS),
+    ("arrive", "ask"): Or(SEATS),
     (None, "stay"): STAYS,
     (None, "targets"): PAWNS,
     (None, "first"): PAWN_OR_NONE,
@@ -524,7 +526,7 @@ def _frames(g: GameState) -> None:
             if not isinstance(key, str):
                 fail(field, "frame keys must be strings")
             domain = _domain(spec, kind, key)
-            if value is None and isinstance(domain, OrNull):
+            if value is None and isinstance(domain, Or) and None in domain.extra:
                 continue
             if not _plain(value):
                 fail(field, f"{value!r} is not an integer, string or tuple of them")
