@@ -578,9 +578,11 @@ def _own_turn(g: GameState, f: dict[str, Any], where: str) -> None:
 def _card_frame(g: GameState, f: dict[str, Any], where: str) -> None:
     _own_turn(g, f, where)
     c = f["c"]
-    if c not in g.in_play and "scroll" in g.t.symbols[c][f["i"] :]:
-        # its text may have put it aside already (a loan, a penalty card), but no text is left
-        fail(f"{where}.c", f"card {c} is not in play, with its text still to come")
+    if c not in g.in_play:
+        # its own text may have put it aside (a loan, a penalty card), with no text left
+        aside = any(c in row for row in (*g.loans, *g.penalties))
+        if not aside or "scroll" in g.t.symbols[c][f["i"] :]:
+            fail(f"{where}.c", f"card {c} is neither in play nor put aside by its own text")
     if sum(1 for x in g.stack if x["k"] == "card" and x["c"] == c) > 1:
         fail(f"{where}.c", f"card {c} is resolved by two frames")
     if f["i"] > len(g.t.symbols[c]):

@@ -292,6 +292,15 @@ def _midgame(seed: int = 19) -> Game:
         (lambda d: d["objective"].__setitem__(1, d["objective"][0]), "objective"),
         (lambda d: d.pop("goo"), "goo"),
         (lambda d: d["stack"].append({"k": "summon", "p": 0, "roll": 13}), "stack["),
+        (lambda d: d["elder_area"].__setitem__(0, 99), "elder_area[0]: 99 is outside"),
+        (lambda d: d["elder_area"].__setitem__(0, 10**30), "elder_area[0]: "),
+        (lambda d: d["elder_owner"].__setitem__(0, -5), "elder_owner[0]: -5 is outside"),
+        (
+            lambda d: d["stack"].append({"k": "summon_place", "p": 0, "e": 29}),
+            "stack[",
+        ),
+        (lambda d: d["stack"][0].__setitem__("s", 4), "stack[0].s: 4 is not a stage"),
+        (lambda d: d["stack"][0].pop("s"), "stack[0].s: missing"),
     ],
 )
 def test_a_broken_expansion_state_is_refused_naming_the_field(edit, field):
@@ -309,3 +318,28 @@ def test_determinised_states_pass_the_validator():
     for seat in range(3):
         d = determinize(g, seat, np.random.default_rng(seat)).to_dict()
         assert Game.from_dict(d).to_dict() == d  # validated
+
+
+@pytest.mark.parametrize(
+    "frame, field",
+    [
+        ({"k": "summon_place", "p": 0, "e": 5}, ".e: 5 is not an Elder One of the pack"),
+        ({"k": "move_minion", "p": 0, "a": 3, "e": 0}, ".e: Elder One 0 is not seat 0's"),
+        ({"k": "sacrifice", "p": 0, "e": 0}, ".e: Elder One 0 is in the pool"),
+        ({"k": "refill", "p": 0, "left": 99}, ".left: 99 cards, but"),
+        ({"k": "build_type", "p": 0, "a": 12, "half": 0}, ".a: 12 is not a area"),
+    ],
+)
+def test_an_expansion_frame_that_cannot_be_resumed_is_refused(frame, field):
+    from nanty_env.engine.errors import InvalidStateError
+
+    g = Game.new(cfg(3), 5)  # the first turn: every Elder One is in the pool
+    d = json.loads(json.dumps(g.to_dict()))
+    d["stack"].append(frame)
+    n_elders = len(d["elder_area"])
+    if "Elder One of the pack" in field:
+        frame["e"] = n_elders
+        field = f".e: {n_elders} is not an Elder One of the pack"
+    with pytest.raises(InvalidStateError) as err:
+        Game.from_dict(d)
+    assert field in str(err.value), str(err.value)

@@ -19,7 +19,10 @@ from nanty_env.engine import (
     frame_from_fields,
 )
 from nanty_env.engine import actions as A
+from nanty_env.engine.frames import frame_kinds
 from nanty_env.engine.position import card
+from nanty_env.engine.validation import _FRAME_FIELDS as FRAME_FIELDS
+from nanty_env.engine.validation import frame_kind
 
 
 def frames_of_random_games(expansion: str | None, games: int = 6):
@@ -61,3 +64,25 @@ def test_context_of_a_card_in_play_names_the_card_and_its_next_symbol():
     assert g.decision == "card"
     assert ctx == {"player": 0, "card": c, "symbol_index": 0}
     assert g.view(1)["context"] == {}  # only the deciding seat gets it
+
+
+@pytest.mark.parametrize("expansion", [None, "cthulhu"])
+def test_every_frame_kind_is_declared_for_the_validator(expansion):
+    """``Game.from_dict`` checks every frame against its kind's declaration (keys, domains,
+    place on the stack, rule): each kind of each ruleset has one, and every frame random play
+    builds holds only the keys it declares, the required ones included."""
+    g = Game.new(GameConfig(num_players=2, expansion=expansion, log=False), 0)
+    for kind in frame_kinds(expansion):
+        assert frame_kind(g, kind) is not None, kind
+    for g in frames_of_random_games(expansion, games=3):
+        for f in g.stack:
+            spec = frame_kind(g, f["k"])
+            assert set(spec.required) <= set(f) <= {*spec.required, *spec.optional}, f
+
+
+def test_stay_counts_agents_and_flags_are_flags():
+    """``stay`` counts the agents kept in each flooded area (Holborn may be paid more than
+    once there); the fields declared 0/1 are the ones the engine writes with ``int(bool)``."""
+    assert FRAME_FIELDS[(None, "stay")].what == "count of staying agents"
+    flags = {key for (_, key), d in FRAME_FIELDS.items() if getattr(d, "what", "") == "0/1 flag"}
+    assert flags == {"text", "must", "nt", "opt", "lifted", "ft", "any", "need_trouble", "half"}

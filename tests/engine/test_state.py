@@ -20,7 +20,7 @@ from nanty_env.engine import actions as A
 from nanty_env.engine.board import set_pawns
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu.position import build_position as build_cthulhu_position
-from nanty_env.engine.errors import IllegalActionError
+from nanty_env.engine.errors import IllegalActionError, InvalidStateError
 from nanty_env.engine.game import Game
 from nanty_env.engine.knowledge import set_known
 from nanty_env.engine.position import build_position as build_base_position
@@ -367,3 +367,165 @@ def test_hand_built_positions_refuse_unknown_seats_and_hold_immutable_rows(build
     assert type(g.gren) is tuple and type(g.building) is tuple
     assert g.on_board == [sum(row) for row in g.agents] == [2, 0, 1, 0]
     assert sum(g.gren) == 1
+
+
+# ====================================================================== from_dict refuses, names
+# The actions of the base soak's game (2 players, seed 779286, default configuration) up to
+# step 304: player 0 has paid Holborn twice to keep two agents in a flooded area, so the flood
+# frame's ``stay`` (agents kept, per flooded area) is 2. It used to be declared a 0/1 flag.
+HOLBORN_TWICE = (
+    "23 0 1 0 21 1 390 0 0 308 0 40 1 1 341 308 0 0 24 0 312 147 0 44 0 0 27 313 1 117 107 0 0 "
+    "9 0 0 29 336 0 1 0 41 1 119 0 10 0 0 28 0 0 0 49 1 0 316 0 30 0 2 0 312 0 34 0 0 47 0 305 "
+    "0 20 1 366 0 315 45 1 390 0 0 307 0 33 0 313 0 25 1 307 0 38 0 312 0 7 311 39 312 0 120 "
+    "395 0 14 307 312 1 0 35 0 395 0 4 1 390 0 214 210 353 315 0 11 395 1 32 0 0 0 0 5 0 8 318 "
+    "0 0 335 313 0 395 36 1 0 3 1 13 0 0 0 26 1 390 0 0 395 0 76 329 313 0 0 42 312 1 390 0 245 "
+    "219 395 0 97 0 317 307 12 1 0 0 15 0 1 0 395 0 70 0 86 37 0 311 395 0 80 1 317 0 384 0 0 "
+    "0 0 395 399 311 22 0 43 0 17 1 312 0 93 1 390 341 308 0 0 82 395 0 0 70 0 0 31 0 395 1 0 "
+    "84 1 390 0 264 310 0 48 0 395 0 0 102 1 308 0 399 310 58 395 1 0 66 1 311 0 0 55 1 1 68 1 "
+    "0 0 91 1 399 309 0 64 395 1 359 311 101 1 353 100 346 0 0 0 73 0 330 0 0 0 395 75 399 312 "
+    "0 0 172 57 0 0 88 395 1 313 313 396 396"
+)
+
+
+def test_holborn_paid_twice_in_a_flood_round_trips():
+    g = Game.new(GameConfig(num_players=2, log=False), 779286)
+    for a in map(int, HOLBORN_TWICE.split()):
+        g.apply(a)
+    flood = g.stack[-1]
+    assert flood["k"] == "flood" and flood["stay"] == (2,)
+    again = Game.from_dict(json.loads(json.dumps(g.to_dict())))
+    assert again.to_dict() == g.to_dict() and again.legal_actions() == g.legal_actions()
+    choose = random.Random(5).choice
+    while not g.is_terminal:  # the restored game goes on exactly like the original
+        a = choose(g.legal_actions())
+        g.apply(a)
+        again.apply(a)
+    assert again.to_dict() == g.to_dict()
+
+
+def test_a_flood_frame_stay_is_a_count_per_flooded_area():
+    g = Game.new(GameConfig(num_players=2, log=False), 779286)
+    for a in map(int, HOLBORN_TWICE.split()):
+        g.apply(a)
+    for stay, message in (
+        ([13], r"stack\[2\]\.stay: 13 is not a count of staying agents"),
+        ([-1], r"stack\[2\]\.stay: -1 is not a count"),
+        ([0, 0], r"stack\[2\]\.stay: must have one count per flooded area"),
+    ):
+        d = json.loads(json.dumps(g.to_dict()))
+        d["stack"][2]["stay"] = stay
+        with pytest.raises(InvalidStateError, match=message):
+            Game.from_dict(d)
+
+
+def _mid(expansion: str | None = None, n: int = 3, seed: int = 4, steps: int = 60) -> Game:
+    g = Game.new(GameConfig(num_players=n, log=False, expansion=expansion), seed)
+    choose = random.Random(seed).choice
+    for _ in range(steps):
+        g.apply(choose(g.legal_actions()))
+    return g
+
+
+def _with_lower_frame(expansion: str | None = None) -> dict:
+    """A state with a card frame below the pending decision (random play until there is)."""
+    for seed in range(50):
+        g = Game.new(GameConfig(num_players=3, log=False, expansion=expansion), seed)
+        choose = random.Random(seed).choice
+        while not g.is_terminal:
+            if len(g.stack) >= 3 and g.stack[1]["k"] == "card":
+                return json.loads(json.dumps(g.to_dict()))
+            g.apply(choose(g.legal_actions()))
+    raise AssertionError("no state with a card below the decision")
+
+
+def _finished(expansion: str | None = None) -> dict:
+    g = _mid(expansion, steps=0)
+    choose = random.Random(1).choice
+    while not g.is_terminal:
+        g.apply(choose(g.legal_actions()))
+    return json.loads(json.dumps(g.to_dict()))
+
+
+# Mutations of real states that once got through (or crashed inside) ``from_dict``: each is now
+# one InvalidStateError whose message starts with the field.
+REFUSED = {
+    "a frame kind that is a mapping": (
+        lambda d: d["stack"][0].__setitem__("k", {}),
+        "stack[0].k: ",
+    ),
+    "num_players 2.0": (
+        lambda d: d["config"].__setitem__("num_players", float(d["n"])),
+        "config.num_players: must be int",
+    ),
+    "log 'yes' in the config": (lambda d: d["config"].__setitem__("log", "yes"), "config.log: "),
+    "log 'yes'": (lambda d: d.__setitem__("log", "yes"), "log: must be a list of strings"),
+    "an unknown config field": (lambda d: d["config"].__setitem__("x", 1), "config.x: "),
+    "expansion of the wrong type": (
+        lambda d: d["config"].__setitem__("expansion", 3),
+        "config.expansion: must be str or null",
+    ),
+    "a lower frame's stage deleted": (lambda d: d["stack"][0].pop("s"), "stack[0].s: missing"),
+    "a lower frame's card deleted": (lambda d: d["stack"][1].pop("c"), "stack[1].c: missing"),
+    "a lower frame's stage out of range": (
+        lambda d: d["stack"][0].__setitem__("s", 7),
+        "stack[0].s: 7 is not a stage",
+    ),
+    "a lower frame of another seat": (
+        lambda d: d["stack"][1].__setitem__("p", (d["active"] + 1) % d["n"]),
+        "stack[1].p: ",
+    ),
+    "a lower card not in play": (
+        lambda d: d["stack"][1].__setitem__("c", d["deck"][0]),
+        "stack[1].c: ",
+    ),
+    "the turn frame deleted": (lambda d: d["stack"].pop(0), "stack[0].k: "),
+    "a key no frame of that kind has": (
+        lambda d: d["stack"][1].__setitem__("amount", 3),
+        "stack[1].amount: a card frame has no such key",
+    ),
+    "a decision below another": (
+        lambda d: d["stack"].insert(1, {"k": "keep_one", "p": 0, "t": 1, "cards": [1]}),
+        "stack[1].k: a keep_one frame waits for no other",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+@pytest.mark.parametrize("expansion", [None, "cthulhu"])
+def test_a_broken_state_is_refused_naming_the_field(name, expansion):
+    edit, message = REFUSED[name]
+    d = _with_lower_frame(expansion)
+    edit(d)
+    with pytest.raises(InvalidStateError) as err:
+        Game.from_dict(d)
+    assert str(err.value).startswith(message), str(err.value)
+
+
+ENDS_REFUSED = {
+    "no winner": (lambda d: d["outcome"].__setitem__("winners", []), "outcome.winners: empty"),
+    "an unknown reason": (
+        lambda d: d["outcome"].__setitem__("reason", "boredom"),
+        "outcome.reason: 'boredom' is not how",
+    ),
+    "a reason of the other ruleset": (
+        lambda d: d["outcome"].__setitem__(
+            "reason", "doomsday" if "insanity" not in d else "riots:points"
+        ),
+        "outcome.reason: ",
+    ),
+    "points decided but none": (
+        lambda d: d["outcome"].update(reason="deck_exhausted:points", points=None),
+        "outcome.points: missing",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENDS_REFUSED))
+@pytest.mark.parametrize("expansion", [None, "cthulhu"])
+def test_a_broken_end_is_refused_naming_the_field(name, expansion):
+    edit, message = ENDS_REFUSED[name]
+    d = _finished(expansion)
+    edit(d)
+    with pytest.raises(InvalidStateError) as err:
+        Game.from_dict(d)
+    assert str(err.value).startswith(message), str(err.value)
