@@ -4,7 +4,11 @@ with every invariant checked after every step, and the mix of endings they reach
 Two policies play: ``random`` (uniform over the legal actions) and ``eager`` (a scripted player
 that never passes when anything else is legal, and otherwise picks uniformly). Every game is
 reproducible from (policy, players, seed); the first broken invariant stops the run and names
-it. The report gives, per policy and player count, the games, how they ended (objective =
+it. Unless ``--no-restore``, every decision is also restored as the base game's soak
+(``benchmarks/soak.py``, whose ``--ruleset cthulhu`` runs this ruleset for a given time)
+restores it: a validated JSON round trip (``from_dict(to_dict())``) that must rebuild the same
+state and decision, illegal-action probes that must raise ``IllegalActionError`` and change
+nothing, and at 2 % of decisions a fork (clone, pickled clone and JSON copy play on alike). The report gives, per policy and player count, the games, how they ended (objective =
 sudden death, draw pile, doomsday), who won the draw-pile and doomsday endings (Sloth or
 points), the objectives that won, mean decisions and final Insanity level.
 
@@ -20,10 +24,14 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 
 from nanty_env.engine import Game, GameConfig, Termination
 from nanty_env.engine import actions as A
 from nanty_env.engine.cthulhu.invariants import violations
+
+sys.path.insert(0, str(Path(__file__).parent))  # the base soak's checks, beside this file
+import soak
 
 STEP_CAP = 20_000
 Policy = Callable[[Game, list[int], random.Random], int]
@@ -42,11 +50,25 @@ def eager_policy(g: Game, legal: list[int], rng: random.Random) -> int:
 POLICIES: dict[str, Policy] = {"random": random_policy, "eager": eager_policy}
 
 
-def soak_game(n: int, seed: int, policy: Policy, check: bool = True) -> tuple[Game, int]:
-    """Play one game, checking every invariant after every step; returns it and its length."""
+RESTORE = soak.Soak()  # round trips, probes and forks of every game played here
+
+
+def soak_game(
+    n: int, seed: int, policy: Policy, check: bool = True, restore: bool = False
+) -> tuple[Game, int]:
+    """Play one game, checking every invariant after every step (and with ``restore`` the
+    round trip, probes and forks of ``benchmarks/soak.py`` at every decision); returns it and
+    its length. The policy's choices are the same either way (the checks draw from their own
+    generator)."""
     g = Game.new(GameConfig(num_players=n, expansion="cthulhu", log=False), seed)
     rng = random.Random(seed * 7919 + n)
+    checks = random.Random(seed * 104_729 + n)
     for step in range(STEP_CAP):
+        if restore:
+            try:
+                restore_checks(g, checks)
+            except soak.Violation as e:
+                raise AssertionError(f"players={n} seed={seed} step={step}: {e}") from e
         if g.is_terminal:
             return g, step
         level = g.insanity
@@ -56,6 +78,23 @@ def soak_game(n: int, seed: int, policy: Policy, check: bool = True) -> tuple[Ga
             if bad:
                 raise AssertionError(f"players={n} seed={seed} step={step}: {bad}")
     raise AssertionError(f"players={n} seed={seed}: no end after {STEP_CAP} decisions")
+
+
+def restore_checks(g: Game, rng: random.Random) -> None:
+    """The base soak's checks of one decision: a validated JSON round trip, illegal-action
+    probes and, now and then, a fork."""
+    soak.check_game(g)
+    soak.same(g, soak.json_copy(g), "JSON round trip")
+    RESTORE.round_trips += 1
+    if g.is_terminal:
+        return
+    try:
+        RESTORE.probes += soak.probe(g, rng, 3)
+    except soak.ProbeViolation as e:  # the state is unchanged: recorded, and play goes on
+        RESTORE.probes += e.tried
+        RESTORE.violations.append({"error": str(e)})
+    if rng.random() < 0.02:
+        soak.fork(g, rng, 40, RESTORE)
 
 
 ENDINGS = {
@@ -75,6 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eager-games", type=int, default=200, help="eager games per count")
     parser.add_argument("--policies", nargs="+", default=list(POLICIES), choices=list(POLICIES))
     parser.add_argument("--seed", type=int, default=0, help="first game seed")
+    parser.add_argument(
+        "--no-restore", action="store_true", help="skip the round trips, probes and forks"
+    )
     args = parser.parse_args(argv)
 
     start, cpu = time.perf_counter(), time.process_time()
@@ -91,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
             ends: Counter = Counter()
             sloth = steps = insanity = 0
             for seed in range(args.seed, args.seed + count):
-                g, k = soak_game(n, seed, POLICIES[name])
+                g, k = soak_game(n, seed, POLICIES[name], restore=not args.no_restore)
                 ends[ending(g)] += 1
                 o = g.outcome
                 sloth += (o.termination is Termination.DECK and o.detail == "objective") or (
@@ -127,6 +169,17 @@ def main(argv: list[str] | None = None) -> int:
         f"step: no violation ({time.perf_counter() - start:.0f} s wall, "
         f"{time.process_time() - cpu:.0f} s CPU)"
     )
+    if not args.no_restore:
+        print(
+            f"{RESTORE.round_trips} JSON round trips, {RESTORE.probes} illegal-action probes, "
+            f"{RESTORE.forks} forks ({RESTORE.fork_decisions} fork decisions): all agreed"
+        )
+        if RESTORE.violations:
+            kinds = Counter(v["error"][:100] for v in RESTORE.violations)
+            print(f"{len(RESTORE.violations)} probes raised another error than IllegalActionError:")
+            for text, count in kinds.most_common(10):
+                print(f"  {count} x {text}")
+            return 1
     return 0
 
 
