@@ -13,6 +13,11 @@ PettingZoo's ``aec_to_parallel`` requires (``metadata["is_parallelizable"]`` is 
 seat that decides answers its decision, every other seat answers the no-op
 (:data:`~nanty_env.observation.NO_OP`, the only action its mask allows), and the decision is
 applied when the cycle ends, as one step of ``parallel_env``.
+
+Bad input changes nothing (``docs/env.md``, "Bad input"): an action that is not an integer
+(a bool, a float, a string, an array that is not 0-d, ``None`` from an agent that must act)
+raises ``TypeError`` here and in ``env()``; ``reset(seed=...)`` takes ``None`` or an integer
+>= 0.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from nanty_env.options import (
     check_potential,
     check_render_mode,
     check_reward_mode,
+    check_seed,
     game_config,
 )
 from nanty_env.render import render_text
@@ -145,6 +151,7 @@ class raw_env(AECEnv):
 
     # ------------------------------------------------------------------ AEC API
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        seed = check_seed(seed)  # before anything changes
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
         self.game_seed = int(self._seeds.integers(2**63))

@@ -20,6 +20,11 @@ actor-learner setups) compute actions for one chunk while the others play.
 Data crosses through shared memory; each worker is woken and answers through its pipe, so
 idle processes sleep instead of spinning (the caller and the workers share the cores). A worker
 handles its messages in order, so a chunk posted while it is busy is stepped without a wake-up.
+
+``send`` checks its actions before the chunk moves: :class:`~nanty_env.options.ActionBatchError`
+for a batch that is not one integer per game of the chunk, ``IllegalActionError`` for an illegal
+action of a game whose ``illegal_action`` is ``"raise"`` (against the masks ``recv`` returned);
+the chunk then still waits for its actions, and the batch stays usable.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import numpy as np
 
 from nanty_env.balance import MIN_WINDOW, WINDOW_GAME_STEPS, FasterMode
 from nanty_env.batch import EnvFactory, EnvMaker, GameBatch, process_context, warn_games_stay
+from nanty_env.options import as_actions, check_legal, check_seed
 from nanty_env.workers import DEFAULT_TIMEOUT, VecEnvWorkerError, Worker, _StepBuffers
 
 GIVEN = "given"  # marks a worker's answer to "give": the chunk's games, pickled
@@ -45,8 +51,10 @@ def _play(batch: GameBatch, b: _StepBuffers, cmd: str) -> list[dict]:
     """Step (``cmd == "step"``, with the actions in ``b``) or reset one chunk into its buffers;
     its infos. The same in a worker and in the calling process."""
     if cmd == "step":
-        return batch.step_into(b.actions, b.obs, b.rewards, b.dones, b.masks)
+        actions = b.actions[: batch.num_envs]  # checked by send()
+        return batch.step_into(actions, b.obs, b.rewards, b.dones, b.masks)
     if cmd == "reset":
+        b.raising[:] = batch.raising()  # for send() to check the actions of those games
         b.obs[:] = batch.reset()
         b.masks[:] = batch.action_masks()
         b.rewards[:] = 0.0
@@ -198,7 +206,9 @@ class AsyncNantyVecEnv:
         return [w.proc.pid for w in self._workers]
 
     def seed(self, seed: int | None = None) -> None:
-        """Seed game ``i`` with ``seed + i`` at the next ``async_reset``."""
+        """Seed game ``i`` with ``seed + i`` at the next ``async_reset`` (``seed``: ``None`` or
+        an integer >= 0)."""
+        seed = check_seed(seed)
         self._require_idle("seed")
         posted = []
         for c, ids in enumerate(self._ids):
@@ -220,15 +230,17 @@ class AsyncNantyVecEnv:
     def send(
         self, actions: Sequence[int] | np.ndarray, env_ids: Sequence[int] | np.ndarray
     ) -> None:
-        """Hand a received chunk its next actions (``actions[j]`` for game ``env_ids[j]``)."""
+        """Hand a received chunk its next actions (``actions[j]`` for game ``env_ids[j]``), once
+        they are checked (one integer per game, legal for the games that raise on an illegal
+        action): if they are refused, nothing moves and the chunk still waits for them."""
         env_ids = np.asarray(env_ids)
         c = self._chunk_of(env_ids)
         if c not in self._awaiting:
             raise ValueError(f"games {env_ids.tolist()} are not waiting for actions")
-        actions = np.asarray(actions).reshape(-1)
-        if len(actions) != len(env_ids):
-            raise ValueError(f"{len(actions)} actions for {len(env_ids)} games")
-        self._bufs[c].actions[:] = actions
+        b = self._bufs[c]
+        actions = as_actions(actions, len(env_ids))
+        check_legal(actions, b.masks, b.raising, first=int(env_ids[0]))
+        b.actions[:] = actions
         self._awaiting.discard(c)
         if not self._relocate(c):
             self._start(c, "step")
@@ -404,10 +416,11 @@ class AsyncNantyVecEnv:
             raise VecEnvWorkerError(f"this vec env is unusable: {self._broken}; close it")
 
     def _chunk_of(self, env_ids: np.ndarray) -> int:
-        k = self._chunk_from.get(int(env_ids[0]), -1) if len(env_ids) else -1
+        ok = env_ids.ndim == 1 and env_ids.dtype.kind in "iu" and len(env_ids)
+        k = self._chunk_from.get(int(env_ids[0]), -1) if ok else -1
         if k >= 0 and np.array_equal(self._ids[k], env_ids):
             return k
-        raise ValueError(f"{env_ids.tolist()} is not one chunk returned by recv()")
+        raise ValueError(f"{env_ids.tolist()!r} is not one chunk returned by recv()")
 
     def _require_idle(self, what: str) -> None:
         self._check_usable()

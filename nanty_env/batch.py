@@ -4,6 +4,11 @@
 ``VecEnv``) and ``nanty_env.async_vector`` run one in the calling process and one in each worker
 process. It imports neither torch nor Stable-Baselines3, so worker processes stay small and start
 fast.
+
+A step's actions are checked before any game moves (:meth:`GameBatch.check_actions`): a batch
+that is not one integer per game raises :class:`~nanty_env.options.ActionBatchError`, an illegal
+action for a game whose ``illegal_action`` is ``"raise"`` raises ``IllegalActionError``, and no
+game is ever half-stepped.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from nanty_env.engine import IllegalActionError
+from nanty_env.options import as_actions, check_seed
 from nanty_env.single import NantySingleAgentEnv
 
 EnvFactory = Callable[[], NantySingleAgentEnv]
@@ -98,13 +105,35 @@ class GameBatch:
         return self.step_wait()
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = actions
+        """Check ``actions`` (:meth:`check_actions`) and keep them for :meth:`step_wait`."""
+        self._actions = self.check_actions(actions)
+
+    def check_actions(self, actions: Any) -> list[int]:
+        """``actions`` as ints, one per game, if every game takes its own; else, before any
+        game moves, :class:`~nanty_env.options.ActionBatchError` for a batch that is not one
+        integer per game, or what a game's ``check_action`` raises (``IllegalActionError``
+        for an illegal action under ``illegal_action="raise"``, ``RuntimeError`` before
+        ``reset()``)."""
+        acts = as_actions(actions, self.num_envs).tolist()
+        for i, (e, a) in enumerate(zip(self.envs, acts, strict=True)):
+            try:
+                e.check_action(a)
+            except IllegalActionError as exc:
+                raise IllegalActionError(f"game {i}: {exc}; no game has moved") from None
+        return acts
+
+    def raising(self) -> np.ndarray:
+        """Whether each game raises on an illegal action (``illegal_action="raise"``)."""
+        return np.array([e.illegal_action == "raise" for e in self.envs], dtype=bool)
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        if self._actions is None:
+            raise RuntimeError("call step_async(actions) before step_wait()")
+        actions, self._actions = self._actions, None
         obs = np.empty((self.num_envs, *self.observation_space.shape), dtype=np.float32)
         rewards = np.zeros(self.num_envs, dtype=np.float32)
         dones = np.zeros(self.num_envs, dtype=bool)
-        infos = self.step_into(self._actions, obs, rewards, dones)
+        infos = self._step_checked(actions, obs, rewards, dones)
         return obs, rewards, dones, infos
 
     def step_into(
@@ -116,7 +145,18 @@ class GameBatch:
         masks: np.ndarray | None = None,
     ) -> list[dict[str, Any]]:
         """Step every game, writing the results into the given arrays (and the next action
-        masks into ``masks`` if given); returns the infos."""
+        masks into ``masks`` if given); returns the infos. The actions are checked first
+        (:meth:`check_actions`): if one is refused, no game moves."""
+        return self._step_checked(self.check_actions(actions), obs, rewards, dones, masks)
+
+    def _step_checked(
+        self,
+        actions: list[int],
+        obs: np.ndarray,
+        rewards: np.ndarray,
+        dones: np.ndarray,
+        masks: np.ndarray | None = None,
+    ) -> list[dict[str, Any]]:
         infos: list[dict[str, Any]] = []
         returns, lengths = self._returns, self._lengths
         for i, e in enumerate(self.envs):
@@ -199,7 +239,9 @@ class GameBatch:
         self.num_envs += len(slots)
 
     def seed(self, seed: int | None = None) -> list[int | None]:
-        """Seed game ``i`` with ``seed + i`` at the next ``reset``."""
+        """Seed game ``i`` with ``seed + i`` at the next ``reset`` (``seed``: ``None`` or an
+        integer >= 0)."""
+        seed = check_seed(seed)
         self._seeds = [None if seed is None else seed + i for i in range(self.num_envs)]
         return self._seeds
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from nanty_env.engine import GameConfig
+from nanty_env.engine import GameConfig, IllegalActionError
 from nanty_env.rewards import REWARD_MODES
 
 GAME_OPTIONS = (
@@ -100,6 +100,98 @@ def check_potential(value: Any) -> Callable | None:
     if value is not None and not callable(value):
         raise TypeError(f"shaping must be a potential phi(game, seat) or None, got {value!r}")
     return value
+
+
+def check_seed(seed: Any) -> int | None:
+    """``seed`` as an ``int`` if it is ``None`` or a Python or numpy integer >= 0; a bool, a
+    float, a string... raises a ``TypeError``, a negative integer a ``ValueError`` (what every
+    face's ``reset(seed=...)`` and the vectorised faces' ``seed()`` accept)."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool | np.bool_) or not isinstance(seed, int | np.integer):
+        raise TypeError(
+            f"seed must be a non-negative integer or None, got {type(seed).__name__} {seed!r}"
+        )
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative integer or None, got {seed}")
+    return int(seed)
+
+
+class ActionBatchError(ValueError, TypeError):
+    """A batch of actions for a vectorised face that is not one integer per game: the wrong
+    length or shape, bools, floats, ``None``, strings. Raised before any game moves. A
+    ``ValueError``, and a ``TypeError`` too, as a single non-integer action is on every face."""
+
+
+_INT64_MAX = np.iinfo(np.int64).max
+
+
+def _is_integer(value: Any) -> bool:
+    """Whether ``value`` is one action by :func:`as_action`'s rule."""
+    if isinstance(value, np.ndarray) and value.shape == ():
+        value = value[()]
+    return not isinstance(value, bool) and isinstance(value, int | np.integer)
+
+
+def as_actions(actions: Any, n: int) -> np.ndarray:
+    """``actions`` as an ``int64`` array of shape ``(n,)`` if it holds one integer per game: a
+    numpy integer array (what SB3's ``predict`` returns for a batch), a list or tuple of actions
+    as :func:`as_action` takes them (Python or numpy integers, 0-d integer arrays), or anything
+    with ``__array__`` (a CPU tensor) holding integers. Anything else raises
+    :class:`ActionBatchError`, saying what is wrong."""
+    if isinstance(actions, list | tuple):
+        for i, a in enumerate(actions):
+            if type(a) is not int and not _is_integer(a):
+                raise ActionBatchError(
+                    f"actions must be integers, one per game; actions[{i}] is "
+                    f"{type(a).__name__} {a!r}"
+                )
+        try:
+            arr = np.array(actions, dtype=np.int64)
+        except OverflowError:
+            raise ActionBatchError("actions must be integers that fit in int64") from None
+    elif isinstance(actions, np.ndarray) or (
+        hasattr(actions, "__array__") and not isinstance(actions, str | bytes)
+    ):
+        arr = np.asarray(actions)
+        if arr.dtype.kind not in "iu":
+            raise ActionBatchError(
+                f"actions must be integers, one per game; got an array of {arr.dtype}"
+            )
+        if arr.dtype == np.uint64 and arr.size and arr.max() > _INT64_MAX:
+            raise ActionBatchError("actions must be integers that fit in int64")
+    else:
+        raise ActionBatchError(
+            f"actions must be a sequence or array of {n} integers, one per game; got "
+            f"{type(actions).__name__} {actions!r}"
+        )
+    if arr.shape != (n,):
+        got = f"{len(arr)} actions" if arr.ndim == 1 else f"shape {arr.shape}"
+        raise ActionBatchError(
+            f"actions must have shape ({n},), one integer per game: got {got} for {n} games"
+        )
+    return arr.astype(np.int64, copy=False)
+
+
+def check_legal(
+    actions: np.ndarray, masks: np.ndarray, raising: np.ndarray, first: int = 0
+) -> None:
+    """Raise ``IllegalActionError`` if a game whose ``illegal_action`` is ``"raise"``
+    (``raising[i]``) is given an action its mask forbids; ``first``: the batch index of game 0
+    (for the message). Checked before any game moves: in a batch, one game's illegal action
+    would otherwise stop the step half done."""
+    if not raising.any():
+        return
+    num_actions = masks.shape[1]
+    inside = (actions >= 0) & (actions < num_actions)
+    legal = inside & masks[np.arange(len(actions)), np.where(inside, actions, 0)]
+    bad = np.flatnonzero(raising & ~legal)
+    if len(bad):
+        i = int(bad[0])
+        raise IllegalActionError(
+            f"action {int(actions[i])} is not legal in game {first + i}, whose illegal_action "
+            f"is 'raise'; no game has moved"
+        )
 
 
 def as_action(action: Any) -> int:

@@ -12,10 +12,13 @@ A step needs the deciding agent's action; the others' may be the no-op or left o
 action (of the decider, or anything but the no-op from another agent) raises
 ``IllegalActionError`` and changes nothing. ``raw_env(agent_order="cycle")`` is the same game as
 an AEC env (``pettingzoo.utils.conversions.aec_to_parallel`` turns it into this one).
+``actions`` must be a dict; an action that is not an integer (``None`` included: every agent in
+``actions`` is live) raises ``TypeError``; every action is checked before the game changes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -28,6 +31,7 @@ from nanty_env.options import (
     check_bool,
     check_render_mode,
     check_reward_mode,
+    check_seed,
     game_config,
 )
 from nanty_env.render import render_text
@@ -86,6 +90,7 @@ class parallel_env(ParallelEnv):
         return acting_infos(self.game, self.possible_agents)
 
     def reset(self, seed: int | None = None, options: dict | None = None):
+        seed = check_seed(seed)  # before anything changes
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
         self.game = Game.new(self.config, int(self._seeds.integers(2**63)))
@@ -114,19 +119,30 @@ class parallel_env(ParallelEnv):
         return obs, rewards, terminations, truncations, infos
 
     def _checked(self, actions: dict[str, Any], acting: str) -> int:
-        """The deciding agent's action, once every action is checked (nothing is applied)."""
-        unknown = sorted(set(actions) - set(self.agents))
+        """The deciding agent's action, once every action is checked (nothing is applied):
+        its type first (``TypeError``), then its legality (``IllegalActionError``)."""
+        if not isinstance(actions, Mapping):
+            raise TypeError(
+                f"actions must be a dict agent -> action, got {type(actions).__name__} {actions!r}"
+            )
+        unknown = sorted(set(actions) - set(self.agents), key=str)
         if unknown:
-            raise KeyError(f"actions for agents not in the game: {', '.join(unknown)}")
+            raise KeyError(f"actions for agents not in the game: {', '.join(map(str, unknown))}")
         if acting not in actions:
             raise KeyError(f"{acting} decides now: the actions must include it")
+        given = {}
         for agent, action in actions.items():
-            if agent != acting and as_action(action) != self._no_op:
+            try:
+                given[agent] = as_action(action)
+            except TypeError as exc:
+                raise TypeError(f"{agent}: {exc}") from None
+        for agent, action in given.items():
+            if agent != acting and action != self._no_op:
                 raise IllegalActionError(
                     f"{agent} is not deciding: its only legal action is the no-op {self._no_op}, "
                     f"got {action!r}"
                 )
-        decision = as_action(actions[acting])
+        decision = given[acting]
         if decision not in self.game.legal:
             self.game.apply(decision)  # raises IllegalActionError with the engine's description
         return decision

@@ -8,6 +8,11 @@ see their own seat's view. ``step`` returns when the learner owes its next decis
 its own out-of-turn decisions, e.g. an interrupt window during an opponent's turn) or the game is
 over, so every reward lands on the learner's own transition: the terminal reward goes to the
 step that ended the game, whoever made the last move.
+
+Bad input changes nothing: ``reset(seed=...)`` takes ``None`` or an integer >= 0 (Python or
+numpy); ``step`` takes one integer action (``TypeError`` otherwise), raises ``RuntimeError``
+before ``reset()`` and once the episode has terminated (the game ended, or an illegal action
+ended the episode): call ``reset()`` to play again, as Gymnasium expects.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from nanty_env.options import (
     check_potential,
     check_render_mode,
     check_reward_mode,
+    check_seed,
     game_config,
 )
 from nanty_env.rewards import Potential, terminal_rewards
@@ -106,9 +112,10 @@ class NantySingleAgentEnv(gym.Env):
             opponent for all, or a factory ``rng -> list`` called each episode (for opponent
             pools); default: random play.
         reward_mode, shaping, reveal_personalities: as for ``raw_env``.
-        illegal_action: ``"terminate"`` (default, like ``env()``): an illegal action ends the
-            episode with ``illegal_reward`` and the game is left as it was; ``"raise"``: raise
-            ``IllegalActionError``.
+        illegal_action: ``"terminate"`` (default, like ``env()``): an illegal action (an
+            integer the mask forbids, out of the action space included) ends the episode with
+            ``illegal_reward`` and the game is left as it was (``step`` then raises until
+            ``reset()``); ``"raise"``: raise ``IllegalActionError``, the episode goes on.
         auto_forced: apply the learner's decisions that have a single legal action for it
             (nothing to learn there; fewer, more meaningful steps).
         hint: a bot (same protocol as an opponent) sitting in the learner's seat, seeing only
@@ -173,10 +180,12 @@ class NantySingleAgentEnv(gym.Env):
         self._observers: list[tuple[int, Any]] = []
         self._last_turn = -1
         self._phi = 0.0
+        self._over = False  # the episode has terminated: step() raises until reset()
         self._encode = spec.new_encoder()
 
     # ------------------------------------------------------------------ gymnasium API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        seed = check_seed(seed)  # before anything changes
         super().reset(seed=seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
@@ -191,16 +200,30 @@ class NantySingleAgentEnv(gym.Env):
             if not self.game.is_terminal:
                 break
         self._phi = self._potential()
+        self._over = False
         return self._obs(), self._info()
 
-    def step(self, action: int):
+    def check_action(self, action: Any) -> int:
+        """``action`` as an ``int`` if :meth:`step` takes it now; else what ``step`` would
+        raise, before anything changes: ``RuntimeError`` before ``reset()`` or once the
+        episode has terminated, ``TypeError`` if it is not an integer, ``IllegalActionError``
+        if it is illegal and ``illegal_action="raise"``. (The vectorised faces check every
+        game's action with it before any game moves.)"""
         g = self.game
         if g is None:
             raise RuntimeError("call reset() before step()")
+        if self._over:
+            raise RuntimeError("the episode has terminated: call reset() before step()")
         action = as_action(action)  # a TypeError for anything but an integer
-        if g.is_terminal or action not in g.legal:
-            if self.illegal_action == "raise" or g.is_terminal:
-                g.apply(action)  # raises IllegalActionError
+        if self.illegal_action == "raise" and action not in g.legal:
+            g.apply(action)  # raises IllegalActionError with the engine's description
+        return action
+
+    def step(self, action: int):
+        action = self.check_action(action)
+        g = self.game
+        if action not in g.legal:  # illegal_action="terminate": the game is left as it was
+            self._over = True
             info = self._info() | {"illegal_action": action}
             return self._obs(), self.illegal_reward, True, False, info
         g.apply(action)
@@ -212,6 +235,7 @@ class NantySingleAgentEnv(gym.Env):
             self._phi = phi
         terminated = g.is_terminal
         if terminated:
+            self._over = True
             reward += terminal_rewards(g, self.reward_mode)[self.seat]
         return self._obs(), float(reward), terminated, False, self._info()
 

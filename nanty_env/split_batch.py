@@ -14,6 +14,11 @@ and moves the worker's games to the caller when it is not (a small batch, or a m
 other core is busy), and back when it is again: the worker then sleeps and a step costs what
 one process pays. A game moved keeps its place in the batch and goes on exactly as it would
 have (same observations, rewards and episodes), so balancing changes the speed only.
+
+A step's actions are checked in the calling process before any game moves, the workers'
+included: :class:`~nanty_env.options.ActionBatchError` for a batch that is not one integer per
+game, ``IllegalActionError`` for an illegal action of a game whose ``illegal_action`` is
+``"raise"`` (checked against the masks of the current decisions).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ from nanty_env.batch import (
     process_context,
     warn_games_stay,
 )
+from nanty_env.options import as_actions, check_legal, check_seed
 from nanty_env.workers import (
     DEFAULT_TIMEOUT,
     DONE,
@@ -60,9 +66,8 @@ def _sync_worker(remote: Any, env_fns: list[EnvFactory], bufs: _StepBuffers) -> 
             return
         if msg == STEP:
             try:
-                infos = batch.step_into(
-                    bufs.actions, bufs.obs, bufs.rewards, bufs.dones, bufs.masks
-                )
+                actions = bufs.actions[: batch.num_envs]  # checked by the caller
+                infos = batch.step_into(actions, bufs.obs, bufs.rewards, bufs.dones, bufs.masks)
                 stored = bufs.put_infos(infos)
             except Exception:
                 remote.send_bytes(FAILED)
@@ -78,6 +83,7 @@ def _sync_worker(remote: Any, env_fns: list[EnvFactory], bufs: _StepBuffers) -> 
             return
         try:
             answer = (True, handle(batch, cmd, data))
+            bufs.raising[: batch.num_envs] = batch.raising()  # a command may change them
         except Exception:
             answer = (False, traceback.format_exc())
         remote.send(answer)
@@ -120,6 +126,7 @@ class SplitBatch:
             self.close()
             raise
         self._masks: np.ndarray | None = None
+        self._has_reset = False
         self._local_actions: list[int] = []
         self._balancer: SplitBalancer | None = None
         if balance is not False and len(self._workers) == 1:
@@ -160,11 +167,19 @@ class SplitBatch:
 
     def reset(self) -> np.ndarray:
         results = self._broadcast("reset", lambda sl: None)
+        self._has_reset = True
         self._masks = np.concatenate([x[1] for x in results])
         return np.concatenate([x[0] for x in results])
 
     def step_async(self, actions: np.ndarray) -> None:
-        actions = np.asarray(actions)
+        """Check ``actions`` (one integer per game; legal for the games that raise on an
+        illegal action), then start the step: nothing moves if they are refused."""
+        actions = as_actions(actions, self.num_envs)
+        if not self._has_reset:
+            raise RuntimeError("call reset() before step()")
+        raising = self._raising()
+        if raising.any():  # the masks may cost a round trip: only then
+            check_legal(actions, self.action_masks(), raising)
 
         def run() -> None:
             self._step_started = time.perf_counter()
@@ -174,6 +189,13 @@ class SplitBatch:
 
         self._guarded(run)
         self._local_actions = actions[self._slices[0]].tolist()
+
+    def _raising(self) -> np.ndarray:
+        """Whether each game raises on an illegal action: the caller's games asked, the
+        workers' as they last wrote them (after every reset and command)."""
+        parts = [self._local.raising()]
+        parts += [w.bufs.raising[: sl.stop - sl.start] for w, sl in self._busy_workers()]
+        return np.concatenate(parts)
 
     def _busy_workers(self) -> list[tuple[Worker, slice]]:
         """The workers that hold games at present, each with its games' slice of the batch."""
@@ -263,6 +285,9 @@ class SplitBatch:
         return self._masks
 
     def seed(self, seed: int | None = None) -> list[int | None]:
+        """Seed game ``i`` with ``seed + i`` at the next ``reset`` (``seed``: ``None`` or an
+        integer >= 0, checked here)."""
+        seed = check_seed(seed)
         results = self._broadcast("seed", lambda sl: None if seed is None else seed + sl.start)
         return [s for part in results for s in part]
 

@@ -8,7 +8,10 @@ processes (``nanty_env.split_batch``), with blocking waits, worker faults report
 ``VecEnvWorkerError`` and, with one worker process, the worker's games moved to the calling
 process while that is measured faster (``nanty_env.balance``). Both expose
 ``action_masks()`` -> bool array of shape (N, actions), which sb3-contrib's ``MaskablePPO``
-reads through ``env_method("action_masks")``.
+reads through ``env_method("action_masks")``. Both check a step's actions before any game
+moves: ``nanty_env.options.ActionBatchError`` for a batch that is not one integer per game,
+``IllegalActionError`` for an illegal action of a game under ``illegal_action="raise"``
+(``docs/env.md``, "Bad input").
 
 This module is the only one of the vectorised faces that imports SB3; the games and the worker
 processes (``nanty_env.batch``, ``nanty_env.split_batch``, ``nanty_env.workers``) do not.

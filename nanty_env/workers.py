@@ -51,12 +51,15 @@ def _aligned(size: int) -> int:
 
 class _StepBuffers:
     """One chunk's step exchange in shared memory: the caller writes ``actions``; the worker
-    writes observations, rewards, dones, next masks and the pickled infos."""
+    writes observations, rewards, dones, next masks and the pickled infos, and (after a reset
+    or a command) ``raising``: which games raise on an illegal action, for the caller to check
+    the actions of those games against their masks before any game moves."""
 
     ctrl: np.ndarray
     actions: np.ndarray
     rewards: np.ndarray
     dones: np.ndarray
+    raising: np.ndarray
     masks: np.ndarray
     obs: np.ndarray
 
@@ -78,6 +81,7 @@ class _StepBuffers:
             ("actions", np.int64, (n,)),
             ("rewards", np.float32, (n,)),
             ("dones", np.bool_, (n,)),
+            ("raising", np.bool_, (n,)),
             ("masks", np.bool_, (n, num_actions)),
             ("obs", np.float32, (n, obs_dim)),
         ]

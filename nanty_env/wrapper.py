@@ -3,21 +3,23 @@
 PettingZoo's ``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(TerminateIllegalWrapper(env)))``
 passes every call and attribute read through three levels (``__getattr__`` at each), encodes an
 extra observation per step for the illegal-move check and calls ``Discrete.contains``: about a
-third of a wrapped step here. :class:`NantyAECWrapper` does the same checks, in the same order,
-at one level:
+third of a wrapped step here. :class:`NantyAECWrapper` does the same checks at one level:
 
 - calls out of order: ``step``/``observe``/``state``/``render``/``agent_iter`` before ``reset``
   raise PettingZoo's ``AssertionError``, the per-step attributes an ``AttributeError``; a step
   after every agent is done only warns;
-- bounds: an action outside the action space (``Discrete(405)``, the expansion's
-  ``Discrete(428)``; or ``None`` from an agent that must act) raises
-  ``AssertionError("action is not in action space")``;
-- illegal actions: an action the agent's mask forbids ends the game; the offender gets
-  ``illegal_reward``, the others 0, every agent is terminated and truncated, and the finished
-  agents then step ``None`` as usual.
+- actions that are not integers (a bool, a float, a string, an array that is not 0-d, ``None``
+  from an agent that must act) raise ``TypeError``, as ``raw_env`` does, and change nothing
+  (the stock stack's ``AssertOutOfBoundsWrapper`` raised ``AssertionError`` for most of them,
+  and ``TypeError`` for ``True``);
+- illegal actions: an integer the agent's mask forbids, out of the action space
+  (``Discrete(405)``, the expansion's ``Discrete(428)``) included, ends the game; the offender
+  gets ``illegal_reward``, the others 0, every agent is terminated and truncated, and the
+  finished agents then step ``None`` as usual (the stock stack raised ``AssertionError`` for
+  an integer out of the space).
 
-Observations, rewards, terminations, truncations and infos are those of the stock stack, step for
-step (``tests/env/test_wrapper.py`` replays recorded games through both).
+Otherwise observations, rewards, terminations, truncations and infos are those of the stock
+stack, step for step (``tests/env/test_wrapper.py`` replays recorded games through both).
 """
 
 from __future__ import annotations
@@ -29,9 +31,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from nanty_env.engine import IllegalActionError
-from nanty_env.options import check_number
-
-_FAST_INTS = (int, np.int64)  # what Discrete(405).contains accepts in range, checked quickly
+from nanty_env.options import as_action, check_number
 
 
 def _passthrough(name: str) -> property:
@@ -80,13 +80,11 @@ class NantyAECWrapper(_PerStep, OrderEnforcingWrapper):
     def __init__(self, env: Any, illegal_reward: float = -1.0) -> None:
         super().__init__(env)
         self.illegal_reward = check_number("illegal_reward", illegal_reward)
-        self._space = env.action_space(env.possible_agents[0])
-        self._num_actions = int(self._space.n)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.env.reset(seed=seed, options=options)  # a bad seed raises; nothing changed
         self._has_reset = True
         self._has_updated = True
-        self.env.reset(seed=seed, options=options)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if not self._has_reset:
@@ -115,15 +113,10 @@ class NantyAECWrapper(_PerStep, OrderEnforcingWrapper):
             EnvLogger.warn_step_after_terminated_truncated()
             return
         agent = env.agent_selection
-        done = env.terminations[agent] or env.truncations[agent]
-        if not (
-            (type(action) in _FAST_INTS and 0 <= action < self._num_actions)
-            or (action is None and done)
-            or self._space.contains(action)
-        ):
-            raise AssertionError("action is not in action space")
-        try:  # raw_env checks the action against the agent's mask before it changes anything
-            env.step(action)
+        if type(action) is not int and action is not None:
+            action = as_action(action)  # a TypeError for anything but an integer
+        try:  # raw_env checks the action (None from a live agent: TypeError; an illegal one:
+            env.step(action)  # IllegalActionError) before it changes anything
         except IllegalActionError:
             self._end_on_illegal(agent)
 

@@ -139,12 +139,22 @@ def test_misuse_is_refused() -> None:
         assert obs.shape == (2, *venv.observation_space.shape)
 
 
-def test_a_failing_game_reports_its_traceback() -> None:
+def without_the_callers_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``send`` no longer checks actions against the masks, so an illegal action reaches its
+    game, which raises there: a game failing on its own."""
+    monkeypatch.setattr("nanty_env.async_vector.check_legal", lambda *args, **kwargs: None)
+
+
+def test_a_failing_game_reports_its_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
     fns = [EnvMaker(num_players=2, illegal_action="raise") for _ in range(4)]
     with AsyncNantyVecEnv(fns, num_workers=2) as venv:  # two chunks of one game a worker
         venv.async_reset()
         _, _, _, _, masks, ids = venv.recv()
-        venv.send([int(np.flatnonzero(~masks[0])[0])], ids)  # an illegal action
+        illegal = [int(np.flatnonzero(~masks[0])[0])]
+        with pytest.raises(IllegalActionError, match="no game has moved"):
+            venv.send(illegal, ids)  # refused by the caller: the batch goes on
+        without_the_callers_check(monkeypatch)
+        venv.send(illegal, ids)
         with pytest.raises(VecEnvWorkerError, match="IllegalActionError"):
             for _ in range(4):
                 venv.recv()
@@ -226,12 +236,15 @@ def test_caller_games_are_checked_and_count_as_stepping() -> None:
             venv.seed(1)  # the caller's chunk is owed, though nothing runs yet
 
 
-def test_a_game_that_raises_in_the_caller_raises_there_and_breaks_the_batch() -> None:
+def test_a_game_that_raises_in_the_caller_raises_there_and_breaks_the_batch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     fns = [EnvMaker(num_players=2, illegal_action="raise") for _ in range(3)]
     with AsyncNantyVecEnv(fns, num_workers=1, chunks_per_worker=1, caller_games=1) as venv:
         venv.async_reset()
         got = [venv.recv() for _ in range(2)]
         *_, masks, ids = next(g for g in got if g[-1].tolist() == [2])  # the caller's game
+        without_the_callers_check(monkeypatch)
         venv.send([int(np.flatnonzero(~masks[0])[0])], ids)  # an illegal action
         with pytest.raises(IllegalActionError):
             venv.recv()

@@ -174,8 +174,11 @@ def test_wrapped_env_is_one_order_enforcing_wrapper_with_the_stacks_checks() -> 
         raw.agents,
         raw.terminations,
     )
-    with pytest.raises(AssertionError, match="not in action space"):
-        e.step(A.NUM_ACTIONS)
+    with pytest.raises(TypeError, match="integer"):  # a non-integer changes nothing
+        e.step(float(A.NUM_ACTIONS))
+    assert not any(e.terminations.values())
+    e.step(A.NUM_ACTIONS)  # an integer out of the space is an illegal action: the game ends
+    assert all(e.terminations.values()) and all(e.truncations.values())
 
 
 def test_rgb_array_render_is_an_image_of_the_viewers_own_view() -> None:

@@ -4,11 +4,15 @@ Both wrap the same ``raw_env`` and replay the same recorded games, which include
 actions (the game ends with -1 for the offender), out-of-space actions, ``None`` from an agent
 that must act and non-``None`` from a finished one: every observation, mask, reward (of the step
 and cumulative), termination, truncation, info, agent selection and raised error must be equal,
-step for step.
+step for step, but for the two documented differences (``docs/env.md``, "Bad input"): ``None``
+from an agent that must act raises ``TypeError`` (the stock stack: ``AssertionError``), and an
+integer out of the action space is an illegal action, ending the game as an illegal action in
+the space does on the stock stack (which raises ``AssertionError`` for it).
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 import random
 from typing import Any
@@ -82,6 +86,16 @@ def record(seed: int, n: int, *, misuse: float) -> list[Any]:
     return actions
 
 
+def ends_as_illegal(ours, theirs, out_of_space: int) -> None:
+    """``out_of_space`` on (a copy of) ours ends the game as an illegal action in the space
+    does on (a copy of) the stock stack."""
+    ours, theirs = copy.deepcopy(ours), copy.deepcopy(theirs)
+    illegal = int(np.flatnonzero(theirs.last()[0]["action_mask"] == 0)[0])
+    assert outcome(ours, out_of_space) == outcome(theirs, illegal) == "ok"
+    assert snapshot(ours) == snapshot(theirs)
+    assert all(ours.truncations.values())
+
+
 @pytest.fixture(autouse=True)
 def _quiet_pettingzoo_warnings(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.ERROR)
@@ -97,7 +111,7 @@ def _quiet_pettingzoo_warnings(caplog: pytest.LogCaptureFixture) -> None:
     ],
 )
 def test_single_wrapper_replays_recorded_games_like_the_stock_stack(n: int, kwargs: dict) -> None:
-    illegal_ends = 0
+    illegal_ends = out_of_space = 0
     for seed in range(4):
         misuse = 0.0 if seed == 0 else 0.02
         actions = record(seed, n, misuse=misuse) if not kwargs else None
@@ -114,13 +128,23 @@ def test_single_wrapper_replays_recorded_games_like_the_stock_stack(n: int, kwar
                 term = theirs.last()[2] or theirs.last()[3]
                 pool = np.flatnonzero(mask == 0) if rng.random() < misuse else np.flatnonzero(mask)
                 a = None if term else int(rng.choice(pool))
+            live = not (theirs.last()[2] or theirs.last()[3])
+            if live and a is not None and not 0 <= a < A.NUM_ACTIONS:
+                ends_as_illegal(ours, theirs, a)
+                out_of_space += 1
             result = outcome(theirs, a)
-            assert outcome(ours, a) == result, (seed, k, a)
+            if live and (a is None or not 0 <= a < A.NUM_ACTIONS):
+                assert result == "AssertionError: action is not in action space"
+                if a is None:
+                    assert outcome(ours, a).startswith("TypeError: player_"), (seed, k)
+            else:
+                assert outcome(ours, a) == result, (seed, k, a)
             illegal_ends += result == "ok" and all(theirs.truncations.values())
             k += 1
         assert not ours.agents
         assert outcome(ours, None) == outcome(theirs, None) == "ok"  # warns only
     assert illegal_ends > 0, "no game ended on an illegal action"
+    assert out_of_space > 0 or kwargs, "no action out of the space"
 
 
 def test_calls_out_of_order_are_refused_as_by_the_stock_stack() -> None:
@@ -146,10 +170,9 @@ def test_bool_and_float_actions_are_refused_clearly() -> None:
     e.reset(seed=1)
     before = e.unwrapped.game.to_dict()
     legal = int(np.flatnonzero(e.last()[0]["action_mask"])[0])
-    with pytest.raises(AssertionError, match="not in action space"):
-        e.step(float(legal))
-    with pytest.raises(TypeError, match="integer"):
-        e.step(True)
+    for bad in (float(legal), True):  # one kind of error for every non-integer
+        with pytest.raises(TypeError, match="integer"):
+            e.step(bad)
     assert e.unwrapped.game.to_dict() == before and not any(e.terminations.values())
 
 
