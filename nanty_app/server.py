@@ -8,14 +8,19 @@ GET      /api/bots                           the bots one can play against
 POST     /api/games                          a new game: ``{"bots": [...], "seed": 1}``
                                             (``"expansion": "cthulhu"``, ``"theme"``,
                                             ``"personalities"``); bots are specs such as
-                                            ``ismcts:time=1`` within ``WEB_LIMITS``
-GET      /api/games/{id}                     the game as the person's seat sees it
+                                            ``ismcts:time=1`` that ``untrusted_spec`` allows
+                                            under ``WEB_LIMITS`` (bounded, no paths)
+GET      /api/games/{id}                     the game as the person's seat sees it (the seed
+                                            and the record's name once it is over)
 POST     /api/games/{id}/act                 the person's action: ``{"action": 17}``
 POST     /api/games/{id}/advance             let the bots take up to ``{"max": n}`` decisions,
                                             for about ``ADVANCE_SECONDS`` at most; the answer
                                             says how many were taken (``moved``)
-GET      /api/records                        the records in the records folder and uploaded
-POST     /api/records                        upload a record (its JSON, up to 8 MB) to watch
+GET      /api/records                        the records in the records folder (but those of
+                                            games being played here) and the uploaded ones
+POST     /api/records                        upload a record (its JSON, up to ``MAX_UPLOAD``
+                                            bytes) to watch; the last ``MAX_UPLOADS`` are
+                                            kept, ``MAX_UPLOADS_BYTES`` in all
 GET      /api/records/{name}/step/{k}        the recorded game after ``k`` actions, revealed
 =======  ==================================  ===============================================
 
@@ -34,8 +39,9 @@ uploaded record is replayed to its end when it arrives and refused (400) unless 
 exactly as it says. Anything else that goes wrong is logged and answered with a 500 that names
 no detail.
 
-Bots think in threads (at most ``BOT_THREADS`` at once) outside the event loop, each game under
-its own lock, so a slow bot holds up only its own game; reading a game never waits for its bots
+Bots think in threads outside the event loop (at most ``BOT_THREADS`` games with slow bots, any
+but plain ``random`` and ``heuristic``, at once: the others wait their turn, without holding up
+anything else), each game under its own lock, so a slow bot holds up only its own game; reading a game never waits for its bots
 (it answers the state after the last request that changed it). The server binds to 127.0.0.1
 unless told otherwise; games live in memory (the last ``MAX_GAMES``) and every one is saved as
 a record after each of the person's moves.
@@ -50,6 +56,7 @@ import logging
 import re
 import secrets
 import socket
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -75,7 +82,8 @@ MAX_UPLOADS_BYTES = 64 * 1024 * 1024  # ... and their bodies' bytes in all
 MAX_CURSORS = 32  # replays kept at their last step (stepping on from there is cheap)
 MAX_ADVANCE = 2000
 ADVANCE_SECONDS = 1.0  # an advance stops taking decisions once this long has passed
-BOT_THREADS = 2  # games whose bots think at the same time (more wait their turn)
+BOT_THREADS = 2  # games with slow bots thinking at the same time (more wait their turn)
+QUICK_BOTS = ("random", "heuristic")  # specs (as they are) whose decisions take under 0.2 s
 MAX_BODY = 1024 * 1024  # a JSON request body
 MAX_UPLOAD = 8 * 1024 * 1024  # an uploaded record
 MAX_SEED = 2**63 - 1
@@ -178,6 +186,7 @@ class _Game:
     table: Table
     lock: threading.Lock  # held by the request moving this game (never by a reader)
     state: dict[str, Any]  # the answer after the last change: what a reader gets
+    slow: bool = False  # a bot that may think for seconds a decision sits at the table
 
 
 @dataclass
@@ -246,7 +255,8 @@ class Lobby:
         except (ValueError, BotSpecError) as e:
             raise ApiError(400, _first_line(e)) from e
         gid = secrets.token_hex(8)
-        game = _Game(table, threading.Lock(), {})
+        slow = any(spec not in QUICK_BOTS for spec in specs)  # ismcts, heuristic:depth=3...
+        game = _Game(table, threading.Lock(), {}, slow)
         with game.lock:
             with self.lock:  # known (and its record hidden) before the record is written
                 self.games[gid] = game
@@ -266,6 +276,10 @@ class Lobby:
     def state(self, gid: str) -> dict[str, Any]:
         """The game's answer after its last change (never waits for its bots)."""
         return self._game(gid).state
+
+    def slow(self, gid: str) -> bool:
+        """Whether the game's bots may think for seconds (404 for an unknown game)."""
+        return self._game(gid).slow
 
     def _moving(self, gid: str) -> _Game:
         game = self._game(gid)
@@ -705,8 +719,9 @@ def create_app(
     async def advance(request: Request) -> Response:
         body = await object_body(request)
         gid = request.path_params["gid"]
-        lobby.state(gid)  # 404 at once for an unknown game
-        answer = await anyio.to_thread.run_sync(lobby.advance, gid, body, limiter=bot_threads())
+        # slow bots take turns for BOT_THREADS threads; the others' decisions are quick
+        limiter = bot_threads() if lobby.slow(gid) else None
+        answer = await anyio.to_thread.run_sync(lobby.advance, gid, body, limiter=limiter)
         return JSONResponse(answer)
 
     async def records_list(request: Request) -> Response:
@@ -803,6 +818,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         reason = e.strerror or _first_line(e)
         return fail("nanty serve", f"cannot listen on {args.host} port {args.port}: {reason}")
     port = sock.getsockname()[1]
+    sys.setswitchinterval(0.001)
     print(f"Nanty Narking at {_url(args.host, port)} (Ctrl-C to stop)", flush=True)
     app = create_app(args.records, host=args.host)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))

@@ -8,6 +8,7 @@ when that browser is absent.
 
 from __future__ import annotations
 
+import http.server
 import shutil
 import socket
 import threading
@@ -61,6 +62,30 @@ def server(tmp_path):
     thread.join(10)
 
 
+@pytest.fixture
+def other_site():
+    """Another web site on loopback (another port, so another origin): one empty page."""
+    page = b"<!doctype html><title>elsewhere</title>"
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args) -> None:
+            pass
+
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    thread = threading.Thread(target=site.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{site.server_address[1]}"
+    site.shutdown()
+    thread.join(10)
+
+
 @pytest.mark.slow
 def test_play_a_whole_game_and_watch_its_replay(server, tmp_path_factory) -> None:
     url, records = server
@@ -85,12 +110,14 @@ def test_play_a_whole_game_and_watch_its_replay(server, tmp_path_factory) -> Non
             page.wait_for_selector(".choice:not([disabled]), #result:not([hidden])", timeout=60_000)
             if page.is_visible("#result"):
                 break
+            assert "Seed" not in page.inner_text("#status")  # not while the game is played
             assert page.inner_text("#question").startswith("Your decision: ")
             page.click(".choice >> nth=0")
             clicks += 1
             assert clicks < 3000
         assert clicks > 10
         assert page.inner_text("#result").startswith("Game over.")
+        assert page.inner_text("#status").startswith("Seed 7 ")
         assert page.locator("#board svg").count() == 1
         page.screenshot(path=str(shots / "game_over.png"))
 
@@ -121,3 +148,38 @@ def test_play_a_whole_game_and_watch_its_replay(server, tmp_path_factory) -> Non
         browser.close()
     assert errors == []
     assert (shots / "game_over.png").stat().st_size > 10_000
+
+
+def test_other_sites_pages_cannot_use_the_server(server, other_site) -> None:
+    """A page of another site posting to the server (a cross-site request the browser sends
+    without asking), and a page reaching it under a rebound host name, change nothing."""
+    url, records = server
+    port = url.rsplit(":", 1)[1]
+    post = """async (url) => {
+        await fetch(url + "/api/games", {method: "POST", mode: "no-cors",
+            headers: {"Content-Type": "text/plain"}, body: '{"bots": ["random"]}'});
+        return "sent";
+    }"""
+    rebound = [*BROWSER_ARGS, f"--host-resolver-rules=MAP rebound.test 127.0.0.1:{port}"]
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=rebound)
+        page = browser.new_page()
+        page.goto(other_site + "/")
+        assert page.evaluate(post, url) == "sent"
+        answer = page.goto(f"http://rebound.test:{port}/")
+        assert answer is not None and answer.status == 403
+        status = page.evaluate(
+            """async () => (await fetch("/api/games", {method: "POST",
+                headers: {"Content-Type": "application/json"}, body: '{"bots": ["random"]}'
+            })).status"""
+        )
+        assert status == 403
+        page.goto(url + "/")  # the server's own page still may
+        status = page.evaluate(
+            """async () => (await fetch("/api/games", {method: "POST",
+                headers: {"Content-Type": "application/json"}, body: '{"bots": ["random"]}'
+            })).status"""
+        )
+        assert status == 201
+        browser.close()
+    assert len(list(records.glob("*.json"))) == 1  # the one game the server's page started
