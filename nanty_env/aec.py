@@ -209,7 +209,9 @@ class raw_env(AECEnv):
                 "the game is over and every agent has stepped: call reset() to play again"
             ) from None
         if done:
-            self._was_dead_step(action)  # PettingZoo's: only None is accepted
+            if action is not None:
+                as_action(action)  # a non-integer is a TypeError here too, as in env()
+            self._was_dead_step(action)  # PettingZoo's: only None is accepted (ValueError)
             return
         if action is None:
             raise TypeError(f"{agent} must act now; None is only the action of a finished agent")

@@ -246,6 +246,20 @@ def test_none_from_a_seat_that_does_not_decide_is_refused_too() -> None:
     assert f.state() == before
 
 
+@pytest.mark.parametrize("wrapped", [False, True])
+def test_a_finished_agent_steps_none_and_a_wrong_type_is_still_a_type_error(wrapped: bool) -> None:
+    f = AECFace(wrapped, "engine")
+    while not f.raw.game.is_terminal:
+        f.step(legal(f.mask()))
+    before = f.state()
+    with pytest.raises(TypeError, match="integer"):
+        f.step(True)
+    with pytest.raises(ValueError, match="None"):  # PettingZoo's rule for a finished agent
+        f.step(0)
+    assert f.state() == before
+    f.step(None)
+
+
 def out_of_range_integers(face: Face) -> list[Any]:
     return [illegal(face.mask()), A.NUM_ACTIONS, -1, np.int64(10**6)]
 
