@@ -41,7 +41,7 @@ from agents.rulesets import role_ids
 from arena.stats import end_rule_roles, summarize
 from arena.workers import WorkerError, WorkerPool
 from nanty_env.engine import GameConfig
-from nanty_env.records import GameRecorder, record_name, write_record
+from nanty_env.records import GameRecorder, record_name, save_record
 
 DEAL_STRIDE = 100_000  # deal seed = seed * DEAL_STRIDE + deal number
 RECORD_KEYS = ("game", "deal_seed", "rotation", "seats", "bots", "winners", "reason")
@@ -149,7 +149,8 @@ def play_task(
     spec: TournamentSpec, task: Task, record_dir: str | Path | None = None
 ) -> dict[str, Any]:
     """Play one scheduled game and return its result (runs in a worker process); with
-    ``record_dir``, also write the game's record there (``game_000042.json``)."""
+    ``record_dir``, also write the game's record there (``game_000042.json``, or
+    ``game_000042-2.json`` ... when another run's record has that name: none is replaced)."""
     n = spec.num_players
     entries = _bots(spec.bots)
     seats = seats_for(task.rotation, n)
@@ -170,7 +171,7 @@ def play_task(
     cpu = time.process_time() - c0
     record_path = None
     if recorder is not None:
-        record_path = write_record(Path(record_dir) / record_name(task.game), recorder.record(game))
+        record_path = save_record(recorder.record(game), record_dir, record_name(task.game))
     names = role_ids(spec.game_config())
     return {
         "game": task.game,
@@ -387,11 +388,13 @@ def _journal_spec(path: Path) -> TournamentSpec | None:
     if not any(x.strip() for x in lines):
         return None
     try:
-        head = json.loads(lines[0])["spec"]
+        head = _loads(lines[0])["spec"]
         known = {f.name for f in fields(TournamentSpec)}
         unknown = sorted(set(head) - known)
         if unknown:
             raise ValueError(f"unknown spec fields {unknown}")
+        if not isinstance(head["bots"], list) or not all(isinstance(b, str) for b in head["bots"]):
+            raise ValueError("bots must be a list of bot specs")
         return TournamentSpec(**{**head, "bots": tuple(head["bots"])})
     except (ValueError, KeyError, TypeError) as e:
         raise JournalError(
@@ -434,40 +437,102 @@ def _read_journal(
     path: str | Path, spec: TournamentSpec, log: Callable[[str], None]
 ) -> list[dict[str, Any]]:
     """The games of the journal that belong to ``spec`` (one per game index). A line cut
-    short at the end (an interrupted write) is dropped quietly; damaged lines elsewhere and
-    records that do not fit the spec's schedule are skipped with one note each."""
+    short at the end (an interrupted write) is dropped quietly; damaged lines elsewhere,
+    records with a field of the wrong kind (which would break the statistics) and records that
+    do not fit the spec's schedule are skipped with one note each."""
     path = Path(path)
     lines = _journal_lines(path)
     expected = {t.game: t for t in schedule(spec)}
     out: dict[int, dict[str, Any]] = {}
-    damaged, foreign, repeated = [], [], []
+    damaged, invalid, foreign, repeated = [], [], [], []
     last = max((i for i, x in enumerate(lines) if x.strip()), default=0)
     for i, line in enumerate(lines[1:], start=1):
         if not line.strip():
             continue
         try:
-            r = json.loads(line)
+            r = _loads(line)
             if not isinstance(r, dict) or any(k not in r for k in RECORD_KEYS):
                 raise ValueError("missing fields")
         except ValueError:
             if i != last:
                 damaged.append(i + 1)
             continue
-        t = expected.get(r["game"]) if isinstance(r["game"], int) else None
+        t = expected.get(r["game"]) if _is_int(r["game"]) else None
         if t is None or (r["deal_seed"], r["rotation"]) != (t.deal_seed, t.rotation):
             foreign.append(i + 1)
+            continue
+        problem = journal_record_problem(r, spec)
+        if problem:
+            invalid.append(f"{i + 1} ({problem})")
             continue
         if r["game"] in out:
             repeated.append(i + 1)
         out[r["game"]] = r
     for what, rows in (
         ("damaged lines", damaged),
+        ("records with bad fields", invalid),
         ("records of games outside this tournament's schedule", foreign),
         ("repeated games (the last copy kept)", repeated),
     ):
         if rows:
             log(f"{path}: skipped {what}: {len(rows)} (line {', '.join(map(str, rows[:5]))})")
     return list(out.values())
+
+
+def _loads(line: str) -> Any:
+    """``json.loads`` for a journal line; JSON nested too deeply is a ValueError too."""
+    try:
+        return json.loads(line)
+    except RecursionError as e:
+        raise ValueError("nested too deeply") from e
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_number(x: Any) -> bool:
+    return (_is_int(x) or isinstance(x, float)) and abs(x) < float("inf")
+
+
+def journal_record_problem(r: dict[str, Any], spec: TournamentSpec) -> str:
+    """What is wrong with a journal's game record for ``spec`` ("" when nothing): every field
+    that the statistics, the CSV files and ``nanty compare`` read is checked here."""
+    n = spec.num_players
+    seats = seats_for(r["rotation"], n) if _is_int(r["rotation"]) else None
+    if r["seats"] != seats:
+        return "seats do not fit the rotation"
+    if r["bots"] != [spec.bots[e] for e in seats]:
+        return "bots do not fit the seats"
+    winners = r["winners"]
+    if not (
+        isinstance(winners, list)
+        and all(_is_int(w) and 0 <= w < n for w in winners)
+        and len(set(winners)) == len(winners)
+    ):
+        return "winners is not a list of seats"
+    if not isinstance(r["reason"], str):
+        return "reason is not text"
+    personalities = r.get("personalities")
+    if not (
+        isinstance(personalities, list)
+        and len(personalities) == n
+        and all(isinstance(x, str) for x in personalities)
+    ):
+        return "personalities is not one name per seat"
+    for key in ("seconds", "points"):
+        value = r.get(key)
+        if value is None and key == "points":
+            continue
+        if not (isinstance(value, list) and len(value) == n and all(map(_is_number, value))):
+            return f"{key} is not one number per seat"
+    for key in ("turns", "first_player"):
+        if not _is_int(r.get(key)):
+            return f"{key} is not an integer"
+    for key in ("wall_seconds", "session_start_seconds", "session_elapsed_seconds"):
+        if key in r and not _is_number(r[key]):
+            return f"{key} is not a number"
+    return ""
 
 
 def _mend_tail(path: Path) -> None:
@@ -478,7 +543,7 @@ def _mend_tail(path: Path) -> None:
         return
     head, _, tail = data.rpartition(b"\n")
     try:
-        json.loads(tail)
+        _loads(tail.decode("utf-8", "replace"))
         keep = data + b"\n"  # whole, only the newline missing
     except ValueError:
         keep = head + b"\n"

@@ -9,8 +9,9 @@ message from a command's body to :func:`nanty_app.cli.main`.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import NoReturn
+from typing import Any, NoReturn
 
 
 class UsageError(Exception):
@@ -53,6 +54,17 @@ def positive_int(text: str) -> int:
     return value
 
 
+def non_negative_int(text: str) -> int:
+    """An argparse type: an integer of at least 0 (a seed)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"want a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
 def positive_float(text: str) -> float:
     """An argparse type: a number greater than 0."""
     try:
@@ -84,3 +96,42 @@ def fail(prog: str, message: str) -> int:
     """Print a one-line usage error for ``prog`` and return exit code 2."""
     print(f"{prog}: error: {message}", file=sys.stderr)
     return 2
+
+
+class QuietPipe:
+    """Standard output that goes quiet when its reader has gone (``nanty replay F | head``):
+    the first write that meets a closed pipe points the file descriptor at ``/dev/null`` and
+    every later write is dropped, so the command runs to its end and exits as it would have,
+    with no ``BrokenPipeError`` traceback."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.gone = False
+
+    def write(self, text: str) -> int:
+        if not self.gone:
+            try:
+                self.stream.write(text)
+            except BrokenPipeError:
+                self._go_quiet()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                self._go_quiet()
+
+    def _go_quiet(self) -> None:
+        self.gone = True
+        try:
+            fd = self.stream.fileno()
+        except (AttributeError, OSError, ValueError):
+            return
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)  # what is still buffered goes nowhere, quietly, at exit
+        os.close(null)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)

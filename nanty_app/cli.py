@@ -18,7 +18,10 @@ Examples::
     nanty serve --port 8000                              # the browser UI
     nanty coverage --games 300 --expansion cthulhu --plot coverage.png
 
-A mistake on the command line ends in one line naming it and the fix (exit code 2).
+A mistake on the command line or in an input file ends in one line naming it and the fix
+(exit code 2); exit code 1 is left for a record that does not replay (``nanty replay --check``)
+and a tournament worker that died. Output piped into a reader that stops early (``| head``)
+ends quietly.
 """
 
 from __future__ import annotations
@@ -32,8 +35,10 @@ from pathlib import Path
 from nanty_app.arguments import (
     DefaultsFormatter,
     OneLineParser,
+    QuietPipe,
     UsageError,
     fail,
+    non_negative_int,
     player_count,
     player_counts,
     positive_int,
@@ -57,8 +62,28 @@ def _add_ruleset_options(p: argparse.ArgumentParser) -> None:
 
 
 def _check_content(args: argparse.Namespace) -> None:
+    """``--content`` only with ``--expansion``, and a pack that loads (checked before any
+    game or worker starts, so that a mistake in it is one line)."""
     if args.content and not args.expansion:
         raise UsageError("--content is an expansion's content pack: give --expansion too")
+    if args.content:
+        from nanty_env.engine import GameConfig, tables_for
+
+        try:
+            tables_for(GameConfig(expansion=args.expansion, content=args.content))
+        except (OSError, ValueError) as e:  # DataError is a ValueError
+            raise UsageError(f"--content {args.content}: {str(e).splitlines()[0]}") from e
+
+
+def make_folder(folder: str | Path, flag: str) -> None:
+    """Create ``folder`` (and its parents) before any work, or say in one line why not (a
+    file in the way, no permission)."""
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(
+            f"{flag}: cannot make the folder {folder} ({e.strerror or e}); choose another place"
+        ) from e
 
 
 SPEC_HELP = (
@@ -140,6 +165,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
     out = journal = None
     if args.out:
         out, journal = output_paths(args.out)  # --out DIR writes inside DIR
+        make_folder(out.parent, "--out")
+    if args.records:
+        make_folder(args.records, "--records")
     try:
         spec = TournamentSpec(
             bots=bots,
@@ -235,6 +263,8 @@ def cmd_roles(args: argparse.Namespace) -> int:
 
     check_spec(args.bot)
     _check_content(args)
+    if args.out:
+        make_folder(Path(args.out).parent, "--out")
     if args.model and not Path(args.model).is_file():
         raise UsageError(
             f"role model {args.model} not found; leave out --model for the shipped one"
@@ -274,6 +304,7 @@ def cmd_roles_train(args: argparse.Namespace) -> int:
     check_spec(args.bot)
     _check_content(args)
     out = role_model_out(args)
+    make_folder(out.parent, "--out")
     model = train_role_model(
         players=args.players,
         games=args.games,
@@ -408,7 +439,7 @@ def build_parser() -> argparse.ArgumentParser:
     ro = _add(sub, "roles", "top-1 accuracy of role inference by turn number", cmd_roles)
     ro.add_argument("--players", type=player_counts, default="2,3,4", help="player counts")
     ro.add_argument("--games", type=positive_int, default=100, help="games per player count")
-    ro.add_argument("--seed", type=int, default=1, help="base seed of the games")
+    ro.add_argument("--seed", type=non_negative_int, default=1, help="base seed of the games")
     ro.add_argument("--bot", default="heuristic", help="bot spec playing every seat")
     _add_ruleset_options(ro)
     ro.add_argument("--model", help="role model JSON (default: the shipped one)")
@@ -421,7 +452,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rt.add_argument("--players", type=player_counts, default="2,3,4", help="player counts")
     rt.add_argument("--games", type=positive_int, default=300, help="games per player count")
-    rt.add_argument("--seed", type=int, default=7, help="base seed of the games")
+    rt.add_argument("--seed", type=non_negative_int, default=7, help="base seed of the games")
     rt.add_argument("--bot", default="heuristic:roles=none", help="bot spec playing every seat")
     _add_ruleset_options(rt)
     rt.add_argument("--out", help="where to write the model (default: the ruleset's shipped one)")
@@ -455,12 +486,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     prog = f"nanty {args.command}"
+    stdout = sys.stdout
+    if args.command != "serve":
+        sys.stdout = QuietPipe(stdout)
     try:
         return int(args.func(args) or 0)
     except (UsageError, BotSpecError) as e:
         return fail(prog, str(e))
     except IllegalActionError as e:  # a bot's bug, raised in a worker or here
         return fail(prog, f"{e}; fix the bot, or leave it out of --bots")
+    except OSError as e:  # a file or folder named on the command line that cannot be used
+        where = f"{e.filename}: " if e.filename else ""
+        return fail(prog, f"{where}{e.strerror or e}")
+    finally:
+        sys.stdout = stdout
 
 
 if __name__ == "__main__":

@@ -9,15 +9,20 @@ over many games, for the base game or the expansion (a table, and a plot with ``
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
-from nanty_app.arguments import positive_int
+from nanty_app.arguments import non_negative_int, player_counts, positive_int
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
+    from nanty_app.cli import _check_content, make_folder
     from nanty_env.engine import Coverage, count_coverage
 
-    players = [int(x) for x in args.players.split(",") if x]
+    _check_content(args)
+    if args.plot:
+        make_folder(Path(args.plot).parent, "--plot")
+    players = args.players
     if args.bots:
         cov = _bot_coverage(args)
     else:
@@ -39,9 +44,12 @@ def _bot_coverage(args: argparse.Namespace) -> Any:
     """Seat the ``--bots`` (one spec per seat) with the tournament harness and count."""
     from agents.base import play_game
     from agents.registry import make_bot
+    from nanty_app.arguments import UsageError
     from nanty_env.engine import Coverage, GameConfig
 
     specs = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if len(specs) not in (2, 3, 4):
+        raise UsageError(f"--bots names {len(specs)} bots; give 2, 3 or 4 (one per seat)")
     cfg = GameConfig(
         num_players=len(specs), log=False, expansion=args.expansion, content=args.content
     )
@@ -61,8 +69,13 @@ def add_coverage_parser(sub: Any) -> None:
     co.add_argument("--games", type=positive_int, default=300, help="games to play")
     co.add_argument("--expansion", choices=["cthulhu"], help="the expansion instead of the base")
     co.add_argument("--content", help="the expansion's content pack (a TOML file or directory)")
-    co.add_argument("--players", default="2,3,4", help="player counts, in turn (random play)")
+    co.add_argument(
+        "--players",
+        type=player_counts,
+        default="2,3,4",
+        help="player counts, in turn (random play)",
+    )
     co.add_argument("--bots", help="comma-separated bot specs, one per seat (instead of random)")
-    co.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    co.add_argument("--seed", type=non_negative_int, default=0, help="seed of the first game")
     co.add_argument("--plot", metavar="PNG", help="also draw the counts as bar charts")
     co.set_defaults(func=cmd_coverage)

@@ -1,7 +1,8 @@
 """``nanty replay FILE``: a recorded game turn by turn with everything revealed (hands,
 personalities, the order of the draw pile); ``--check`` re-simulates it and exits 0 only if every
 action is legal and the game ends exactly as recorded (1 with the first mismatch, 2 when the
-file is not a readable record)."""
+file is not a readable record: not JSON, a field of the wrong kind, too big, or a game of a
+content pack of one's own, whose files a record never names)."""
 
 from __future__ import annotations
 
@@ -80,7 +81,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         record = load_record(args.file)
     except RecordError as e:
-        print(f"nanty replay: {e}", file=sys.stderr)
+        print(f"nanty replay: error: {e}", file=sys.stderr)
         return EXIT_UNREADABLE
     if args.check:
         result = check_record(record)

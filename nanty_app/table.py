@@ -2,7 +2,9 @@
 
 Both the terminal game (``nanty play``) and the browser UI (``nanty serve``) sit people at a
 ``Table``. Bots see only their own seat's view (as in ``agents.base.play_game``); every action,
-whoever takes it, goes into the game record, which :meth:`Table.save` writes atomically.
+whoever takes it, goes into the game record, which :meth:`Table.save` writes atomically: the
+first save claims a file name of its own (two games started in the same second with the same
+seed get two files), later saves replace that file.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 from agents.base import Bot, bot_rngs
 from agents.registry import make_bot
 from nanty_env.engine import Game, GameConfig, IllegalActionError, frame_fields
-from nanty_env.records import GameRecorder, action_entry, write_record
+from nanty_env.records import GameRecorder, action_entry, save_record
 from nanty_env.words import words_for
 
 HUMAN = "human"
@@ -26,7 +28,11 @@ _LOG_PREFIX = re.compile(r"^\[t(\d+) p(\d+)\] ")
 
 @dataclass(frozen=True)
 class Move:
-    """One action taken at the table: by whom, in words, and what the game log said after."""
+    """One action taken at the table: by whom, in words, and what the game log said after.
+
+    ``forced``: the seat had this single legal action. Whether a decision had one option may
+    depend on the seat's hidden hand (with ``interrupt_windows="public"`` a window is offered
+    whatever one holds), so it may be shown only to the seat itself (:meth:`forced_for`)."""
 
     seat: int
     action: int
@@ -42,6 +48,11 @@ class Move:
         if self.knowers is None or all(s in self.knowers for s in seats):
             return self.text
         return self.public_text
+
+    def forced_for(self, seats: Sequence[int]) -> bool:
+        """Whether people at ``seats`` (all of them) may be told the move was forced: only
+        when the seat that made it is the only one looking."""
+        return self.forced and set(seats) == {self.seat}
 
 
 class Table:
@@ -71,13 +82,12 @@ class Table:
             bot.reset(s, self.config)
         self._rngs = bot_rngs(self.seed, self.config.num_players)
         self.names = list(names) if names else [self.default_name(s) for s in range(len(seats))]
-        started = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
         self.recorder = GameRecorder(
             self.config, self.seed, players=self.names, source=source, meta={"seats": self.seats}
         )
-        self.record_path = (
-            Path(records) / f"play_{started}_seed{self.seed}.json" if records is not None else None
-        )
+        self.records = Path(records) if records is not None else None
+        self.record_name = f"play_{_stamp()}_seed{self.seed}.json"
+        self.record_path: Path | None = None  # the record's file, once saved
         self.moves: list[Move] = []
         self._last_turn = -1
         self._log_seen = 0
@@ -112,10 +122,7 @@ class Table:
 
     def choices(self, seat: int) -> list[tuple[int, str]]:
         """The legal actions of ``seat`` with their words (empty unless it decides)."""
-        if self.over or self.to_move != seat:
-            return []
-        frame = frame_fields(self.game.view(seat)["stack"][-1])
-        return [(a, self.words.choice(frame, a)) for a in self.game.legal_actions()]
+        return choice_words(self.game, self.words, seat)
 
     # ------------------------------------------------------------------ moving
     def play(self, seat: int, action: int) -> Move:
@@ -163,16 +170,9 @@ class Table:
 
     def _apply(self, action: int, *, by_bot: bool, forced: bool = False) -> Move:
         g = self.game
-        seat = g.current_player
-        entry = action_entry(g, action)
-        frame = frame_fields(g.view(seat)["stack"][-1])
-        knowers = self.words.knowers(frame, action)
-        public = self.words.choice(frame, action, hide_card=True) if knowers else entry["text"]
-        g.apply(action)
+        move, entry = take_action(g, self.words, action, by_bot, forced, self._log_seen)
         self.recorder.actions.append(entry)
-        new_log = tuple(_LOG_PREFIX.sub("", line) for line in g.log[self._log_seen :])
         self._log_seen = len(g.log)
-        move = Move(seat, action, entry["text"], by_bot, forced, new_log, public, knowers)
         self.moves.append(move)
         if g.is_terminal:
             self._observe_end()
@@ -197,7 +197,41 @@ class Table:
         return self.recorder.record(self.game)
 
     def save(self) -> Path | None:
-        """Write the record (finished or not) if the table has a records folder."""
-        if self.record_path is None:
+        """Write the record (finished or not) if the table has a records folder: the first
+        time under a name no other file has (``play_<started>_seed<seed>.json``, ``-2`` ...
+        added when taken), then always to that same file."""
+        if self.records is None:
             return None
-        return write_record(self.record_path, self.record())
+        self.record_path = save_record(
+            self.record(), self.records, self.record_name, self.record_path
+        )
+        return self.record_path
+
+
+def choice_words(game: Game, words: Any, seat: int) -> list[tuple[int, str]]:
+    """The legal actions of ``seat`` in ``game`` with their words (empty unless it decides)."""
+    if game.is_terminal or game.current_player != seat:
+        return []
+    frame = frame_fields(game.view(seat)["stack"][-1])
+    return [(a, words.choice(frame, a)) for a in game.legal_actions()]
+
+
+def take_action(
+    game: Game, words: Any, action: int, by_bot: bool, forced: bool, log_seen: int
+) -> tuple[Move, dict[str, Any]]:
+    """Apply ``action`` to ``game`` and describe it: the :class:`Move` (with the log lines
+    after ``log_seen``) and the record's entry for it. Raises ``IllegalActionError``."""
+    seat = game.current_player
+    entry = action_entry(game, action)
+    frame = frame_fields(game.view(seat)["stack"][-1])
+    knowers = words.knowers(frame, action)
+    public = words.choice(frame, action, hide_card=True) if knowers else entry["text"]
+    game.apply(action)
+    new_log = tuple(_LOG_PREFIX.sub("", line) for line in game.log[log_seen:])
+    move = Move(seat, action, entry["text"], by_bot, forced, new_log, public, knowers)
+    return move, entry
+
+
+def _stamp() -> str:
+    """When a table is set: the time part of its record's name (UTC, to the second)."""
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S")

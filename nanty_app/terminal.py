@@ -6,6 +6,10 @@ personality and the legal actions numbered from 1; type a number. Choices can co
 (``yes 1 | nanty play --bots random,random,random --seed 3``); at the end of the input the game
 stops with a message. Every game is saved as a record (after each of your moves, and at the
 end), to be replayed with ``nanty replay``.
+
+Nothing printed tells a person what their seat could not know: the others' cards passed face
+down are not named, and "(the only choice)" marks only the person's own forced decisions (that
+another player had a single option, e.g. no card to block with, is hidden information).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from nanty_app.arguments import UsageError, non_negative_int
 from nanty_app.table import HUMAN, Move, Table
 from nanty_env.engine import GameConfig
 from nanty_env.render import COLOUR_NAMES, render_view_text
@@ -100,11 +105,8 @@ class TerminalGame:
         return f"{title}, seed {t.seed}. {seats}.\n{HELP}"
 
     def show_move(self, move: Move) -> None:
-        only = " (the only choice)" if move.forced else ""
-        text = move.text_for(self.humans)  # everyone at the screen may read it
-        self.say(f"  player {move.seat} ({self.table.names[move.seat]}): {text}{only}")
-        for line in move.log:
-            self.say(f"      {line}")
+        for line in move_lines(move, self.table.names, self.humans):  # all at the screen
+            self.say(line)
 
     def human_turn(self, seat: int) -> None:
         t = self.table
@@ -145,6 +147,16 @@ class TerminalGame:
             raise Stop("End of input before the game ended.") from None
 
 
+def move_lines(move: Move, names: list[str], viewers: list[int]) -> list[str]:
+    """The lines that show ``move`` to the people at ``viewers`` (everyone at the screen):
+    only what all of them may know."""
+    only = " (the only choice)" if move.forced_for(viewers) else ""
+    text = move.text_for(viewers)
+    return [f"  player {move.seat} ({names[move.seat]}): {text}{only}"] + [
+        f"      {line}" for line in move.log
+    ]
+
+
 def _read_line(inp: TextIO, out: TextIO) -> Callable[[str], str]:
     """A prompt reader that raises EOFError at the end of ``inp`` (a pipe or a terminal)."""
 
@@ -173,7 +185,9 @@ def add_play_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
         help="bot specs for the other seats, comma-separated (see 'nanty bots')",
     )
     p.add_argument("--humans", type=int, default=1, help="people at the table (hot-seat)")
-    p.add_argument("--seed", type=int, default=None, help="deal (default: a random one)")
+    p.add_argument(
+        "--seed", type=non_negative_int, default=None, help="deal (default: a random one)"
+    )
     p.add_argument("--records", default="records", help="folder for the game record")
     p.add_argument("--personalities", default="standard", help="standard, variant or classic")
     p.add_argument("--theme", default="nanty", help="nanty (London) or discworld")
@@ -187,12 +201,14 @@ def add_play_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def cmd_play(args: argparse.Namespace) -> int:
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     if args.humans < 1:
-        raise SystemExit("nanty play: --humans must be at least 1")
+        raise UsageError("--humans must be at least 1")
+    if args.content and not args.expansion:
+        raise UsageError("--content is an expansion's content pack: give --expansion too")
     seats = [HUMAN] * args.humans + bots
     if not 2 <= len(seats) <= 4:
-        raise SystemExit(
-            f"nanty play: a game has 2 to 4 players; {args.humans} people and {len(bots)} bots "
-            "make " + str(len(seats))
+        raise UsageError(
+            f"a game has 2 to 4 players; {args.humans} people and {len(bots)} bots make "
+            f"{len(seats)}"
         )
     seed = args.seed if args.seed is not None else _random_seed()
     try:
@@ -205,7 +221,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         )
         table = Table(config, seed, seats, records=Path(args.records), source="nanty play")
     except ValueError as e:
-        raise SystemExit(f"nanty play: {e}") from e
+        raise UsageError(str(e).splitlines()[0]) from e
+    try:
+        Path(args.records).mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(
+            f"--records {args.records}: cannot make the folder ({e.strerror or e}); give a folder "
+            "for the game records"
+        ) from e
     tty = sys.stdout.isatty()
     game = TerminalGame(
         table,

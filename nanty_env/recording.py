@@ -14,7 +14,7 @@ from typing import Any
 from pettingzoo.utils.env import AECEnv
 from pettingzoo.utils.wrappers import BaseWrapper
 
-from nanty_env.records import GameRecorder, action_entry, write_record
+from nanty_env.records import GameRecorder, action_entry, save_record
 
 
 class RecordingWrapper(BaseWrapper):
@@ -22,7 +22,8 @@ class RecordingWrapper(BaseWrapper):
 
     Args:
         env: a Nanty Narking AEC env (``nanty_env.env()`` or ``raw_env()``, wrapped or not).
-        directory: where the records go; file names are ``<prefix>_<game seed in hex>.json``.
+        directory: where the records go; file names are ``<prefix>_<game seed in hex>.json``
+            (``-2``, ``-3``, ... added when that name is taken: no game's file is replaced).
         players: optional labels per seat kept in the records (e.g. the policies' names).
     """
 
@@ -78,9 +79,5 @@ class RecordingWrapper(BaseWrapper):
         if self._note:
             rec.meta["ended"] = self._note
         game = self.env.unwrapped.game
-        path = self.directory / f"{self.prefix}_{rec.seed:016x}.json"
-        k = 1
-        while path.exists():
-            path = self.directory / f"{self.prefix}_{rec.seed:016x}-{k}.json"
-            k += 1
-        self.paths.append(write_record(path, rec.record(game)))
+        name = f"{self.prefix}_{rec.seed:016x}.json"
+        self.paths.append(save_record(rec.record(game), self.directory, name))

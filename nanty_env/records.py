@@ -6,13 +6,18 @@ state, so that ``check_record`` can re-simulate the game and say whether it ends
 recorded. The format is described in docs/records.md; this module is its only reader and writer.
 
 Records are written atomically (a temporary file renamed over the target), so a crash or a
-signal never leaves half a record behind.
+signal never leaves half a record behind, and a game's first save claims a file name nobody has
+(:func:`save_record`), so two games never share a file. Reading a record never opens any other
+file: a record of a game played with a user's own content pack (``config.content``, a path) is
+refused, since that path is not part of the record.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import math
 import os
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -65,6 +70,7 @@ CTHULHU_DIGEST_FIELDS = (
 )
 
 REQUIRED = ("config", "seed", "actions", "outcome", "final_digest")
+MAX_RECORD_BYTES = 64 * 1024 * 1024  # a record file bigger than this is refused unread
 
 # version -> function turning a record of that version into one of the next version. Empty
 # while version 1 is the only one; an older record with no path here fails with a message.
@@ -159,7 +165,9 @@ def _now() -> str:
 
 # ---------------------------------------------------------------------- files
 def write_record(path: str | Path, record: Mapping[str, Any]) -> Path:
-    """Write ``record`` to ``path`` atomically (parent folders are created)."""
+    """Write ``record`` to ``path`` atomically (parent folders are created), replacing any
+    file there: for a game's later saves. A game's first save goes through
+    :func:`save_record`, which never replaces another game's file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(record, indent=1) + "\n"
@@ -176,21 +184,83 @@ def write_record(path: str | Path, record: Mapping[str, Any]) -> Path:
     return path
 
 
+def claim_record_path(folder: str | Path, name: str) -> Path:
+    """A file name in ``folder`` (created if missing) that no other file has: ``name``, else
+    ``<stem>-2<suffix>``, ``<stem>-3<suffix>``, ... The file is created empty, exclusively
+    (``O_CREAT | O_EXCL``), so two writers (threads or processes) never get the same name."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    stem, suffix = Path(name).stem, Path(name).suffix
+    for k in itertools.count(1):
+        path = folder / (name if k == 1 else f"{stem}-{k}{suffix}")
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            continue
+        os.close(fd)
+        return path
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def save_record(
+    record: Mapping[str, Any], folder: str | Path, name: str, path: Path | None = None
+) -> Path:
+    """Save one game's record and return its file: the first time (``path`` None) under a
+    fresh name in ``folder`` (``name``, or ``name`` with a ``-2``, ``-3``, ... suffix when that
+    file exists: :func:`claim_record_path`); later (``path``: what the first save returned) by
+    atomically replacing that same file. A finished game is never overwritten by another."""
+    if path is None:
+        path = claim_record_path(folder, name)
+    try:
+        return write_record(path, record)
+    except BaseException:
+        if path.exists() and path.stat().st_size == 0:
+            path.unlink(missing_ok=True)  # the claimed name, still empty: give it back
+        raise
+
+
 def load_record(path: str | Path) -> dict[str, Any]:
     """Read and validate a record file (older versions are upgraded where a path exists).
 
     Raises:
-        RecordError: not JSON, not a record, a version this program cannot read, or a
-            missing field; the message names the file and, where relevant, the version.
+        RecordError: not a file, bigger than ``MAX_RECORD_BYTES``, not UTF-8 JSON, not a
+            record, a version this program cannot read, or a missing or malformed field; the
+            one-line message names the file and, where relevant, the version.
     """
     path = Path(path)
     try:
-        obj = json.loads(path.read_text())
+        if path.is_dir():
+            raise RecordError(f"{path}: a folder, not a record file")
+        size = path.stat().st_size
+        if size > MAX_RECORD_BYTES:
+            raise RecordError(
+                f"{path}: {size} bytes, more than a record can be "
+                f"({MAX_RECORD_BYTES // (1024 * 1024)} MB); not read"
+            )
+        with path.open("rb") as f:
+            raw = f.read(MAX_RECORD_BYTES + 1)
     except OSError as e:
         raise RecordError(f"{path}: cannot read it ({e.strerror or e})") from e
+    if len(raw) > MAX_RECORD_BYTES:
+        raise RecordError(f"{path}: more than {MAX_RECORD_BYTES // (1024 * 1024)} MB; not read")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RecordError(f"{path}: not a text (UTF-8) file ({e.reason} at byte {e.start})") from e
+    return parse_record(loads_json(text, str(path)), str(path))
+
+
+def loads_json(text: str, source: str = "record") -> Any:
+    """``json.loads`` whose every failure is a one-line :class:`RecordError`: bad JSON, nesting
+    too deep for the parser, numbers too long to convert."""
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as e:
-        raise RecordError(f"{path}: not JSON ({e})") from e
-    return parse_record(obj, str(path))
+        raise RecordError(f"{source}: not JSON ({e})") from e
+    except RecursionError as e:
+        raise RecordError(f"{source}: not a record (JSON nested too deeply)") from e
+    except ValueError as e:  # e.g. an integer of more than 4300 digits
+        raise RecordError(f"{source}: not JSON ({str(e).split(':')[0]})") from e
 
 
 def parse_record(obj: Any, source: str = "record") -> dict[str, Any]:
@@ -217,14 +287,66 @@ def parse_record(obj: Any, source: str = "record") -> dict[str, Any]:
     missing = [k for k in REQUIRED if k not in obj]
     if missing:
         raise RecordError(f"{source}: record version {version} lacks {', '.join(missing)}")
-    try:
-        GameConfig.from_dict(obj["config"])
-    except (TypeError, ValueError) as e:
-        raise RecordError(f"{source}: bad game config: {e}") from e
-    for i, a in enumerate(obj["actions"]):
-        if not isinstance(a, dict) or not isinstance(a.get("action"), int):
-            raise RecordError(f"{source}: action {i + 1} has no integer 'action'")
+    problem = _record_problem(obj)
+    if problem:
+        raise RecordError(f"{source}: {problem}")
     return obj
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _record_problem(obj: Mapping[str, Any]) -> str:
+    """What is wrong with a record's fields ("" when nothing): every field the readers use
+    is checked here, so that they never meet a value of the wrong type."""
+    config = obj["config"]
+    if not isinstance(config, dict):
+        return f"config must be an object, got {type(config).__name__}"
+    if config.get("content") is not None:
+        return (
+            f"the game was played with a content pack of its own ({str(config['content'])[:80]!r}"
+            "); a record never names a file to open, so it cannot be replayed here"
+        )
+    try:
+        cfg = GameConfig.from_dict(config)
+    except (TypeError, ValueError) as e:
+        return f"bad game config: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+    seed = obj["seed"]
+    if not _is_int(seed) or seed < 0:
+        shown = repr(seed) if not isinstance(seed, float) or math.isfinite(seed) else str(seed)
+        return f"the seed must be a non-negative integer, got {shown[:40]}"
+    actions = obj["actions"]
+    if not isinstance(actions, list):
+        return f"actions must be a list, got {type(actions).__name__}"
+    for i, a in enumerate(actions, start=1):
+        if not isinstance(a, dict) or not _is_int(a.get("action")) or a["action"] < 0:
+            return f"action {i} has no non-negative integer 'action'"
+        if "seat" in a and not (_is_int(a["seat"]) and 0 <= a["seat"] < cfg.num_players):
+            return f"action {i} has a 'seat' that is not a player (0 to {cfg.num_players - 1})"
+    outcome = obj["outcome"]
+    if outcome is not None:
+        if not isinstance(outcome, dict):
+            return f"outcome must be an object or null, got {type(outcome).__name__}"
+        winners, points = outcome.get("winners"), outcome.get("points")
+        if not isinstance(winners, list) or not all(
+            _is_int(w) and 0 <= w < cfg.num_players for w in winners
+        ):
+            return "outcome winners must be a list of players"
+        if not isinstance(outcome.get("reason"), str):
+            return "outcome reason must be text"
+        if points is not None and not (
+            isinstance(points, list) and all(_is_int(p) for p in points)
+        ):
+            return "outcome points must be a list of integers or null"
+    if not isinstance(obj["final_digest"], str):
+        return "final_digest must be text"
+    players = obj.get("players")
+    if players is not None and not (
+        isinstance(players, list) and all(isinstance(p, str) for p in players)
+    ):
+        return "players must be a list of names"
+    return ""
 
 
 # ---------------------------------------------------------------------- replay

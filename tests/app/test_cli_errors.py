@@ -193,3 +193,46 @@ def test_summary_reports_the_runs_wall_time_not_the_sum_of_games(tmp_path):
     assert 0 < again.seconds <= result.seconds
     lines = journal.read_text().splitlines()
     assert all("session_elapsed_seconds" in json.loads(x) for x in lines[1:])
+
+
+@pytest.mark.parametrize(
+    ("argv", "needles"),
+    [
+        (["play", "--bots", "random,random,random,random"], ["2 to 4 players", "make 5"]),
+        (["play", "--bots", "nobody"], ["unknown bot 'nobody'"]),
+        (["play", "--humans", "0"], ["--humans must be at least 1"]),
+        (["play", "--seed", "-3"], ["--seed", "must be 0 or more"]),
+        (["play", "--seed", "1.5"], ["--seed", "whole number"]),
+        (["play", "--theme", "zz"], ["theme must be one of"]),
+        (["play", "--content", "pack.toml"], ["give --expansion too"]),
+        (["play", "--expansion", "cthulhu", "--content", "nope"], ["no such content pack"]),
+        (["play", "--records", "afile"], ["--records afile", "cannot make the folder"]),
+        (["play", "--records", "afile/sub"], ["--records afile/sub", "cannot make the folder"]),
+        (["eval", "--bots", "random,random", "--out", "afile/sub"], ["--out", "afile/sub"]),
+        (["eval", "--bots", "random,random", "--out", "afile/x.json"], ["--out", "afile"]),
+        (["eval", "--bots", "random,random", "--records", "afile/r"], ["--records", "afile/r"]),
+        (
+            ["eval", "--bots", "random,random", "--expansion", "cthulhu", "--content", "afile"],
+            ["--content afile", "cannot parse TOML"],
+        ),
+        (["roles", "--out", "afile/x.json"], ["--out", "afile"]),
+        (["roles", "--seed", "-1"], ["--seed", "must be 0 or more"]),
+        (["roles-train", "--out", "afile/m.json"], ["--out", "afile"]),
+        (["coverage", "--players", "5"], ["--players", "2, 3 or 4 players, got 5"]),
+        (["coverage", "--players", "x"], ["--players", "whole number"]),
+        (["coverage", "--seed", "-1"], ["--seed", "must be 0 or more"]),
+        (["coverage", "--content", "pack.toml"], ["give --expansion too"]),
+        (["coverage", "--expansion", "cthulhu", "--content", "afile"], ["cannot parse TOML"]),
+        (["coverage", "--plot", "afile/x.png"], ["--plot", "cannot make the folder"]),
+        (["coverage", "--bots", "random"], ["--bots names 1 bots"]),
+    ],
+)
+def test_input_mistakes_of_every_command_end_in_one_line(
+    capsys, tmp_path, monkeypatch, argv, needles
+):
+    """Exit code 2 and one line, also for ``nanty play`` (which used to exit 1) and for
+    outputs under a file (which used to end in a traceback)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("not a folder = [\n")
+    one_line_error(capsys, argv, *needles)
+    assert (tmp_path / "afile").read_text() == "not a folder = [\n"

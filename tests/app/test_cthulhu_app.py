@@ -74,7 +74,7 @@ def test_the_browser_ui_offers_and_plays_the_expansion(tmp_path):
 
     from nanty_app.server import create_app
 
-    client = TestClient(create_app(tmp_path))
+    client = TestClient(create_app(tmp_path), base_url="http://127.0.0.1:8000")
     assert 'value="cthulhu"' in client.get("/").text
     r = client.post("/api/games", json={"bots": ["random"], "seed": 2, "expansion": "cthulhu"})
     assert r.status_code == 201, r.text

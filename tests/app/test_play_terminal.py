@@ -77,6 +77,6 @@ def test_hot_seat_calls_each_person_before_showing_a_hand(nanty, tmp_path) -> No
 
 def test_bad_settings_are_refused(nanty, tmp_path) -> None:
     out = nanty(["play", "--bots", "random,random,random,random", "--records", str(tmp_path)])
-    assert out.returncode != 0 and "2 to 4 players" in out.stderr
+    assert out.returncode == 2 and "2 to 4 players" in out.stderr
     out = nanty(["play", "--bots", "nobody", "--records", str(tmp_path)])
-    assert out.returncode != 0 and "unknown bot 'nobody'" in out.stderr
+    assert out.returncode == 2 and "unknown bot 'nobody'" in out.stderr

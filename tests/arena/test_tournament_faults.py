@@ -262,3 +262,69 @@ def test_bad_counts_are_refused_before_playing(extra: list[str], message: str, c
 def test_spec_rejects_impossible_tournaments() -> None:
     with pytest.raises(TournamentError, match="games must be at least 1"):
         TournamentSpec(bots=("random", "random"), num_players=2, games=0)
+
+
+BAD_FIELDS = [
+    ("winners", "x", "winners is not a list of seats"),
+    ("winners", [7], "winners is not a list of seats"),
+    ("winners", [True], "winners is not a list of seats"),
+    ("seats", [0, 0], "seats do not fit the rotation"),
+    ("bots", ["heuristic", "random"], "bots do not fit the seats"),
+    ("reason", None, "reason is not text"),
+    ("personalities", "holmes", "personalities is not one name per seat"),
+    ("seconds", [0.1], "seconds is not one number per seat"),
+    ("points", ["a", "b"], "points is not one number per seat"),
+    ("turns", "many", "turns is not an integer"),
+    ("session_start_seconds", [], "session_start_seconds is not a number"),
+]
+
+
+@pytest.mark.parametrize(("key", "value", "problem"), BAD_FIELDS)
+def test_a_journal_record_with_a_bad_field_is_skipped_with_a_note(
+    tmp_path: Path, key: str, value, problem: str
+) -> None:
+    journal = tmp_path / "j.jsonl"
+    run_tournament(SPEC, workers=1, progress=False, journal=journal)
+    lines = journal.read_text().splitlines()
+    lines[2] = json.dumps(json.loads(lines[2]) | {key: value})
+    journal.write_text("\n".join(lines) + "\n")
+    notes: list[str] = []
+    result = load_journal(journal, log=notes.append)
+    assert sorted(r["game"] for r in result.records) == [0, 2, 3]
+    assert notes == [f"{journal}: skipped records with bad fields: 1 (line 3 ({problem}))"]
+
+
+def test_resume_replays_a_game_whose_journal_record_is_bad(tmp_path: Path, capsys) -> None:
+    """``"winners": "x"`` in the journal: --resume used to play every remaining game and then
+    die in the statistics without writing the results. Now the bad record is skipped with a
+    note, its game is played again and the results are written."""
+    out = tmp_path / "run"
+    args = ["eval", "--bots", "random,random", "--players", "2", "--games", "4", "--workers"]
+    args += ["1", "--no-progress", "--no-plots", "--seed", "1", "--out", str(out)]
+    assert main(args) == 0
+    journal = out / "results_games.jsonl"
+    lines = journal.read_text().splitlines()
+    good = json.loads(lines[2])
+    lines[2] = json.dumps(good | {"winners": "x"})
+    journal.write_text("\n".join(lines[:4]) + "\n")  # games 0-2, game 1's record bad
+    (out / "results.json").unlink()
+    capsys.readouterr()
+    assert main([*args, "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert "skipped records with bad fields: 1 (line 3 (winners is not a list of seats))" in err
+    results = json.loads((out / "results.json").read_text())
+    assert sorted(g["game"] for g in results["games"]) == [0, 1, 2, 3]
+    replayed = next(g for g in results["games"] if g["game"] == 1)
+    assert replayed["winners"] == good["winners"]  # the same deal and bots: the same game
+    assert sum(b["games"] for b in results["bots"]) == 2 * 4
+    assert main(["summary", str(journal)]) == 0  # the bad line stays, and is skipped again
+
+
+def test_a_deeply_nested_journal_line_is_damaged_not_a_crash(tmp_path: Path) -> None:
+    journal = tmp_path / "j.jsonl"
+    run_tournament(SPEC, workers=1, progress=False, journal=journal)
+    lines = journal.read_text().splitlines()
+    journal.write_text("\n".join([*lines[:2], "[" * 5000 + "]" * 5000, *lines[2:]]) + "\n")
+    notes: list[str] = []
+    result = load_journal(journal, log=notes.append)
+    assert len(result.records) == 4 and any("damaged lines: 1" in n for n in notes)
