@@ -19,6 +19,9 @@ one that stops answering after ``worker_timeout`` seconds, both as a
 on every later call. ``close()`` (also on leaving a ``with`` block, and when the batch is
 garbage-collected or the interpreter exits) stops the workers, killing a stopped or hung one.
 
+With ``caller_games=k`` the calling process plays the first ``k`` games itself while the
+workers play the others, rather than sleeping until they answer.
+
 The options (a shaping potential in particular) must be picklable.
 """
 
@@ -147,7 +150,10 @@ class MultiAgentWorkers:
         num_games: how many games (at least ``num_workers``).
         config: the game's setup, or the game keywords, as for ``MultiAgentBatch``.
         num_workers: worker processes; worker ``i`` plays a contiguous chunk of about
-            ``num_games / num_workers`` games.
+            ``(num_games - caller_games) / num_workers`` games.
+        caller_games: the first ``caller_games`` games are played by the calling process
+            itself while the workers play theirs (instead of sleeping until they answer):
+            with one worker and half the games, two processes share the work.
         seed: the seed of the first :meth:`reset` if that is given none.
         worker_timeout: seconds a worker may take to answer before it is reported.
         reward_mode, shaping, reveal_personalities, log: as for ``nanty_env.raw_env``.
@@ -159,14 +165,19 @@ class MultiAgentWorkers:
         config: GameConfig | None = None,
         *,
         num_workers: int = 2,
+        caller_games: int = 0,
         seed: int | None = None,
         worker_timeout: float = DEFAULT_TIMEOUT,
         **kw: Any,
     ) -> None:
         self.num_games = n = check_num("num_games", num_games)
         self.num_workers = w = check_num("num_workers", num_workers)
-        if w > n:
-            raise ValueError(f"num_workers ({w}) must not exceed num_games ({n})")
+        self.caller_games = c = check_num("caller_games", caller_games, least=0)
+        if w > n - c:
+            raise ValueError(
+                f"num_workers ({w}) must not exceed the games left to workers "
+                f"(num_games - caller_games = {n - c})"
+            )
         self._first_seed = check_seed(seed)
         options = batch_options(config, **kw)
         self.config: GameConfig = options["config"]
@@ -174,8 +185,8 @@ class MultiAgentWorkers:
         self.num_players = self.config.num_players
         self.obs_size, self.num_actions = spec.obs_size, spec.num_actions
         self.possible_agents = [agent_name(s) for s in range(self.num_players)]
-        sizes = [n // w + (i < n % w) for i in range(w)]
-        self._firsts = [sum(sizes[:i]) for i in range(w)]
+        sizes = [(n - c) // w + (i < (n - c) % w) for i in range(w)]
+        self._firsts = [c + sum(sizes[:i]) for i in range(w)]
         self._sizes = sizes
         self._mask: np.ndarray | None = None  # the masks handed out (the block's), to check actions
         self._seats: list[int] = []
@@ -185,6 +196,7 @@ class MultiAgentWorkers:
         self._finalizer = weakref.finalize(self, _stop, self._workers)
         ctx = process_context()
         self._shared = _Shared.allocate(ctx, n, self.obs_size, self.num_actions, self.num_players)
+        self._local = MultiAgentBatch(c, **options) if c else None  # the caller's games
         try:
             for i, (first, size) in enumerate(zip(self._firsts, sizes, strict=True)):
                 self._workers.append(
@@ -217,7 +229,9 @@ class MultiAgentWorkers:
         seeds = [check_seed(s) for s in seeds]
         self._first_seed = None
         return self._exchange(
-            "reset", [seeds[f : f + s] for f, s in zip(self._firsts, self._sizes, strict=True)]
+            "reset",
+            [seeds[f : f + s] for f, s in zip(self._firsts, self._sizes, strict=True)],
+            seeds[: self.caller_games],
         )
 
     def step(self, actions: Any) -> Decisions:
@@ -235,18 +249,26 @@ class MultiAgentWorkers:
                 f"not legal; no game has moved"
             )
         self._shared.actions[:] = acts
-        return self._exchange("step", [None] * self.num_workers)
+        return self._exchange("step", [None] * self.num_workers, acts[: self.caller_games])
 
-    def _exchange(self, cmd: str, parts: list[Any]) -> Decisions:
-        """Send each worker its part, then gather their infos; the rows are in the block."""
+    def _exchange(self, cmd: str, parts: list[Any], mine: Any) -> Decisions:
+        """Send each worker its part, play the caller's games (``mine``: their seeds or
+        actions), then gather the workers' infos; every row is in the block."""
         infos: dict[int, dict[str, Any]] = {}
         try:
             for w, part in zip(self._workers, parts, strict=True):
                 w.send((cmd, part))
+            if self._local is not None:
+                local = self._local
+                d = local.reset_games(mine) if cmd == "reset" else local.step(mine)
+                infos.update(self._shared.put(slice(0, self.caller_games), d))
             for w, first in zip(self._workers, self._firsts, strict=True):
                 infos.update((first + g, info) for g, info in w.result().items())
         except BaseException as exc:
-            self._broken = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            lines = str(exc).strip().splitlines() or [type(exc).__name__]
+            # a worker's traceback: its first line (which worker) and its last (what failed);
+            # games may have moved, so the batch cannot go on
+            self._broken = " ".join(lines[:1] + lines[-1:] if len(lines) > 1 else lines)
             raise
         sh = self._shared
         out = Decisions(
@@ -267,7 +289,7 @@ class MultiAgentWorkers:
             raise RuntimeError("this batch is closed")
         if self._broken is not None:
             raise VecEnvWorkerError(
-                f"this batch is unusable since a worker failed ({self._broken}); close() it"
+                f"this batch is unusable since a step failed ({self._broken}); close() it"
             )
 
     # ------------------------------------------------------------------ lifetime

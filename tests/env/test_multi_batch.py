@@ -179,17 +179,18 @@ def test_bad_actions_move_no_game() -> None:
 def test_workers_return_what_the_batch_returns() -> None:
     opts = dict(num_players=3, shaping=goal_progress, seed=11)
     batch = MultiAgentBatch(5, **opts)
-    with MultiAgentWorkers(5, num_workers=2, **opts) as workers:
+    # game 0 in the calling process, 1-2 and 3-4 in the workers
+    with MultiAgentWorkers(5, num_workers=2, caller_games=1, **opts) as workers:
         rngs = policy_rngs(5)
         a, b = batch.reset(), workers.reset()
         assert_same(a, b)
-        ends = 0
-        for _ in range(700):
+        ended = set()
+        for _ in range(800):
             actions = choose(rngs, a)
             a, b = batch.step(actions), workers.step(actions)
             assert_same(a, b)
-            ends += len(a.infos)
-        assert ends >= 2
+            ended.update(a.infos)
+        assert ended == set(range(5))
         a, b = batch.reset(seed=4), workers.reset(seed=4)
         assert_same(a, b)
         illegal = a.mask.argmax(1)
@@ -207,6 +208,33 @@ def test_workers_return_what_the_batch_returns() -> None:
     workers.close()  # twice is fine
 
 
+@pytest.mark.slow
+def test_workers_and_caller_play_the_expansion_in_uneven_chunks() -> None:
+    opts = dict(num_players=4, expansion="cthulhu", reward_mode="zero_sum")
+    batch = MultiAgentBatch(5, **opts)
+    # the caller plays games 0-1, the workers 2-3 and 4
+    with MultiAgentWorkers(5, num_workers=2, caller_games=2, **opts) as workers:
+        rngs = policy_rngs(5)
+        a, b = batch.reset(seed=3), workers.reset(seed=3)
+        assert_same(a, b)
+        assert b.obs.shape == (5, batch.obs_size) and b.mask.shape == (5, batch.num_actions)
+        for _ in range(150):
+            actions = choose(rngs, a)
+            a, b = batch.step(actions), workers.step(actions)
+            assert_same(a, b)
+
+
+def test_worker_options_are_checked_before_any_worker_starts() -> None:
+    with pytest.raises(ValueError, match="reward_mode"):
+        MultiAgentWorkers(2, num_workers=2, reward_mode="zerosum")
+    with pytest.raises(ValueError, match="must not exceed"):
+        MultiAgentWorkers(2, num_workers=3)
+    with pytest.raises(ValueError, match="must not exceed"):
+        MultiAgentWorkers(4, num_workers=2, caller_games=3)
+    with pytest.raises(TypeError, match="unknown option"):
+        MultiAgentBatch(2, num_player=3)
+
+
 def alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as f:
@@ -216,7 +244,7 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.slow
-def test_a_dead_worker_is_reported_and_a_dropped_batch_stops_its_workers() -> None:
+def test_a_killed_worker_is_reported_at_once() -> None:
     workers = MultiAgentWorkers(4, num_workers=2, num_players=2, seed=0)
     d = workers.reset()
     pids = workers.pids
@@ -225,13 +253,42 @@ def test_a_dead_worker_is_reported_and_a_dropped_batch_stops_its_workers() -> No
     with pytest.raises(VecEnvWorkerError, match=r"multi-agent worker 1 \(pid \d+\) died.*SIGKILL"):
         workers.step(d.mask.argmax(1))
     assert time.monotonic() - t < 10
-    with pytest.raises(VecEnvWorkerError, match="unusable"):
+    with pytest.raises(VecEnvWorkerError, match=r"unusable since a step failed.*SIGKILL"):
         workers.step(d.mask.argmax(1))
     workers.close()
     assert not alive(pids[0])
-    other = MultiAgentWorkers(2, num_workers=2, num_players=2)
-    other.reset(seed=1)
-    pids = other.pids
-    del other
+
+
+@pytest.mark.slow
+def test_a_stopped_worker_is_reported_after_the_timeout_and_killed_on_close() -> None:
+    workers = MultiAgentWorkers(2, num_workers=2, num_players=2, seed=0, worker_timeout=1.0)
+    d = workers.reset()
+    os.kill(workers.pids[0], signal.SIGSTOP)
+    with pytest.raises(VecEnvWorkerError, match="has not answered for 1 s; it is stopped"):
+        workers.step(d.mask.argmax(1))
+    pids = workers.pids
+    workers.close()
+    assert not any(alive(p) for p in pids)
+
+
+@pytest.mark.slow
+def test_a_failing_worker_sends_its_traceback() -> None:
+    with MultiAgentWorkers(2, num_workers=2, num_players=2, shaping=failing_potential) as w:
+        with pytest.raises(VecEnvWorkerError, match=r"(?s)worker 0 failed.*potential says no"):
+            w.reset(seed=0)
+        with pytest.raises(VecEnvWorkerError, match=r"unusable.*potential says no"):
+            w.reset(seed=0)
+
+
+def failing_potential(g, seat: int) -> float:
+    raise RuntimeError("potential says no")
+
+
+@pytest.mark.slow
+def test_a_dropped_batch_stops_its_workers() -> None:
+    workers = MultiAgentWorkers(2, num_workers=2, num_players=2)
+    workers.reset(seed=1)
+    pids = workers.pids
+    del workers
     gc.collect()
     assert not any(alive(p) for p in pids)
