@@ -57,7 +57,9 @@ class Move:
 
 class Table:
     """``seats[s]`` is ``"human"`` or a bot spec (``agents.registry``). A decision with a single
-    legal action is taken for whoever owes it (nothing to choose), as the tournaments do."""
+    legal action is taken for whoever owes it (nothing to choose), as the tournaments do; with
+    ``ask_forced`` a person is asked even then (for people sharing one screen: whether another
+    is called must not tell them that person had a card to react with)."""
 
     def __init__(
         self,
@@ -68,6 +70,7 @@ class Table:
         records: str | Path | None = None,
         source: str = "nanty play",
         names: Sequence[str] | None = None,
+        ask_forced: bool = False,
     ) -> None:
         if len(seats) != config.num_players:
             raise ValueError(f"{config.num_players} players but {len(seats)} seats")
@@ -88,6 +91,7 @@ class Table:
         self.records = Path(records) if records is not None else None
         self.record_name = f"play_{_stamp()}_seed{self.seed}.json"
         self.record_path: Path | None = None  # the record's file, once saved
+        self.ask_forced = ask_forced
         self.moves: list[Move] = []
         self._last_turn = -1
         self._log_seen = 0
@@ -134,20 +138,20 @@ class Table:
             raise IllegalActionError(f"it is player {self.to_move}'s decision, not player {seat}'s")
         if self.seats[seat] != HUMAN:
             raise IllegalActionError(f"player {seat} is a bot")
-        return self._apply(int(action), by_bot=False)
+        return self._apply(int(action), by_bot=False, forced=len(self.game.legal) == 1)
 
     def step(self) -> Move | None:
-        """Take the next decision if nobody needs to be asked (a bot's, or a forced one);
-        ``None`` when a person must decide or the game is over."""
+        """Take the next decision if nobody needs to be asked (a bot's, or a forced one unless
+        ``ask_forced``); ``None`` when a person must decide or the game is over."""
         if self.over:
             return None
         self._observe_turn()
         g = self.game
         legal = g.legal_actions()
         seat = g.current_player
-        if len(legal) == 1:
-            return self._apply(legal[0], by_bot=seat in self.bots, forced=True)
         bot = self.bots.get(seat)
+        if len(legal) == 1 and (bot is not None or not self.ask_forced):
+            return self._apply(legal[0], by_bot=bot is not None, forced=True)
         if bot is None:
             return None
         view = g.view(seat)

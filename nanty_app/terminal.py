@@ -9,7 +9,9 @@ end), to be replayed with ``nanty replay``.
 
 Nothing printed tells a person what their seat could not know: the others' cards passed face
 down are not named, and "(the only choice)" marks only the person's own forced decisions (that
-another player had a single option, e.g. no card to block with, is hidden information).
+another player had a single option, e.g. no card to block with, is hidden information). With
+several people at the screen each is called for every decision they owe, even one with a single
+option, so that being called tells the others nothing.
 """
 
 from __future__ import annotations
@@ -55,6 +57,9 @@ class TerminalGame:
         self.color = color
         self.clear = clear
         self.humans = [s for s, x in enumerate(table.seats) if x == HUMAN]
+        # people sharing the screen see who is called: call them for every decision they owe,
+        # forced or not, or a call would tell the others that one had a card to react with
+        table.ask_forced = table.ask_forced or len(self.humans) > 1
         self.last_human = -1
 
     def say(self, text: str = "") -> None:

@@ -134,3 +134,29 @@ def test_a_person_sees_the_only_choice_on_their_own_moves_only() -> None:
     assert not any("(the only choice)" in move_lines(m, names, [0])[0] for m in others)
     # hot-seat: two people at one screen are told of neither one's forced moves
     assert not any("(the only choice)" in move_lines(m, names, [0, 1])[0] for m in mine)
+
+
+def test_people_sharing_a_screen_are_called_for_every_decision_they_owe() -> None:
+    """Hot-seat: a reaction window is offered whatever one holds, so calling a person only
+    when they have more than one option would tell the others they hold a card to react with.
+    The terminal asks people sharing the screen for every decision they owe."""
+    import io
+
+    from nanty_app.terminal import TerminalGame
+
+    def game(seats: list[str]) -> tuple[Table, list[str]]:
+        prompts: list[str] = []
+        t = Table(GameConfig(num_players=3), 6, seats)
+        read = lambda prompt: prompts.append(prompt) or "1"  # noqa: E731
+        TerminalGame(t, read=read, out=io.StringIO(), color=False, clear=False).run()
+        assert t.over
+        return t, [p for p in prompts if "your choice" in p]
+
+    t, asked = game([HUMAN, HUMAN, "random"])
+    humans = [m for m in t.moves if m.seat in (0, 1)]
+    assert t.ask_forced and len(asked) == len(humans)  # every decision they owed was asked
+    assert sum(m.forced for m in humans) >= 5  # ... those with a single option too
+    # a lone person's single-option decisions are still taken for them
+    alone, asked = game([HUMAN, "random", "random"])
+    mine = [m for m in alone.moves if m.seat == 0]
+    assert not alone.ask_forced and len(asked) == len(mine) - sum(m.forced for m in mine)
