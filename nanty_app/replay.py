@@ -26,14 +26,14 @@ def print_replay(record: Mapping[str, Any], out: TextIO, *, boards: bool = False
     """Write the game turn by turn; the full revealed board at the start, at the end and (with
     ``boards``) at the start of every turn. Returns the exit code."""
     cfg = record_config(record)
-    names = record.get("players") or []
+    names = [printable(x) for x in record.get("players") or []]
     seats = ", ".join(
         f"player {s} ({COLOUR_NAMES[s]}{', ' + names[s] if s < len(names) else ''})"
         for s in range(cfg.num_players)
     )
     print(
         f"Game record: {cfg.num_players} players ({seats}); seed {record['seed']}; "
-        f"{len(record['actions'])} actions; from {record.get('source') or 'unknown'}",
+        f"{len(record['actions'])} actions; from {printable(record.get('source') or 'unknown')}",
         file=out,
     )
     game = new_game(record)
@@ -52,7 +52,7 @@ def print_replay(record: Mapping[str, Any], out: TextIO, *, boards: bool = False
         seat = entry.get("seat", game.current_player)
         label = names[seat] if 0 <= seat < len(names) else ""
         who = f"player {seat}" + (f" ({label})" if label else "")
-        print(f"  {i:>4}. {who}: {entry.get('text', entry['action'])}", file=out)
+        print(f"  {i:>4}. {who}: {printable(entry.get('text', entry['action']))}", file=out)
         before = len(game.log)
         try:
             game.apply(int(entry["action"]))
@@ -63,6 +63,17 @@ def print_replay(record: Mapping[str, Any], out: TextIO, *, boards: bool = False
             print(f"          {_LOG_PREFIX.sub('', line)}", file=out)
     print("\n" + render_view_text(revealed_view(game), cfg, names, choices=False), file=out)
     return 0
+
+
+def printable(value: Any, limit: int = 200) -> str:
+    """Text from a record as it may be printed: control characters (a terminal's escape
+    sequences, line breaks) shown escaped, and at most ``limit`` characters."""
+    text = str(value)
+    if len(text) > limit:
+        text = text[:limit] + "..."
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+    )
 
 
 def _hands_line(game: Any, cfg: Any) -> str:
@@ -86,7 +97,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.check:
         result = check_record(record)
         if not result.ok:
-            print(f"MISMATCH in {args.file}: {result.problem}", file=sys.stderr)
+            print(f"MISMATCH in {args.file}: {printable(result.problem, 600)}", file=sys.stderr)
             return EXIT_MISMATCH
         o = record["outcome"]
         cfg = record_config(record)

@@ -236,3 +236,25 @@ def test_a_reader_that_stops_early_ends_quietly(tmp_path, record_file) -> None:
     proc.stdout.close()
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 1 and err == "", err
+
+
+def test_text_from_a_record_cannot_drive_the_terminal(capsys, tmp_path, record_file) -> None:
+    """Names and action words come from the file: escape sequences are printed escaped."""
+    from nanty_app.cli import main
+
+    path, _ = record_file
+    rec = json.loads(path.read_text())
+    rec["players"] = ["\x1b[2Jmallory", "b\nc", "\x9b31m"]
+    rec["source"] = "\x1b]0;title\x07"
+    rec["actions"][0]["text"] = "play \x1b[31mred"
+    evil = tmp_path / "evil.json"
+    evil.write_text(json.dumps(rec))
+    assert main(["replay", str(evil)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x9b" not in out and "\x07" not in out
+    assert "\\x1b[2Jmallory" in out and "b\\nc" in out
+    rec["actions"][0]["action"] = 404
+    evil.write_text(json.dumps(rec))
+    assert main(["replay", str(evil), "--check"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "\x1b" not in err and "MISMATCH" in err
