@@ -498,6 +498,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as e:  # a file or folder named on the command line that cannot be used
         where = f"{e.filename}: " if e.filename else ""
         return fail(prog, f"{where}{e.strerror or e}")
+    except RecursionError:  # a parser of some input file that nests too deeply
+        return fail(prog, "an input file is nested too deeply to read")
     finally:
         sys.stdout = stdout
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from nanty_app.arguments import DefaultsFormatter, UsageError, positive_float, positive_int
 
@@ -80,7 +81,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     from agents.interrupts import Interrupted
 
     try:
-        cfg = load_config(_config(args), seed=args.seed, time_limit_minutes=args.minutes)
+        cfg = _load(load_config, args)
         out = train(
             cfg,
             total_timesteps=args.total_timesteps,
@@ -100,6 +101,18 @@ def cmd_train(args: argparse.Namespace) -> int:
     else:
         print(f"wrote {out} (model.json/.safetensors, checkpoints/, eval.csv, learning_curve.png)")
     return 0
+
+
+def _load(load_config: Any, args: argparse.Namespace) -> Any:
+    """The training config, or one line saying why it cannot be read (a YAML file nested too
+    deeply for the parser, bytes that are not UTF-8)."""
+    path = _config(args)
+    try:
+        return load_config(path, seed=args.seed, time_limit_minutes=args.minutes)
+    except RecursionError as e:
+        raise UsageError(f"config {path}: nested too deeply to read") from e
+    except UnicodeDecodeError as e:
+        raise UsageError(f"config {path}: not a text (UTF-8) file ({e.reason})") from e
 
 
 def _config(args: argparse.Namespace) -> Path:

@@ -236,3 +236,12 @@ def test_input_mistakes_of_every_command_end_in_one_line(
     (tmp_path / "afile").write_text("not a folder = [\n")
     one_line_error(capsys, argv, *needles)
     assert (tmp_path / "afile").read_text() == "not a folder = [\n"
+
+
+def test_unreadable_train_configs_are_one_line(capsys, tmp_path):
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("[" * 5000 + "]" * 5000)
+    binary = tmp_path / "binary.yaml"
+    binary.write_bytes(b"a: \xff\xfe\n")
+    one_line_error(capsys, ["train", "--config", str(deep)], "nested too deeply")
+    one_line_error(capsys, ["train", "--config", str(binary)], "not a text (UTF-8) file")
