@@ -32,7 +32,7 @@ def choose(rngs: list[np.random.Generator], d: Decisions) -> np.ndarray:
     )
 
 
-def finish(env, k: int) -> dict:
+def finish(env) -> dict:
     """Step every agent of a finished AEC game off, collecting what each one sees."""
     final = {}
     for agent in env.agent_iter():
@@ -43,24 +43,36 @@ def finish(env, k: int) -> dict:
     return final
 
 
-CASES = [
-    pytest.param(dict(num_players=2), id="base-2p"),
-    pytest.param(dict(num_players=4, shaping=goal_progress), id="base-4p-shaped"),
-    pytest.param(dict(num_players=2, expansion="cthulhu", shaping=goal_progress), id="cth-2p"),
-    pytest.param(dict(num_players=4, expansion="cthulhu", reward_mode="zero_sum"), id="cth-4p"),
+CASES = [  # (AEC face, options): the wrapped env() once, raw_env otherwise
+    pytest.param(nanty_env.env, dict(num_players=2), id="base-2p-env"),
+    pytest.param(
+        nanty_env.raw_env,
+        dict(num_players=4, shaping=goal_progress, reveal_personalities=True),
+        id="base-4p-shaped-oracle",
+    ),
+    pytest.param(
+        nanty_env.raw_env,
+        dict(num_players=2, expansion="cthulhu", shaping=goal_progress),
+        id="cth-2p-shaped",
+    ),
+    pytest.param(
+        nanty_env.raw_env,
+        dict(num_players=4, expansion="cthulhu", reward_mode="zero_sum"),
+        id="cth-4p",
+    ),
 ]
 
 
-@pytest.mark.parametrize("opts", CASES)
-def test_plays_the_games_of_aec_envs_stepped_one_by_one(opts: dict) -> None:
+@pytest.mark.parametrize(("face", "opts"), CASES)
+def test_plays_the_games_of_aec_envs_stepped_one_by_one(face, opts: dict) -> None:
     n, seed = 3, 7
     batch = MultiAgentBatch(n, **opts)
-    envs = [nanty_env.raw_env(**opts) for _ in range(n)]
+    envs = [face(**opts) for _ in range(n)]
     for k, e in enumerate(envs):
         e.reset(seed=seed + k)
     rngs = policy_rngs(n)
     d = batch.reset(seed=seed)
-    ends = [0] * n
+    ends, lengths = [0] * n, [0] * n
     steps = 0
     while min(ends) < 2 and steps < 5000:
         assert d.game.tolist() == list(range(n))
@@ -73,30 +85,33 @@ def test_plays_the_games_of_aec_envs_stepped_one_by_one(opts: dict) -> None:
             np.testing.assert_array_equal(d.obs[k], obs["observation"])
             np.testing.assert_array_equal(d.mask[k], obs["action_mask"].astype(bool))
             assert row_rewards[k] == np.float32(reward)
-            assert d.mask.dtype == bool and d.obs.dtype == np.float32
+        assert d.mask.dtype == bool and d.obs.dtype == np.float32 and d.seat.dtype == np.int64
         actions = choose(rngs, d)
         d = batch.step(actions)
         steps += 1
         for k, e in enumerate(envs):
             e.step(int(actions[k]))
-            cum = np.array([e._cumulative_rewards[a] for a in e.possible_agents], np.float32)
+            lengths[k] += 1
+            u = e.unwrapped
+            cum = np.array([u._cumulative_rewards[a] for a in e.possible_agents], np.float32)
             np.testing.assert_array_equal(d.rewards[k], cum)
-            ended = all(e.terminations.values())
+            ended = all(u.terminations.values())
             assert bool(d.done[k]) == ended
             if not ended:
                 assert k not in d.infos
                 continue
             ends[k] += 1
-            info, final = d.infos[k], finish(e, k)
+            info, final = d.infos[k], finish(e)
             assert set(final) == set(e.possible_agents)
             for s, a in enumerate(e.possible_agents):
                 fobs, freward, finfo = final[a]
                 np.testing.assert_array_equal(info["final_observation"][s], fobs)
                 assert info["rewards"][s] == np.float32(freward) == d.rewards[k, s]
                 assert info["winners"] == finfo["winners"] and info["reason"] == finfo["reason"]
-            assert info["seed"] == e.game_seed and info["length"] > 0
+            assert info["seed"] == u.game_seed and info["length"] == lengths[k]
+            lengths[k] = 0
             e.reset()  # the AEC env's next game: what the batch dealt by itself
-            assert batch.game_seeds[k] == e.game_seed
+            assert batch.game_seeds[k] == u.game_seed
     assert min(ends) >= 2, ends
 
 
