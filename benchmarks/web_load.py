@@ -16,6 +16,7 @@ Reports the latency percentiles (milliseconds) of the fast games' requests (the 
 stay quick), the slow games' advances and the bad requests, and the answers by status.
 
     python benchmarks/web_load.py [--seconds 20] [--slow 2] [--fast 3] [--pause 0.05] [--json F]
+    python benchmarks/web_load.py --url http://127.0.0.1:8000   # a server already running
 
 ``tests/app/test_server_load.py`` runs it briefly and requires no 5xx, a 4xx for every bad
 request and a 95th percentile under half a second for the fast games.
@@ -252,15 +253,19 @@ def main() -> int:
     ap.add_argument("--slow", type=int, default=2, help="games against three slow bots")
     ap.add_argument("--fast", type=int, default=3, help="games against random bots")
     ap.add_argument("--pause", type=float, default=0.05, help="seconds between requests")
+    ap.add_argument("--url", help="a server already running (http://127.0.0.1:PORT)")
     ap.add_argument("--json", help="also write the report here")
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory() as records:
-        proc, url = start_server(Path(records))
-        try:
-            load = run_load(url, args.seconds, args.slow, args.fast, args.pause)
-        finally:
-            proc.terminate()
-            proc.wait(30)
+    if args.url:
+        load = run_load(args.url.rstrip("/"), args.seconds, args.slow, args.fast, args.pause)
+    else:
+        with tempfile.TemporaryDirectory() as records:
+            proc, url = start_server(Path(records))
+            try:
+                load = run_load(url, args.seconds, args.slow, args.fast, args.pause)
+            finally:
+                proc.terminate()
+                proc.wait(30)
     out = report(load)
     print(json.dumps(out, indent=1))
     if args.json:

@@ -31,20 +31,21 @@ seat (an interrupt window with one legal answer tells that its seat held no card
 the records endpoints neither list nor step the record of a game still being played here.
 
 Bad requests get a 4xx answer ``{"error": "..."}`` and change nothing: malformed JSON or fields
-400, a request from another web site (an ``Origin`` that is not the page's own) or to a host
-name the server does not answer to (a ``Host`` that is not the bound address, ``localhost`` or
-``127.0.0.1``) 403, an unknown game or record 404, an action out of turn or a game whose bots
-are still moving 409, a body over 1 MB (8 MB for an upload) 413, an illegal action 422. An
-uploaded record is replayed to its end when it arrives and refused (400) unless it replays
-exactly as it says. Anything else that goes wrong is logged and answered with a 500 that names
-no detail.
+400 (also bots the web may not ask for, or that cannot play the game asked for), a request from
+another web site (an ``Origin`` that is not the page's own) or to a host name the server does not
+answer to (a ``Host`` that is not the bound address, ``localhost`` or a loopback address: a
+DNS-rebinding page) 403, an unknown game, record or step 404, an action out of turn or a game
+whose bots are still moving 409, a body over ``MAX_BODY`` (``MAX_UPLOAD`` for an upload) 413,
+read a chunk at a time and refused as soon as it passes, an illegal action 422. An uploaded
+record is replayed to its end when it arrives and refused (400) unless it replays exactly as it
+says. Anything else that goes wrong is logged and answered with a 500 that names no detail.
 
-Bots think in threads outside the event loop (at most ``BOT_THREADS`` games with slow bots, any
-but plain ``random`` and ``heuristic``, at once: the others wait their turn, without holding up
-anything else), each game under its own lock, so a slow bot holds up only its own game; reading a game never waits for its bots
-(it answers the state after the last request that changed it). The server binds to 127.0.0.1
-unless told otherwise; games live in memory (the last ``MAX_GAMES``) and every one is saved as
-a record after each of the person's moves.
+Bots think in threads outside the event loop, each game under its own lock, so a slow bot holds
+up only its own game: games with slow bots (any but plain ``random`` and ``heuristic``) take
+turns for ``BOT_THREADS`` threads, the others never queue behind them, and reading a game never
+waits for its bots (it answers the state after the last request that changed it). The server
+binds to 127.0.0.1 unless told otherwise; games live in memory (the last ``MAX_GAMES``) and
+every one is saved as a record after each of the person's moves.
 """
 
 from __future__ import annotations
@@ -66,7 +67,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from agents.registry import WEB_LIMITS, BotSpecError, untrusted_spec
+import numpy as np
+
+from agents.registry import WEB_LIMITS, BotSpecError, make_bot, untrusted_spec
 from nanty_app.table import HUMAN, Move, Table
 from nanty_env.board_svg import SEAT_COLOURS, board_svg, revealed_view
 from nanty_env.engine import Game, GameConfig, IllegalActionError
@@ -86,8 +89,10 @@ BOT_THREADS = 2  # games with slow bots thinking at the same time (more wait the
 QUICK_BOTS = ("random", "heuristic")  # specs (as they are) whose decisions take under 0.2 s
 MAX_BODY = 1024 * 1024  # a JSON request body
 MAX_UPLOAD = 8 * 1024 * 1024  # an uploaded record
+UPLOADS_AT_ONCE = 2  # uploads read and checked at the same time (more wait, unread)
 MAX_SEED = 2**63 - 1
 MAX_LISTED = 200
+MAX_SUMMARIES = 2000  # record files whose line in the list is kept (by name, time and size)
 MAX_STEP_DIGITS = 7
 RECORD_NAME = re.compile(r"^[\w.-]+\.json$")
 PLAYABLE_BOTS = ("random", "heuristic", "ismcts")  # no 'policy': the page loads no model files
@@ -208,6 +213,7 @@ class Lobby:
         self.games: OrderedDict[str, _Game] = OrderedDict()
         self.uploads: OrderedDict[str, _Upload] = OrderedDict()
         self._cursor: OrderedDict[tuple[Any, ...], tuple[int, Game]] = OrderedDict()
+        self._summaries: dict[tuple[str, int, int], dict[str, Any] | None] = {}
         self.lock = threading.Lock()
 
     # games
@@ -254,6 +260,10 @@ class Lobby:
             table = Table(config, seed, [HUMAN, *specs], records=self.records, source="nanty serve")
         except (ValueError, BotSpecError) as e:
             raise ApiError(400, _first_line(e)) from e
+        except Exception as e:  # an allowed bot that cannot play this game (a missing model)
+            log.warning("bots %s cannot play this game", specs, exc_info=True)
+            raise ApiError(400, f"these bots cannot play this game ({type(e).__name__})") from e
+        _try_bots(table, specs)
         gid = secrets.token_hex(8)
         slow = any(spec not in QUICK_BOTS for spec in specs)  # ismcts, heuristic:depth=3...
         game = _Game(table, threading.Lock(), {}, slow)
@@ -345,16 +355,18 @@ class Lobby:
                 continue
             if t.record_path is not None:
                 names.add(t.record_path.name)
-            wanted = getattr(t, "record_name", None)
-            if wanted:
-                stems.add(Path(wanted).stem)
+            stems.add(Path(t.record_name).stem)
         return names, stems
 
-    def _is_live(self, name: str, rec: Mapping[str, Any] | None = None) -> bool:
-        names, stems = self._live_records()
+    def _is_live(
+        self, name: str, rec: Mapping[str, Any], live: tuple[set[str], set[str]] | None = None
+    ) -> bool:
+        """Whether the record file ``name`` (``rec``: it, or its line in the list) is that of a
+        game being played here (``live``: :meth:`_live_records`, if known)."""
+        names, stems = live or self._live_records()
         if name in names:
             return True
-        if rec is not None and rec.get("outcome") is not None:
+        if rec.get("outcome") is not None:
             return False
         stem = Path(name).stem
         return any(stem == s or re.fullmatch(re.escape(s) + r"-\d+", stem) for s in stems)
@@ -364,27 +376,40 @@ class Lobby:
         with self.lock:
             out = [u.summary for u in reversed(self.uploads.values())]
         if self.records.is_dir():
-            paths = []
+            files = []
             for path in self.records.glob("*.json"):
                 try:
-                    paths.append((path.stat().st_mtime, path))
+                    st = path.stat()
                 except OSError:
                     continue
-            for _, path in sorted(paths, reverse=True):
+                files.append((st.st_mtime_ns, path.name, st.st_size))
+            live = self._live_records()
+            for mtime, name, size in sorted(files, reverse=True):
                 if len(out) >= MAX_LISTED:
                     break
-                if not RECORD_NAME.match(path.name):
-                    continue
-                try:
-                    rec = _clean_record(load_record(path), str(path.name))
-                except (RecordError, ValueError, RecursionError):
-                    continue
-                if self._is_live(path.name, rec):
-                    continue
-                summary = _summary(path.name, rec)
-                if summary is not None:
+                summary = self._file_summary(name, mtime, size)
+                if summary is not None and not self._is_live(name, summary, live):
                     out.append(summary)
         return {"records": out[:MAX_LISTED]}
+
+    def _file_summary(self, name: str, mtime: int, size: int) -> dict[str, Any] | None:
+        """The list's line for a record file (``None``: not a readable record), read once per
+        version of the file."""
+        key = (name, mtime, size)
+        with self.lock:
+            if key in self._summaries:
+                return self._summaries[key]
+        summary = None
+        if RECORD_NAME.match(name):
+            try:
+                summary = _summary(name, _clean_record(load_record(self.records / name), name))
+            except (RecordError, ValueError, RecursionError):
+                summary = None
+        with self.lock:
+            if len(self._summaries) >= MAX_SUMMARIES:
+                self._summaries.clear()
+            self._summaries[key] = summary
+        return summary
 
     def upload(self, raw: bytes) -> dict[str, Any]:
         body = parse_json(raw)
@@ -483,6 +508,23 @@ class Lobby:
                 while len(self._cursor) > MAX_CURSORS:
                     self._cursor.popitem(last=False)
         return answer
+
+
+def _try_bots(table: Table, specs: list[str]) -> None:
+    """Have a fresh copy of each bot that loads a model at its first decision (heuristic with
+    options) make one, from the deal, so that a bot that cannot play this game is a 400 now
+    rather than a failure at its first move."""
+    game = table.game
+    seat = game.current_player
+    view = game.view(seat)
+    for spec in sorted({s for s in specs if s.startswith("heuristic:")}):
+        try:
+            bot = make_bot(spec)
+            bot.reset(seat, table.config)
+            bot.act(view, view["legal_actions"], np.random.default_rng(0))
+        except Exception as e:
+            log.warning("bot %s cannot play %s", spec, table.config, exc_info=True)
+            raise ApiError(400, f"bot {spec!r} cannot play this game ({type(e).__name__})") from e
 
 
 def _strip(line: str) -> str:
@@ -654,10 +696,17 @@ def create_app(
     lobby = Lobby(Path(records), advance_seconds)
     limiter: list[anyio.CapacityLimiter] = []
 
+    uploading: list[anyio.Semaphore] = []
+
     def bot_threads() -> anyio.CapacityLimiter:
         if not limiter:
             limiter.append(anyio.CapacityLimiter(BOT_THREADS))
         return limiter[0]
+
+    def upload_slots() -> anyio.Semaphore:
+        if not uploading:
+            uploading.append(anyio.Semaphore(UPLOADS_AT_ONCE))
+        return uploading[0]
 
     async def read_body(request: Request, cap: int) -> bytes:
         """The body, read a chunk at a time and refused (413) as soon as it passes ``cap``."""
@@ -728,8 +777,10 @@ def create_app(
         return JSONResponse(await run_in_threadpool(lobby.list_records))
 
     async def upload(request: Request) -> Response:
-        raw = await read_body(request, MAX_UPLOAD)
-        return JSONResponse(await run_in_threadpool(lobby.upload, raw), status_code=201)
+        async with upload_slots():  # at most UPLOADS_AT_ONCE bodies in memory
+            raw = await read_body(request, MAX_UPLOAD)
+            summary = await run_in_threadpool(lobby.upload, raw)
+        return JSONResponse(summary, status_code=201)
 
     async def step(request: Request) -> Response:
         name, k = request.path_params["name"], request.path_params["k"]

@@ -99,6 +99,30 @@ def test_odd_numbers_are_refused(client) -> None:
     assert len(client.app.state.lobby.games) == 1
 
 
+@pytest.mark.parametrize(
+    "spec", ["heuristic:learned=1", "heuristic:learned=0.5:depth=1", "ismcts:net=1:iters=4"]
+)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_allowed_bots_that_cannot_play_a_game_are_refused_up_front(client, spec, players) -> None:
+    """Some allowed options need a model shipped only for some player counts: such a game is
+    refused when it is asked for, not with a failure at the bot's first move."""
+    r = client.post("/api/games", json={"bots": [spec] * (players - 1), "seed": 3})
+    assert r.status_code in (201, 400), r.text
+    if r.status_code == 400:
+        assert "cannot play this game" in r.json()["error"] and "/" not in r.json()["error"]
+        return
+    state = r.json()
+    for _ in range(4):
+        gid = state["id"]
+        if state["your_turn"]:
+            pick = state["choices"][0]["action"]
+            r = client.post(f"/api/games/{gid}/act", json={"action": pick})
+        else:
+            r = client.post(f"/api/games/{gid}/advance", json={"max": 3})
+        assert r.status_code == 200, r.text
+        state = r.json()
+
+
 def test_no_answer_tells_which_files_exist(client) -> None:
     """A bot option or record field naming a path is refused before anything is opened."""
     answers = []
