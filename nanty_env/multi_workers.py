@@ -11,13 +11,13 @@ A step's arrays cross in one block of shared memory (the caller writes the actio
 its games' rows of observations, masks, seats, rewards and ends); the pipes carry only the
 command and, back, the infos of the games that ended (pickled; usually none). Each side sleeps
 on its pipe while it waits. The caller hands out copies: the block is rewritten at the next
-step. The workers are started with
-the project's process context (:func:`nanty_env.batch.process_context`, ``forkserver`` where
-available) and watched by :class:`nanty_env.workers.Worker`: one that dies is reported at once,
-one that stops answering after ``worker_timeout`` seconds, both as a
-:class:`~nanty_env.workers.VecEnvWorkerError` naming it; the batch is then unusable and says so
-on every later call. ``close()`` (also on leaving a ``with`` block, and when the batch is
-garbage-collected or the interpreter exits) stops the workers, killing a stopped or hung one.
+step. The workers are started with the project's process context
+(:func:`nanty_env.batch.process_context`, ``forkserver`` where available) and watched by
+:class:`nanty_env.workers.Worker`: one that dies is reported at once, one that stops answering
+after ``worker_timeout`` seconds, both as a :class:`~nanty_env.workers.VecEnvWorkerError`
+naming it; the batch is then unusable and says so on every later call. ``close()`` (also on
+leaving a ``with`` block, and when the batch is garbage-collected or the interpreter exits)
+stops the workers, killing a stopped or hung one.
 
 With ``caller_games=k`` the calling process plays the first ``k`` games itself while the
 workers play the others, rather than sleeping until they answer.
