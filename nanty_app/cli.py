@@ -125,7 +125,9 @@ def _ppo(spec: str, checkpoint: str | None, trust: bool = False) -> str:
             f"checkpoint {path} not found (absolute: {path.resolve()}); give a run folder of "
             "nanty train or its NAME.json"
         )
-    return f"policy:path={checkpoint}" + (":trust=1" if trust else "")
+    from agents.registry import spec_value
+
+    return f"policy:path={spec_value(checkpoint)}" + (":trust=1" if trust else "")
 
 
 def seat_count(players: int | None, bots: Sequence[str]) -> int:
