@@ -43,7 +43,8 @@ from nanty_env.engine import Game, GameConfig, InvalidStateError
 # ``ValueError`` ("unknown expansion ...") from ``game.expansion_class``. Counted apart.
 KNOWN_GAP = "unknown config.expansion: ValueError from Game.from_dict's dispatch"
 OPS = ("replace", "nudge", "borrow", "delete", "insert")
-FIELD = re.compile(r"^[A-Za-z_][\w.\[\]]*: ")  # "stack[2].stay: ...": the message names a field
+# the message names a field: "stack[2].stay: ...", "config['a b']: ..."
+FIELD = re.compile(r"^[A-Za-z_]\w*(\.\w+|\[[^\]]*\])*: ")
 HUGE = (2**31, -(2**31), 2**63, -(2**63) - 1, 2**64, 10**30, -(10**30))
 WORDS = ("", "x", "k", "p", "main", "card", "turn", "cthulhu", "standard", "yes", "none")
 CONFIGS: tuple[dict[str, Any], ...] = (

@@ -8,11 +8,24 @@ problem raises one :class:`~nanty_env.engine.errors.InvalidStateError` naming th
 (``money[2]: -50 is negative``). The soak benchmark runs :func:`check_state` after every step,
 so these are exactly the invariants random play is measured against.
 
+Every frame of the decision stack is checked, not only the pending one, because each comes
+back to the top sooner or later: the turn cycle at the bottom, each frame's keys (the ones its
+kind must and may hold, :func:`register_frame_kind`), the domain of each value, where it may
+stand (a frame that waits for no child is the top), and its kind's rule relating it to the
+state (the card being resolved is in play, the pawns to swap are pawns, a reaction answers a
+frame that waits for one, ...). The config is checked for types too (``num_players`` 2.0 is
+not 2), and the outcome for a reason of the ruleset and at least one winner. So a state that
+passes can be played on: ``benchmarks/fuzz_state.py`` mutates real states a million times to
+measure exactly that, and the soak (``benchmarks/soak.py``) restores every state of both
+rulesets.
+
 Extensions (expansions with more state) add to the same checks without editing this module:
-:func:`register_check` adds a whole-state check and :func:`register_frame_field` the domain of
-a frame field (for every kind, or one kind). The built-in checks read the game's own ruleset
-(its tables, frame handlers, action space and ability bits); the base game's personality and
-event-deck checks apply to base games only, an expansion registering its own.
+:func:`register_check` adds a whole-state check, :func:`register_frame_field` the domain of
+a frame field (for every kind, or one kind), :func:`register_frame_kind` a kind's keys, stages,
+rule and place (for every ruleset or one expansion's) and :func:`register_endings` the reasons
+its games end with. The built-in checks read the game's own ruleset (its tables, frame
+handlers, action space and ability bits); the base game's personality and event-deck checks
+apply to base games only, an expansion registering its own.
 """
 
 from __future__ import annotations
@@ -43,6 +56,14 @@ from nanty_env.engine.tables import (
 _ALL_CARDS = list(range(A.NUM_CARDS))
 _INT = {int}
 StateCheck = Callable[[GameState], None]
+
+
+def member(prefix: str, key: Any) -> str:
+    """The name of ``prefix``'s entry ``key``: ``stack[2].stay``, or ``config['a b']`` when
+    the key is no plain name."""
+    return (
+        f"{prefix}.{key}" if isinstance(key, str) and key.isidentifier() else f"{prefix}[{key!r}]"
+    )
 
 
 def fail(field: str, problem: str) -> None:
@@ -330,7 +351,7 @@ def _config_types(cfg: Mapping[str, Any]) -> None:
     pass ``GameConfig``'s own checks), and the expansion a registered one."""
     for key, value in cfg.items():
         if key not in _CONFIG_TYPES:
-            fail(f"config.{key}", "not a configuration field")
+            fail(member("config", key), "not a configuration field")
         if type(value) not in _CONFIG_TYPES[key]:
             names = " or ".join(
                 "null" if t is type(None) else t.__name__ for t in _CONFIG_TYPES[key]
@@ -522,7 +543,7 @@ def _frames(g: GameState) -> None:
             fail(f"{where}.up", f"{up!r} must be -1 or the index of a frame below")
         spec = frame_kind(g, kind)
         for key, value in f.items():
-            field = f"{where}.{key}"
+            field = member(where, key)
             if not isinstance(key, str):
                 fail(field, "frame keys must be strings")
             domain = _domain(spec, kind, key)
@@ -596,10 +617,22 @@ def _text_of(effects: Callable[[], Iterable[str]]) -> FrameRule:
         c = f["c"]
         if g.t.effect[c] not in set(effects()):
             fail(f"{where}.c", f"card {c}'s text ({g.t.effect[c] or 'none'}) is not this")
-        if c not in g.in_play:
-            fail(f"{where}.c", f"card {c} is not in play")
+        _resolving(g, f, where)
 
     return rule
+
+
+def _resolving(g: GameState, f: dict[str, Any], where: str) -> None:
+    """A frame carrying out the text of card ``c``: the card is in play, and its frame waits
+    below, past its text (which would otherwise run a second time)."""
+    c = f["c"]
+    if c not in g.in_play:
+        fail(f"{where}.c", f"card {c} is not in play")
+    below = g.stack[: next(i for i, x in enumerate(g.stack) if x is f)]
+    if not any(
+        x["k"] == "card" and x["c"] == c and "scroll" not in g.t.symbols[c][x["i"] :] for x in below
+    ):
+        fail(f"{where}.c", f"no frame of card {c} below, past its text")
 
 
 def _targeted_effects() -> Iterable[str]:
@@ -620,8 +653,7 @@ def _targeted(g: GameState, f: dict[str, Any], where: str) -> None:
     if "e" in f:
         if f["e"] not in set(_targeted_effects()):
             fail(f"{where}.e", f"{f['e']!r} is not an effect aimed at a player")
-        if f["c"] not in g.in_play:
-            fail(f"{where}.c", f"card {f['c']} is not in play")
+        _resolving(g, f, where)
     else:
         _text_of(_targeted_effects)(g, f, where)
     if f["s"] > 0 and f["t"] < 0:
