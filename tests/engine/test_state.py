@@ -529,3 +529,24 @@ def test_a_broken_end_is_refused_naming_the_field(name, expansion):
     with pytest.raises(InvalidStateError) as err:
         Game.from_dict(d)
     assert str(err.value).startswith(message), str(err.value)
+
+
+@pytest.mark.parametrize("expansion", [None, "cthulhu"])
+def test_a_card_text_frame_above_its_card_replayed_from_the_start_is_refused(expansion):
+    """A text of card c being carried out (here ``targeted``) while c's own frame is back
+    before its scroll would carry the text out twice (a penalty card taken from play twice)."""
+    for seed in range(60):
+        g = Game.new(GameConfig(num_players=3, log=False, expansion=expansion), seed)
+        choose = random.Random(seed).choice
+        while not g.is_terminal and g.stack[-1]["k"] != "targeted":
+            g.apply(choose(g.legal_actions()))
+        if not g.is_terminal:
+            break
+    d = json.loads(json.dumps(g.to_dict()))
+    Game.from_dict(d)  # as it is
+    c = d["stack"][-1]["c"]
+    card_frame = next(i for i, f in enumerate(d["stack"]) if f["k"] == "card" and f["c"] == c)
+    d["stack"][card_frame]["i"] = 0
+    top = len(d["stack"]) - 1
+    with pytest.raises(InvalidStateError, match=rf"^stack\[{top}\]\.c: no frame of card"):
+        Game.from_dict(d)
