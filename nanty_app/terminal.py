@@ -50,8 +50,11 @@ class TerminalGame:
         out: TextIO,
         color: bool,
         clear: bool,
+        seed_known: bool = True,
     ) -> None:
         self.table = table
+        # a seed the player did not choose recreates the deal: said only once the game is over
+        self.seed_known = seed_known
         self.read = read
         self.out = out
         self.color = color
@@ -97,6 +100,8 @@ class TerminalGame:
         mine = [s for s in self.humans if s in o.winners]
         if self.humans:
             self.say("You win!" if mine else "You lose.")
+        if not self.seed_known:
+            self.say(f"The deal was seed {t.seed} (nanty play --seed {t.seed} deals it again).")
         if path:
             self.say(f"The game is saved to {path}; replay it with: nanty replay {path}")
         return 0
@@ -107,7 +112,8 @@ class TerminalGame:
             f"player {s} ({COLOUR_NAMES[s]}): {t.names[s]}" for s in range(len(t.seats))
         )
         title = "Nanty Narking: The Rise of Cthulhu" if t.config.expansion else "Nanty Narking"
-        return f"{title}, seed {t.seed}. {seats}.\n{HELP}"
+        deal = f", seed {t.seed}" if self.seed_known else ""
+        return f"{title}{deal}. {seats}.\n{HELP}"
 
     def show_move(self, move: Move) -> None:
         for line in move_lines(move, self.table.names, self.humans):  # all at the screen
@@ -241,6 +247,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         out=sys.stdout,
         color=tty and not args.no_color,
         clear=tty and sys.stdin.isatty(),
+        seed_known=args.seed is not None,
     )
     return game.run()
 

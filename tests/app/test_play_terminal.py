@@ -80,3 +80,16 @@ def test_bad_settings_are_refused(nanty, tmp_path) -> None:
     assert out.returncode == 2 and "2 to 4 players" in out.stderr
     out = nanty(["play", "--bots", "nobody", "--records", str(tmp_path)])
     assert out.returncode == 2 and "unknown bot 'nobody'" in out.stderr
+
+
+def test_a_seed_the_player_did_not_choose_is_said_only_when_the_game_is_over(
+    nanty, tmp_path
+) -> None:
+    out = nanty(["play", "--bots", "random", "--records", str(tmp_path)], "1\n" * 3000)
+    assert out.returncode == 0, out.stderr
+    seed = load_record(next(tmp_path.iterdir()))["seed"]
+    said = out.stdout.index(f"The deal was seed {seed}")
+    assert out.stdout.index("Game over.") < said
+    assert f"seed {seed}" not in out.stdout[:said]
+    chosen = nanty(["play", "--bots", "random", "--seed", "5", "--records", str(tmp_path)], "q\n")
+    assert "Nanty Narking, seed 5." in chosen.stdout
