@@ -54,6 +54,7 @@ import argparse
 import ipaddress
 import json
 import logging
+import os
 import re
 import secrets
 import socket
@@ -69,11 +70,20 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from agents.registry import WEB_LIMITS, BotSpecError, make_bot, untrusted_spec
+from agents.checkpoint import CheckpointError, checkpoint_files, read_meta
+from agents.registry import (
+    WEB_LIMITS,
+    BotSpecError,
+    make_bot,
+    parse_spec,
+    spec_value,
+    untrusted_spec,
+)
 from nanty_app.table import HUMAN, Move, Table
 from nanty_env.board_svg import SEAT_COLOURS, board_svg, revealed_view
-from nanty_env.engine import Game, GameConfig, IllegalActionError
+from nanty_env.engine import HIDDEN_CARD, Game, GameConfig, IllegalActionError
 from nanty_env.records import RecordError, check_record, load_record, new_game, parse_record
+from nanty_env.rulesets import spec_for_encoder
 from nanty_env.words import decision_words, outcome_words
 
 log = logging.getLogger(__name__)
@@ -98,6 +108,13 @@ RECORD_NAME = re.compile(r"^[\w.-]+\.json$")
 PLAYABLE_BOTS = ("random", "heuristic", "ismcts")  # no 'policy': the page loads no model files
 EXPANSIONS = ("cthulhu",)
 GAME_FIELDS = ("bots", "seed", "expansion", "theme", "personalities")
+WATCH_FIELDS = (*GAME_FIELDS, "view", "since")
+MAX_WATCHED = 8  # spectator games kept in memory (over, or left alone, they make room)
+WATCH_IDLE = 120.0  # seconds without an advance after which a spectator game may be dropped
+MAX_CHECKPOINTS = 100  # policies listed from the --allow-policy folder (the newest)
+MAX_SCANNED = 5000  # files and folders looked at to find them
+POLICY_OPTIONS = ("path", "deterministic")
+BASE_ENCODER = "nanty_env.observation.encode_view"  # what checkpoints naming none were fed
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 
 
@@ -185,6 +202,225 @@ def game_state(gid: str, table: Table) -> dict[str, Any]:
     }
 
 
+# ---------------------------------------------------------------------- what a spectator sees
+def public_view(game: Game) -> dict[str, Any]:
+    """What every seat knows (and no seat more): a seat's view without its hand, its own role,
+    what it alone knows of others' cards and its pending choices. Its ``seat`` is -1."""
+    view = game.view(0)
+    n = game.n
+    view.update(
+        seat=-1,
+        hand=[],
+        known_cards=[[] for _ in range(n)],
+        known_unused_personalities=[],
+        personality=None,
+        decision="",
+        context={},
+        legal_actions=[],
+    )
+    if "objective" in view:
+        view["objective"] = None
+    for frame in view["stack"]:
+        if frame.get("k") == "keep_one" and "cards" in frame:
+            frame["cards"] = [HIDDEN_CARD] * len(frame["cards"])
+    return view
+
+
+def parse_who(value: Any, players: int) -> str | int:
+    """A spectator's choice of what to see: ``"all"`` (everything revealed), ``"public"``
+    (what every seat knows) or a seat number (that seat's view). 400 for anything else."""
+    if isinstance(value, str) and value.isdigit() and len(value) < 3:
+        value = int(value)
+    if value in ("all", "public") or (_is_int(value) and 0 <= value < players):
+        return value
+    raise ApiError(400, f"'view' must be 'all', 'public' or a seat from 0 to {players - 1}")
+
+
+def picture(game: Game, names: list[str], who: str | int = "all") -> dict[str, Any]:
+    """The board and the pending question as ``who`` (:func:`parse_who`) sees them: the same
+    drawing for a replay's step and a game being watched."""
+    cfg = game.cfg
+    if who == "all":
+        view = revealed_view(game)
+    elif who == "public":
+        view = public_view(game)
+    else:
+        view = game.view(int(who))
+    question, _ = decision_words(view, cfg.theme, cfg)
+    svg = board_svg(view, cfg, names)
+    if who == "public":  # the drawing knows seats' views and everything; name this one
+        svg = svg.replace(" · seen by player -1<", " · public view: no hand shown<")
+        svg = re.sub(r"<text [^>]*>Your hand \(0\)</text>", "", svg)
+    outcome = None
+    if game.is_terminal:
+        o = game.outcome
+        outcome = {
+            "winners": list(o.winners),
+            "text": outcome_words(o.winners, o.reason, cfg.theme, cfg),
+            "points": None if o.points is None else list(o.points),
+        }
+    return {"svg": svg, "question": question, "over": game.is_terminal, "outcome": outcome}
+
+
+def watched_move(move: Move, who: str | int, players: int, over: bool) -> dict[str, Any]:
+    """One move as a spectator who sees ``who`` may read it: every word when everything is
+    revealed, else the words every seat (``"public"``) or that seat may read; ``forced`` as
+    that seat would be told it (``None``: not told)."""
+    if who == "all":
+        text, told = move.text, True
+    else:
+        seats = list(range(players)) if who == "public" else [int(who)]
+        text, told = move.text_for(seats), over or move.seat == who
+    return {
+        "seat": move.seat,
+        "text": text,
+        "lines": list(move.log),
+        "forced": move.forced if told else None,
+    }
+
+
+@dataclass
+class _Watched:
+    """A spectator's game: bots in every seat, and a copy of the game after its last change
+    (what readers draw from, never waiting for the bots)."""
+
+    table: Table
+    lock: threading.Lock
+    seen: Game  # a copy of the game after the last advance
+    moves: int  # how many of the table's moves ``seen`` holds
+    slow: bool
+    touched: float  # time.monotonic() of its creation or last advance
+
+
+def watch_state(gid: str, w: _Watched, who: Any, since: Any = 0) -> dict[str, Any]:
+    """A spectator's game as ``who`` sees it (``GET /api/watch/{id}?view=``), with the moves
+    from ``since`` on. The seed (which recreates every hand) only with everything revealed or
+    once the game is over."""
+    table = w.table
+    game = w.seen
+    n = game.n
+    who = parse_who(who, n)
+    if isinstance(since, str) and since.isdigit() and len(since) <= MAX_STEP_DIGITS:
+        since = int(since)
+    if not _is_int(since) or since < 0:
+        raise ApiError(400, "'since' must be a number of moves already shown")
+    over = game.is_terminal
+    moves = table.moves[: w.moves]
+    since = min(since, len(moves))
+    record = table.record_path.name if over and table.record_path is not None else None
+    return {
+        "id": gid,
+        "watching": True,
+        "view": who,
+        "bots": list(table.seats),
+        "names": list(table.names),
+        "colours": list(SEAT_COLOURS[:n]),
+        "seed": table.seed if over or who == "all" else None,
+        "expansion": table.config.expansion,
+        "to_move": game.current_player,
+        "total": len(moves),
+        "since": since,
+        "log": [watched_move(m, who, n, over) for m in moves[since:]],
+        "record": record,
+        **picture(game, list(table.names), who),
+    }
+
+
+class PolicyFolder:
+    """The trained policies ``nanty serve --allow-policy FOLDER`` lets the page name: nanty-policy
+    checkpoints (``NAME.json`` and ``NAME.safetensors``) whose files, symbolic links followed,
+    are inside ``FOLDER``. A spec names one by its path relative to the folder; SB3 ``.zip``
+    files and ``trust`` are never accepted."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root).resolve(strict=True)
+        if not self.root.is_dir():
+            raise NotADirectoryError(f"{root} is not a folder")
+
+    def _inside(self, path: Path) -> Path | None:
+        """``path`` with its links followed, if it is a file inside the folder."""
+        try:
+            real = path.resolve(strict=True)
+        except (OSError, RuntimeError):
+            return None
+        return real if real.is_relative_to(self.root) and real.is_file() else None
+
+    def find(self, name: str) -> tuple[Path, str]:
+        """The checkpoint's description file and its name in the list, for ``name`` (relative
+        to the folder). 400, the same whatever a path outside would have named, otherwise."""
+        shown = name[:80]
+        missing = ApiError(400, f"no policy checkpoint {shown!r} in the allowed folder")
+        if not name or len(name) > 300 or "\x00" in name:
+            raise missing
+        if name.lower().endswith(".zip"):
+            raise ApiError(400, "SB3 .zip files are never opened here (they can run code)")
+        candidate = self.root / name
+        try:
+            meta, tensors = checkpoint_files(candidate)
+        except (OSError, ValueError):
+            raise missing from None
+        real_meta, real_tensors = self._inside(meta), self._inside(tensors)
+        if real_meta is None or real_tensors is None:
+            raise missing
+        if real_tensors != real_meta.with_suffix(".safetensors"):
+            raise missing  # the pair the bot will open is not the pair checked here
+        try:
+            read_meta(real_meta)
+        except CheckpointError as e:
+            raise ApiError(400, f"{shown!r} is not a nanty-policy checkpoint") from e
+        return real_meta, real_meta.relative_to(self.root).with_suffix("").as_posix()
+
+    def spec(self, spec: str) -> tuple[str, str]:
+        """A ``policy:path=NAME`` spec from the page as the canonical spec of the checkpoint
+        it names (its real path, quoted) and a short name for its seat."""
+        try:
+            name, options = parse_spec(spec)
+        except BotSpecError as e:
+            raise ApiError(400, _first_line(e)) from e
+        unknown = sorted(k[:40] for k in options if k not in POLICY_OPTIONS)
+        if name != "policy" or unknown:
+            raise ApiError(400, f"a policy may set only {list(POLICY_OPTIONS)}, not {unknown}")
+        path = options.get("path")
+        if not isinstance(path, str):
+            raise ApiError(400, "policy:path= must name a checkpoint listed by /api/bots")
+        deterministic = options.get("deterministic", 1)
+        if deterministic not in (0, 1) or isinstance(deterministic, bool):
+            raise ApiError(400, "policy:deterministic= must be 0 or 1")
+        meta, listed = self.find(path)
+        canonical = f"policy:path={spec_value(str(meta))}"
+        if deterministic == 0:
+            canonical += ":deterministic=0"
+            listed += " (sampling)"
+        return canonical, f"policy {listed}"
+
+    def listing(self) -> list[dict[str, Any]]:
+        """The checkpoints in the folder, newest first: name and ruleset."""
+        found: list[tuple[int, str, str | None]] = []
+        looked = 0
+        for top, dirs, files in os.walk(self.root, followlinks=False):
+            dirs.sort()
+            looked += 1 + len(files)
+            if looked > MAX_SCANNED:
+                break
+            for f in files:
+                if not f.endswith(".json") or f[:-5] + ".safetensors" not in files:
+                    continue
+                rel = (Path(top) / f).relative_to(self.root).as_posix()
+                try:
+                    meta, name = self.find(rel)
+                    obs = read_meta(meta)["observation"]
+                    ruleset = spec_for_encoder(obs.get("encoder", BASE_ENCODER))
+                except (ApiError, CheckpointError, KeyError, TypeError, AttributeError):
+                    continue
+                if ruleset is None:
+                    continue
+                found.append((meta.stat().st_mtime_ns, name, ruleset.expansion))
+        found.sort(key=lambda x: (-x[0], x[1]))
+        return [
+            {"name": name, "expansion": expansion} for _, name, expansion in found[:MAX_CHECKPOINTS]
+        ]
+
+
 # ---------------------------------------------------------------------- the app's state
 @dataclass
 class _Game:
@@ -207,10 +443,17 @@ class Lobby:
     ``lock`` guards the tables of games, uploads and replay cursors, and is held only to look
     something up or put it in; each game has a lock of its own for the (slow) bots' moves."""
 
-    def __init__(self, records: Path, advance_seconds: float = ADVANCE_SECONDS) -> None:
+    def __init__(
+        self,
+        records: Path,
+        advance_seconds: float = ADVANCE_SECONDS,
+        policies: PolicyFolder | None = None,
+    ) -> None:
         self.records = records
         self.advance_seconds = advance_seconds
+        self.policies = policies
         self.games: OrderedDict[str, _Game] = OrderedDict()
+        self.watched: OrderedDict[str, _Watched] = OrderedDict()
         self.uploads: OrderedDict[str, _Upload] = OrderedDict()
         self._cursor: OrderedDict[tuple[Any, ...], tuple[int, Game]] = OrderedDict()
         self._summaries: dict[tuple[str, int, int], dict[str, Any] | None] = {}
@@ -226,37 +469,9 @@ class Lobby:
             raise ApiError(400, "'bots' must be a list of bot names")
         if not 1 <= len(bots) <= 3:
             raise ApiError(400, "choose 1 to 3 bots (games have 2 to 4 players)")
-        specs = []
-        for b in bots:
-            name = b.split(":")[0].strip()
-            if name not in PLAYABLE_BOTS:
-                shown = name[:40]
-                raise ApiError(
-                    400, f"unknown bot {shown!r}; choose from {', '.join(PLAYABLE_BOTS)}"
-                )
-            try:
-                specs.append(untrusted_spec(b, WEB_LIMITS))
-            except BotSpecError as e:
-                raise ApiError(400, _first_line(e)) from e
-        seed = body.get("seed")
-        if seed is None:
-            seed = secrets.randbelow(1_000_000)
-        if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
-            raise ApiError(400, f"'seed' must be a non-negative integer up to {MAX_SEED}")
-        expansion = body.get("expansion") or None
-        if expansion not in (None, *EXPANSIONS):
-            raise ApiError(400, f"unknown expansion; choose from {list(EXPANSIONS)}")
-        theme = body.get("theme", "nanty")
-        personalities = body.get("personalities", "standard")
-        if not isinstance(theme, str) or not isinstance(personalities, str):
-            raise ApiError(400, "'theme' and 'personalities' must be text")
+        specs = [self._web_spec(b) for b in bots]
+        config, seed = self._config(body, len(specs) + 1)
         try:
-            config = GameConfig(
-                num_players=len(specs) + 1,
-                personalities=personalities[:40],
-                theme=theme[:40],
-                expansion=expansion,
-            )
             table = Table(config, seed, [HUMAN, *specs], records=self.records, source="nanty serve")
         except (ValueError, BotSpecError) as e:
             raise ApiError(400, _first_line(e)) from e
@@ -275,6 +490,148 @@ class Lobby:
             table.save()
             game.state = game_state(gid, table)
             return game.state
+
+    @staticmethod
+    def _web_spec(bot: str) -> str:
+        """A bot the page may ask for, in its canonical form (400 if it may not)."""
+        name = bot.split(":")[0].strip()
+        if name not in PLAYABLE_BOTS:
+            shown = name[:40]
+            raise ApiError(400, f"unknown bot {shown!r}; choose from {', '.join(PLAYABLE_BOTS)}")
+        try:
+            return untrusted_spec(bot, WEB_LIMITS)
+        except BotSpecError as e:
+            raise ApiError(400, _first_line(e)) from e
+
+    @staticmethod
+    def _config(body: Mapping[str, Any], players: int) -> tuple[GameConfig, int]:
+        """The game config and seed a request asks for (400 for a bad field)."""
+        seed = body.get("seed")
+        if seed is None:
+            seed = secrets.randbelow(1_000_000)
+        if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
+            raise ApiError(400, f"'seed' must be a non-negative integer up to {MAX_SEED}")
+        expansion = body.get("expansion") or None
+        if expansion not in (None, *EXPANSIONS):
+            raise ApiError(400, f"unknown expansion; choose from {list(EXPANSIONS)}")
+        theme = body.get("theme", "nanty")
+        personalities = body.get("personalities", "standard")
+        if not isinstance(theme, str) or not isinstance(personalities, str):
+            raise ApiError(400, "'theme' and 'personalities' must be text")
+        try:
+            config = GameConfig(
+                num_players=players,
+                personalities=personalities[:40],
+                theme=theme[:40],
+                expansion=expansion,
+            )
+        except ValueError as e:
+            raise ApiError(400, _first_line(e)) from e
+        return config, seed
+
+    # spectator games
+    def new_watch(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """A game of bots in every seat for a spectator (``POST /api/watch``)."""
+        unknown = sorted(str(k)[:40] for k in body if k not in WATCH_FIELDS)
+        if unknown:
+            raise ApiError(400, f"unknown field(s) {unknown}; a game to watch takes {WATCH_FIELDS}")
+        bots = body.get("bots", ["heuristic", "random"])
+        if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots):
+            raise ApiError(400, "'bots' must be a list of bot specs, one a seat")
+        if not 2 <= len(bots) <= 4:
+            raise ApiError(400, "choose 2 to 4 bots, one for every seat")
+        specs, names = [], []
+        for b in bots:
+            if b.split(":")[0].strip() == "policy":
+                if self.policies is None:
+                    raise ApiError(
+                        400,
+                        "trained policies are not allowed here: the server's operator may "
+                        "start it with --allow-policy FOLDER",
+                    )
+                spec, name = self.policies.spec(b)
+            else:
+                spec = self._web_spec(b)
+                name = spec
+            specs.append(spec)
+            names.append(name)
+        config, seed = self._config(body, len(specs))
+        who = parse_who(body.get("view", "all"), len(specs))
+        try:
+            table = Table(
+                config,
+                seed,
+                specs,
+                records=self.records,
+                source="nanty serve (watched)",
+                names=names,
+            )
+        except (ValueError, BotSpecError) as e:  # CheckpointError, a policy of another ruleset
+            raise ApiError(400, _first_line(e)) from e
+        except Exception as e:
+            log.warning("bots %s cannot play this game", specs, exc_info=True)
+            raise ApiError(400, f"these bots cannot play this game ({type(e).__name__})") from e
+        _try_bots(table, specs)
+        slow = any(spec not in QUICK_BOTS for spec in specs)
+        watched = _Watched(table, threading.Lock(), table.game.clone(), 0, slow, time.monotonic())
+        gid = secrets.token_hex(8)
+        with self.lock:
+            if len(self.watched) >= MAX_WATCHED:
+                now = time.monotonic()
+                idle = [
+                    k
+                    for k, w in self.watched.items()
+                    if w.seen.is_terminal or now - w.touched > WATCH_IDLE
+                ]
+                if not idle:
+                    raise ApiError(
+                        429,
+                        f"{MAX_WATCHED} games are being watched; let one finish or try again "
+                        f"in {int(WATCH_IDLE)} seconds",
+                    )
+                del self.watched[idle[0]]
+            self.watched[gid] = watched
+        return watch_state(gid, watched, who)
+
+    def _watched(self, gid: str) -> _Watched:
+        with self.lock:
+            w = self.watched.get(gid)
+        if w is None:
+            raise ApiError(404, f"no watched game with id {gid[:40]!r}")
+        return w
+
+    def watch_state(self, gid: str, who: Any, since: Any = 0) -> dict[str, Any]:
+        """A spectator's game after its last advance (never waits for its bots)."""
+        return watch_state(gid, self._watched(gid), who, since)
+
+    def watch_slow(self, gid: str) -> bool:
+        return self._watched(gid).slow
+
+    def watch_advance(self, gid: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        """Let the bots of a watched game take up to ``max`` decisions (about
+        ``advance_seconds`` at most); saves the record when the game ends."""
+        most = body.get("max", 1)
+        if not _is_int(most) or not 1 <= most <= MAX_ADVANCE:
+            raise ApiError(400, f"'max' must be an integer from 1 to {MAX_ADVANCE}")
+        w = self._watched(gid)
+        who = parse_who(body.get("view", "all"), w.table.config.num_players)
+        since = body.get("since", 0)
+        if not w.lock.acquire(blocking=False):
+            raise ApiError(409, "the bots are still moving in this game; ask again shortly")
+        try:
+            table = w.table
+            start = time.monotonic()
+            moved = 0
+            while moved < most and table.step() is not None:
+                moved += 1
+                if time.monotonic() - start >= self.advance_seconds:
+                    break
+            if table.over and moved:
+                table.save()
+            w.seen, w.moves, w.touched = table.game.clone(), len(table.moves), time.monotonic()
+            return {**watch_state(gid, w, who, since), "moved": moved}
+        finally:
+            w.lock.release()
 
     def _game(self, gid: str) -> _Game:
         with self.lock:
@@ -478,25 +835,20 @@ class Lobby:
                 game.apply(actions[at]["action"])
                 lines = [_strip(x) for x in game.log[before:]]
                 at += 1
-            cfg = game.cfg
             names = rec["players"]
-            view = revealed_view(game)
-            question, _ = decision_words(view, cfg.theme, cfg)
-            outcome = None
-            if game.is_terminal:
-                outcome = outcome_words(game.outcome.winners, game.outcome.reason, cfg.theme, cfg)
+            shown = picture(game, names, "all")  # as a watched game with everything revealed
             answer = {
                 "name": name,
                 "index": k,
                 "total": len(actions),
                 "names": names,
-                "svg": board_svg(view, cfg, names),
+                "svg": shown["svg"],
                 "last": actions[k - 1] if k > 0 else None,
                 "next": actions[k] if k < len(actions) else None,
                 "lines": lines if k > 0 else [],
-                "question": question,
-                "over": game.is_terminal,
-                "outcome": outcome,
+                "question": shown["question"],
+                "over": shown["over"],
+                "outcome": shown["outcome"]["text"] if shown["outcome"] else None,
             }
         except (IllegalActionError, ValueError, TypeError, KeyError, IndexError) as e:
             raise ApiError(
@@ -586,7 +938,25 @@ def _clean_record(rec: Mapping[str, Any], source: str) -> dict[str, Any]:
         "final_digest": _text(rec.get("final_digest"), 200),
         "source": _text(rec.get("source"), 100),
         "saved": _text(rec.get("saved"), 40),
+        "bots": _seats(rec.get("meta"), cfg.num_players),
     }
+
+
+def _seats(meta: Any, players: int) -> list[str | None]:
+    """Who sat where, as a record's ``meta.seats`` says (a bot's spec, ``"human"``): ``None``
+    for a seat it does not tell. A policy's spec is shortened to its checkpoint's file name."""
+    seats = meta.get("seats") if isinstance(meta, dict) else None
+    if not isinstance(seats, list) or len(seats) != players:
+        return [None] * players
+    out: list[str | None] = []
+    for seat in seats:
+        if not isinstance(seat, str):
+            out.append(None)
+        elif seat.startswith("policy:"):
+            out.append("policy")
+        else:
+            out.append(seat[:60])
+    return out
 
 
 def _replay_problem(rec: Mapping[str, Any]) -> str:
@@ -608,9 +978,13 @@ def _summary(name: str, rec: Mapping[str, Any]) -> dict[str, Any] | None:
             words = outcome_words(o["winners"], o["reason"], config.theme, config)
         except (TypeError, ValueError, KeyError, IndexError):
             return None
+    players = rec["players"]
     return {
         "name": name,
-        "players": rec["players"],
+        "players": players,
+        "bots": rec["bots"],
+        "expansion": rec["config"].get("expansion"),
+        "winners": [] if o is None else sorted(set(o["winners"])),
         "actions": len(rec["actions"]),
         "source": rec["source"],
         "saved": rec["saved"],
@@ -680,9 +1054,12 @@ def create_app(
     *,
     host: str = "127.0.0.1",
     advance_seconds: float = ADVANCE_SECONDS,
+    allow_policy: str | Path | None = None,
 ) -> Any:
     """The Starlette application (records are read from and written to ``records``; ``host``:
-    the address it is served at, for the ``Host`` check)."""
+    the address it is served at, for the ``Host`` check; ``allow_policy``: a folder whose
+    trained policies spectator games may seat). Raises ``OSError`` for an ``allow_policy``
+    that is not a folder."""
     import anyio
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
@@ -693,7 +1070,8 @@ def create_app(
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
-    lobby = Lobby(Path(records), advance_seconds)
+    policies = PolicyFolder(allow_policy) if allow_policy is not None else None
+    lobby = Lobby(Path(records), advance_seconds, policies)
     limiter: list[anyio.CapacityLimiter] = []
 
     uploading: list[anyio.Semaphore] = []
@@ -751,7 +1129,10 @@ def create_app(
         return FileResponse(STATIC / "index.html")
 
     async def bots(request: Request) -> Response:
-        return JSONResponse({"bots": list(PLAYABLE_BOTS)})
+        listed = await run_in_threadpool(policies.listing) if policies is not None else []
+        return JSONResponse(
+            {"bots": list(PLAYABLE_BOTS), "policy": policies is not None, "policies": listed}
+        )
 
     async def create_game(request: Request) -> Response:
         body = await object_body(request)
@@ -771,6 +1152,23 @@ def create_app(
         # slow bots take turns for BOT_THREADS threads; the others' decisions are quick
         limiter = bot_threads() if lobby.slow(gid) else None
         answer = await anyio.to_thread.run_sync(lobby.advance, gid, body, limiter=limiter)
+        return JSONResponse(answer)
+
+    async def create_watch(request: Request) -> Response:
+        body = await object_body(request)
+        return JSONResponse(await run_in_threadpool(lobby.new_watch, body), status_code=201)
+
+    async def get_watch(request: Request) -> Response:
+        gid = request.path_params["gid"]
+        query = request.query_params
+        who, since = query.get("view", "all"), query.get("since", "0")
+        return JSONResponse(await run_in_threadpool(lobby.watch_state, gid, who, since))
+
+    async def advance_watch(request: Request) -> Response:
+        body = await object_body(request)
+        gid = request.path_params["gid"]
+        limiter = bot_threads() if lobby.watch_slow(gid) else None
+        answer = await anyio.to_thread.run_sync(lobby.watch_advance, gid, body, limiter=limiter)
         return JSONResponse(answer)
 
     async def records_list(request: Request) -> Response:
@@ -801,6 +1199,9 @@ def create_app(
         Route("/api/games/{gid}", api(get_game)),
         Route("/api/games/{gid}/act", api(act), methods=["POST"]),
         Route("/api/games/{gid}/advance", api(advance), methods=["POST"]),
+        Route("/api/watch", api(create_watch), methods=["POST"]),
+        Route("/api/watch/{gid}", api(get_watch)),
+        Route("/api/watch/{gid}/advance", api(advance_watch), methods=["POST"]),
         Route("/api/records", api(records_list)),
         Route("/api/records", api(upload), methods=["POST"]),
         Route("/api/records/{name}/step/{k}", api(step)),
@@ -831,6 +1232,12 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser
     p.add_argument("--host", default="127.0.0.1", help="address to bind")
     p.add_argument("--port", type=_port, default=8000, help="port to listen on (0: any free one)")
     p.add_argument("--records", default="records", help="folder of game records")
+    p.add_argument(
+        "--allow-policy",
+        metavar="FOLDER",
+        help="let watched games seat the trained policies (nanty-policy checkpoints) found "
+        "in FOLDER, e.g. runs/; without it the page offers only the shipped bots",
+    )
     p.set_defaults(func=cmd_serve)
     return p
 
@@ -868,10 +1275,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except OSError as e:  # socket.gaierror included
         reason = e.strerror or _first_line(e)
         return fail("nanty serve", f"cannot listen on {args.host} port {args.port}: {reason}")
+    try:
+        app = create_app(
+            args.records, host=args.host, allow_policy=getattr(args, "allow_policy", None)
+        )
+    except OSError as e:
+        sock.close()
+        reason = e.strerror or _first_line(e)
+        return fail("nanty serve", f"--allow-policy {args.allow_policy}: {reason}")
     port = sock.getsockname()[1]
     sys.setswitchinterval(0.001)
     print(f"Nanty Narking at {_url(args.host, port)} (Ctrl-C to stop)", flush=True)
-    app = create_app(args.records, host=args.host)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     try:
         server.run(sockets=[sock])

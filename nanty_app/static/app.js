@@ -49,19 +49,39 @@ for (const tab of document.querySelectorAll(".tab")) {
 let game = null;
 let botTimer = null;
 
+function addOption(select, value, text) {
+  const option = document.createElement("option");
+  option.value = value;
+  option.textContent = text;
+  select.appendChild(option);
+}
+
 async function loadBots() {
-  const { bots } = await api("GET", "/api/bots");
+  const { bots, policy, policies } = await api("GET", "/api/bots");
   const defaults = ["heuristic", "random", "random"];
   document.querySelectorAll(".bot-choice").forEach((select, i) => {
     const none = i === 0 ? [] : ["none"];
-    for (const name of [...none, ...bots]) {
-      const option = document.createElement("option");
-      option.value = name;
-      option.textContent = name;
-      select.appendChild(option);
-    }
+    for (const name of [...none, ...bots]) addOption(select, name, name);
     select.value = defaults[i];
   });
+  // Watched games may also seat the trained policies the server's operator allowed.
+  const seatDefaults = [policies.length ? "policy-0" : "heuristic", "heuristic", "random", "none"];
+  document.querySelectorAll(".seat-choice").forEach((select, i) => {
+    if (i >= 2) addOption(select, "none", "none");
+    for (const name of bots) addOption(select, name, name);
+    policies.forEach((p, k) => {
+      const game = p.expansion ? "Cthulhu" : "base game";
+      addOption(select, `policy-${k}`, `policy ${p.name} (${game})`);
+    });
+    select.value = seatDefaults[i];
+  });
+  policyNames = policies.map((p) => p.name);
+  const note = $("policy-note");
+  note.hidden = policy && policies.length > 0;
+  note.textContent = policy
+    ? "No trained policy found in the folder the server allows (train one: nanty train)."
+    : "Trained policies can be watched when the server is started with " +
+      "nanty serve --allow-policy runs/";
 }
 
 $("new-game").addEventListener("submit", async (event) => {
@@ -187,8 +207,8 @@ async function loadRecordList() {
     for (const r of records) {
       const option = document.createElement("option");
       option.value = r.name;
-      const ending = r.outcome || "unfinished";
-      option.textContent = `${r.name} — ${r.players.join(", ")} — ${r.actions} actions — ${ending}`;
+      option.textContent = recordLine(r);
+      option.title = r.name;
       list.appendChild(option);
     }
     if (chosen) list.value = chosen;
@@ -196,6 +216,21 @@ async function loadRecordList() {
   } catch (error) {
     showError("replay-error", error);
   }
+}
+
+// A record's line in the list: when, which game, who played (and which bot), who won.
+function recordLine(r) {
+  const when = r.saved ? r.saved.replace("T", " ").slice(0, 16) : "undated";
+  const game = r.expansion ? "Rise of Cthulhu" : "base game";
+  const seat = (name, i) => {
+    const bot = r.bots[i];
+    if (bot === "human") return `${name} (person)`;
+    return bot && bot !== name && !name.startsWith(bot) ? `${name} (${bot})` : name;
+  };
+  const players = r.players.map(seat).join(", ");
+  const winners = r.winners.map((w) => `player ${w} (${r.players[w]})`).join(" and ");
+  const ending = r.outcome === null ? "unfinished" : winners ? `won by ${winners}` : r.outcome;
+  return `${when} · ${game} · ${players} · ${ending} · ${r.actions} actions`;
 }
 
 $("open-record").addEventListener("click", () => {
@@ -273,6 +308,163 @@ $("autoplay").addEventListener("click", () => {
     if (!record || position >= record.total) return stopAutoplay();
     goTo(position + 1);
   }, 400);
+});
+
+// ------------------------------------------------------------------ watch bots play
+let watched = null; // the last answer about the game being watched
+let policyNames = [];
+let watchTimer = null;
+let watching = false; // playing (not paused)
+let shownMoves = 0;
+
+function seatSpec(value) {
+  if (!value.startsWith("policy-")) return value;
+  return `policy:path=${JSON.stringify(policyNames[Number(value.slice(7))])}`;
+}
+
+$("new-watch").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  pauseWatching();
+  showError("watch-error", null);
+  const bots = [...document.querySelectorAll(".seat-choice")]
+    .map((s) => s.value)
+    .filter((v) => v !== "none")
+    .map(seatSpec);
+  const body = { bots, theme: $("watch-theme").value, view: "all" };
+  if ($("watch-expansion").value) body.expansion = $("watch-expansion").value;
+  if ($("watch-seed").value !== "") body.seed = Number($("watch-seed").value);
+  try {
+    const answer = await api("POST", "/api/watch", body);
+    const seeing = $("watch-view");
+    seeing.innerHTML = "";
+    addOption(seeing, "all", "every hand (revealed)");
+    addOption(seeing, "public", "no hand (public only)");
+    answer.names.forEach((n, i) => addOption(seeing, String(i), `player ${i}'s view (${n})`));
+    seeing.value = "all";
+    watched = null;
+    $("watcher").hidden = false;
+    showWatched(answer);
+  } catch (error) {
+    showError("watch-error", error);
+  }
+});
+
+function showWatched(answer) {
+  const same = watched && watched.id === answer.id;
+  const stale = String(answer.view) !== $("watch-view").value ||
+    (answer.since !== 0 && (!same || answer.since !== shownMoves));
+  if (stale) {
+    // another view was chosen meanwhile, or moves were missed: draw it again from the start
+    watched = answer;
+    return refreshWatched();
+  }
+  if (answer.since === 0) {
+    $("watch-log").innerHTML = "";
+    shownMoves = 0;
+  }
+  watched = answer;
+  $("watch-board").innerHTML = answer.svg;
+  const log = $("watch-log");
+  for (const move of answer.log) {
+    const item = document.createElement("li");
+    item.textContent = `player ${move.seat} (${answer.names[move.seat]}): ${move.text}`;
+    item.style.color = answer.colours[move.seat];
+    if (move.forced) item.title = "the only legal choice";
+    if (move.lines.length) {
+      const lines = document.createElement("div");
+      lines.className = "lines";
+      lines.textContent = move.lines.join(" · ");
+      item.appendChild(lines);
+    }
+    log.appendChild(item);
+  }
+  shownMoves = answer.total;
+  log.scrollTop = log.scrollHeight;
+  const seen = answer.view === "all" ? "every hand shown"
+    : answer.view === "public" ? "only what everyone sees"
+    : `what player ${answer.view} sees`;
+  const seed = answer.seed === null ? "" : ` · seed ${answer.seed}`;
+  $("watch-status").textContent = `${answer.total} moves · ${seen}${seed}`;
+  const result = $("watch-result");
+  if (answer.over) {
+    $("watch-question").textContent = "";
+    result.hidden = false;
+    result.textContent = `Game over. ${answer.outcome.text}` +
+      (answer.record ? ` (record ${answer.record})` : "");
+    pauseWatching();
+    $("watch-play").disabled = true;
+    $("watch-step").disabled = true;
+    return;
+  }
+  result.hidden = true;
+  $("watch-play").disabled = false;
+  $("watch-step").disabled = false;
+  const who = `player ${answer.to_move} (${answer.names[answer.to_move]})`;
+  $("watch-question").textContent = `${who} is deciding: ${answer.question}`;
+}
+
+async function refreshWatched() {
+  if (!watched) return;
+  const id = watched.id;
+  const view = encodeURIComponent($("watch-view").value);
+  try {
+    const answer = await api("GET", `/api/watch/${id}?view=${view}&since=0`);
+    if (watched && watched.id === id) showWatched(answer);
+  } catch (error) {
+    showError("watch-error", error);
+  }
+}
+
+async function advanceWatched(max) {
+  if (!watched || watched.over) return pauseWatching();
+  const id = watched.id;
+  const body = { max, view: viewValue(), since: shownMoves };
+  try {
+    const answer = await api("POST", `/api/watch/${id}/advance`, body);
+    if (!watched || watched.id !== id) return;
+    showError("watch-error", null);
+    showWatched(answer);
+  } catch (error) {
+    if (error.status !== 409) {
+      pauseWatching();
+      showError("watch-error", error);
+      return;
+    }
+  }
+  if (watching) nextWatchStep();
+}
+
+function viewValue() {
+  const value = $("watch-view").value;
+  return /^\d+$/.test(value) ? Number(value) : value;
+}
+
+function nextWatchStep() {
+  clearTimeout(watchTimer);
+  const delay = Number($("watch-speed").value);
+  watchTimer = setTimeout(() => advanceWatched(delay === 0 ? 2000 : 1), delay);
+}
+
+function pauseWatching() {
+  watching = false;
+  clearTimeout(watchTimer);
+  $("watch-play").textContent = "▷ play";
+}
+
+$("watch-play").addEventListener("click", () => {
+  if (watching) return pauseWatching();
+  watching = true;
+  $("watch-play").textContent = "❚❚ pause";
+  nextWatchStep();
+});
+$("watch-step").addEventListener("click", () => {
+  pauseWatching();
+  advanceWatched(1);
+});
+$("watch-view").addEventListener("change", () => {
+  shownMoves = 0;
+  $("watch-log").innerHTML = "";
+  refreshWatched();
 });
 
 loadBots().catch((error) => showError("play-error", error));

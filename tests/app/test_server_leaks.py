@@ -9,6 +9,9 @@ made again in a resampled game (with the same dice to come), before it is taken,
 told in the same words, with the same forced flag and, where seat 0 sees the same board
 afterwards, the same log lines. Then,
 over HTTP, a game being played is neither listed nor stepped among the records.
+
+A spectator watching bots play (``/api/watch``) who chose one seat's view is held to the same
+test for that seat, and one who chose the public view to it for every seat in turn.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import pytest
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
-from nanty_app.server import Lobby, create_app, game_state, move_json
+from nanty_app.server import Lobby, create_app, game_state, move_json, watched_move
 from nanty_app.table import HUMAN, Table
 from nanty_env.engine import Game
 from nanty_env.engine.determinize import determinize
@@ -148,3 +151,78 @@ def test_seed_record_and_others_forced_moves_come_only_at_the_end(tmp_path) -> N
     (listed,) = client.get("/api/records").json()["records"]
     assert listed["name"] == state["record"]
     assert client.get(f"/api/records/{state['record']}/step/0").status_code == 200
+
+
+# ---------------------------------------------------------------------- a spectator's views
+WATCHED = [  # bots, seed, expansion, the seat followed
+    (["heuristic", "random", "random"], 31, None, 1),
+    pytest.param(["random", "heuristic"], 32, None, 0, marks=SLOW),
+    pytest.param(["heuristic", "random", "random", "random"], 33, "cthulhu", 2, marks=SLOW),
+]
+
+
+def resampled_watch(lobby: Lobby, gid: str, hidden: Game, who) -> dict:
+    """What a spectator would be answered if the hidden information were ``hidden``'s."""
+    watched = lobby.watched[gid]
+    real = watched.seen, watched.table.seed
+    watched.seen, watched.table.seed = hidden, watched.table.seed + 1
+    try:
+        return lobby.watch_state(gid, who)
+    finally:
+        watched.seen, watched.table.seed = real
+
+
+@pytest.mark.parametrize(("bots", "seed", "expansion", "seat"), WATCHED)
+def test_a_spectator_following_one_seat_is_told_only_what_it_knows(
+    tmp_path, bots, seed, expansion, seat
+) -> None:
+    """A spectator who chose a seat's view gets answers that depend only on what that seat
+    knows; one who chose the public view, only on what every seat knows (resampled from each
+    seat's side in turn, the answer stays the same)."""
+    lobby = Lobby(tmp_path)
+    body = {"bots": bots, "seed": seed, "view": seat}
+    if expansion:
+        body["expansion"] = expansion
+    answer = lobby.new_watch(body)
+    gid = answer["id"]
+    table = lobby.watched[gid].table
+    n = len(bots)
+    rng = np.random.default_rng(seed)
+    positions = moves = lines = 0
+    while True:
+        assert lobby.watch_state(gid, seat) == without_moved(answer)
+        if table.over:
+            break
+        assert answer["seed"] is None and answer["record"] is None
+        hidden = determinize(table.game, seat, rng)
+        assert resampled_watch(lobby, gid, hidden, seat) == without_moved(answer)
+        public = lobby.watch_state(gid, "public")
+        assert public["seed"] is None
+        for other_seat in range(n):
+            hidden = determinize(table.game, other_seat, rng)
+            assert resampled_watch(lobby, gid, hidden, "public") == public
+        positions += 1
+
+        before = table.game.clone()
+        hidden = determinize(before, seat, rng)
+        hidden.rng = before.rng
+        told = sum(len(m.log) for m in table.moves)
+        hidden.log = list(before.log[told:])
+        answer = lobby.watch_advance(gid, {"max": 1, "view": seat, "since": 0})
+        assert answer["moved"] == 1
+        move = table.moves[-1]
+        other = resampled_move(table, hidden, move.seat, move.action, False)
+        if other is None:
+            continue
+        moves += 1
+        over = table.over
+        shown, shown_other = watched_move(move, seat, n, over), watched_move(other, seat, n, over)
+        if over:  # the end tells everything (the seed, every forced flag)
+            shown.pop("forced"), shown_other.pop("forced")
+        if hidden.view(seat) == table.game.view(seat):
+            lines += 1
+        else:
+            shown.pop("lines"), shown_other.pop("lines")
+        assert shown == shown_other, (move, other)
+    assert answer["over"] and answer["seed"] == seed and answer["record"]
+    assert positions > 40 and moves > 40 and lines > 20
