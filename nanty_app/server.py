@@ -1,10 +1,12 @@
-"""``nanty serve``: the browser UI — play against bots and watch recorded games.
+"""``nanty serve``: the browser UI — play against bots, watch bots play, watch recorded games.
 
 A Starlette app on uvicorn (the ``web`` extra) serving one page (plain HTML and JavaScript in
 ``nanty_app/static``, no build step) and a small JSON API:
 
 =======  ==================================  ===============================================
-GET      /api/bots                           the bots one can play against
+GET      /api/bots                           the bots one can play against, and the trained
+                                            policies a watched game may seat (``policies``:
+                                            names and rulesets; only with ``--allow-policy``)
 POST     /api/games                          a new game: ``{"bots": [...], "seed": 1}``
                                             (``"expansion": "cthulhu"``, ``"theme"``,
                                             ``"personalities"``); bots are specs such as
@@ -16,8 +18,18 @@ POST     /api/games/{id}/act                 the person's action: ``{"action": 1
 POST     /api/games/{id}/advance             let the bots take up to ``{"max": n}`` decisions,
                                             for about ``ADVANCE_SECONDS`` at most; the answer
                                             says how many were taken (``moved``)
+POST     /api/watch                          a game of bots to watch: ``{"bots": [2 to 4
+                                            specs], "view": "all"}`` (and the fields of a new
+                                            game); ``policy:path="NAME"`` only for a
+                                            checkpoint inside the ``--allow-policy`` folder
+GET      /api/watch/{id}?view=&since=        the watched game as ``view`` shows it: ``all``
+                                            (everything revealed, as a replay), ``public``
+                                            (what every seat knows) or a seat (that seat's
+                                            view); the moves from ``since`` on
+POST     /api/watch/{id}/advance             as for a game (``{"max": n, "view", "since"}``)
 GET      /api/records                        the records in the records folder (but those of
-                                            games being played here) and the uploaded ones
+                                            games being played here) and the uploaded ones,
+                                            each with its ruleset, players, bots, winners, date
 POST     /api/records                        upload a record (its JSON, up to ``MAX_UPLOAD``
                                             bytes) to watch; the last ``MAX_UPLOADS`` are
                                             kept, ``MAX_UPLOADS_BYTES`` in all
@@ -29,6 +41,10 @@ move in words that seat may read, and whether its own decisions were forced (a s
 action). Until the game is over they carry no seed, no record name and no forced flag of another
 seat (an interrupt window with one legal answer tells that its seat held no card to block), and
 the records endpoints neither list nor step the record of a game still being played here.
+A watched game seats no person: it hides nothing from a spectator who reveals everything, and
+from one who follows a seat (or the public view) all that seat (every seat) may not know, the
+seed included until the game is over. At most ``MAX_WATCHED`` are kept (one over, or left alone
+for ``WATCH_IDLE`` seconds, makes room for a new one; else 429).
 
 Bad requests get a 4xx answer ``{"error": "..."}`` and change nothing: malformed JSON or fields
 400 (also bots the web may not ask for, or that cannot play the game asked for), a request from
@@ -236,6 +252,15 @@ def parse_who(value: Any, players: int) -> str | int:
     raise ApiError(400, f"'view' must be 'all', 'public' or a seat from 0 to {players - 1}")
 
 
+def parse_since(value: Any) -> int:
+    """How many moves the page has already shown (400 unless a whole number)."""
+    if isinstance(value, str) and value.isdigit() and len(value) <= MAX_STEP_DIGITS:
+        value = int(value)
+    if not _is_int(value) or value < 0:
+        raise ApiError(400, "'since' must be a number of moves already shown")
+    return value
+
+
 def picture(game: Game, names: list[str], who: str | int = "all") -> dict[str, Any]:
     """The board and the pending question as ``who`` (:func:`parse_who`) sees them: the same
     drawing for a replay's step and a game being watched."""
@@ -300,10 +325,7 @@ def watch_state(gid: str, w: _Watched, who: Any, since: Any = 0) -> dict[str, An
     game = w.seen
     n = game.n
     who = parse_who(who, n)
-    if isinstance(since, str) and since.isdigit() and len(since) <= MAX_STEP_DIGITS:
-        since = int(since)
-    if not _is_int(since) or since < 0:
-        raise ApiError(400, "'since' must be a number of moves already shown")
+    since = parse_since(since)
     over = game.is_terminal
     moves = table.moves[: w.moves]
     since = min(since, len(moves))
@@ -312,7 +334,6 @@ def watch_state(gid: str, w: _Watched, who: Any, since: Any = 0) -> dict[str, An
         "id": gid,
         "watching": True,
         "view": who,
-        "bots": list(table.seats),
         "names": list(table.names),
         "colours": list(SEAT_COLOURS[:n]),
         "seed": table.seed if over or who == "all" else None,
@@ -557,6 +578,8 @@ class Lobby:
             names.append(name)
         config, seed = self._config(body, len(specs))
         who = parse_who(body.get("view", "all"), len(specs))
+        with self.lock:
+            self._room_to_watch()  # before the bots are built (a policy is read from disk)
         try:
             table = Table(
                 config,
@@ -576,22 +599,26 @@ class Lobby:
         watched = _Watched(table, threading.Lock(), table.game.clone(), 0, slow, time.monotonic())
         gid = secrets.token_hex(8)
         with self.lock:
-            if len(self.watched) >= MAX_WATCHED:
-                now = time.monotonic()
-                idle = [
-                    k
-                    for k, w in self.watched.items()
-                    if w.seen.is_terminal or now - w.touched > WATCH_IDLE
-                ]
-                if not idle:
-                    raise ApiError(
-                        429,
-                        f"{MAX_WATCHED} games are being watched; let one finish or try again "
-                        f"in {int(WATCH_IDLE)} seconds",
-                    )
-                del self.watched[idle[0]]
+            self._room_to_watch()
             self.watched[gid] = watched
         return watch_state(gid, watched, who)
+
+    def _room_to_watch(self) -> None:
+        """Make room for one more watched game (with ``lock`` held): drop the oldest that is
+        over or left alone for ``WATCH_IDLE`` seconds when ``MAX_WATCHED`` are kept; 429 when
+        none is."""
+        if len(self.watched) < MAX_WATCHED:
+            return
+        now = time.monotonic()
+        for key, w in self.watched.items():
+            if w.seen.is_terminal or now - w.touched > WATCH_IDLE:
+                del self.watched[key]
+                return
+        raise ApiError(
+            429,
+            f"{MAX_WATCHED} games are being watched; let one finish or try again in "
+            f"{int(WATCH_IDLE)} seconds",
+        )
 
     def _watched(self, gid: str) -> _Watched:
         with self.lock:
@@ -615,7 +642,7 @@ class Lobby:
             raise ApiError(400, f"'max' must be an integer from 1 to {MAX_ADVANCE}")
         w = self._watched(gid)
         who = parse_who(body.get("view", "all"), w.table.config.num_players)
-        since = body.get("since", 0)
+        since = parse_since(body.get("since", 0))
         if not w.lock.acquire(blocking=False):
             raise ApiError(409, "the bots are still moving in this game; ask again shortly")
         try:

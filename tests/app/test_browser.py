@@ -1,5 +1,7 @@
 """The browser UI in a real headless browser (Debian's chromium driven by Playwright): a whole
-game against a bot by clicking, then its replay stepped through, with no console errors.
+game against a bot by clicking, then its replay stepped through, and a game of bots (one of them
+a trained policy the server allows) watched with play, pause, step and the choice of what is
+shown, with no console errors.
 
 Playwright's own browser download is not used: the test launches the system's
 ``/usr/bin/chromium`` (``.ci/run`` installs it when missing). It is skipped, saying why, only
@@ -8,6 +10,7 @@ when that browser is absent.
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import shutil
 import socket
@@ -46,10 +49,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def server(tmp_path):
+@contextlib.contextmanager
+def serving(app):
     port = free_port()
-    config = uvicorn.Config(create_app(tmp_path), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -57,9 +60,17 @@ def server(tmp_path):
     while not srv.started:
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", tmp_path
-    srv.should_exit = True
-    thread.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture
+def server(tmp_path):
+    with serving(create_app(tmp_path)) as url:
+        yield url, tmp_path
 
 
 @pytest.fixture
@@ -183,3 +194,76 @@ def test_other_sites_pages_cannot_use_the_server(server, other_site) -> None:
         assert status == 201
         browser.close()
     assert len(list(records.glob("*.json"))) == 1  # the one game the server's page started
+
+
+@pytest.mark.slow
+def test_watch_bots_play_pause_step_and_reveal(tmp_path, tmp_path_factory) -> None:
+    from tests.app.test_spectate import write_policy
+
+    runs = tmp_path / "runs"
+    write_policy(runs / "quick" / "model")
+    shots = tmp_path_factory.mktemp("screenshots")
+    errors: list[str] = []
+    app = create_app(tmp_path / "records", allow_policy=runs)
+    with serving(app) as url, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url + "/")
+        page.click("#tab-watch")
+        page.wait_for_selector("#seat-0 option[value='policy-0']", state="attached")
+        assert page.input_value("#seat-0") == "policy-0"  # the trained policy, listed by name
+        assert "policy quick/model" in page.inner_text("#seat-0")
+        page.select_option("#seat-1", "heuristic")
+        page.select_option("#seat-2", "random")
+        page.select_option("#seat-3", "none")
+        page.fill("#watch-seed", "5")
+        page.click("#watch-start")
+        page.wait_for_selector("#watcher:not([hidden])")
+        log = page.locator("#watch-log li")
+        assert log.count() == 0
+        assert "everything revealed" in page.inner_html("#watch-board")
+
+        page.click("#watch-play")
+        sync_api.expect(page.locator("#watch-play")).to_have_text("❚❚ pause")
+        page.wait_for_function("document.querySelectorAll('#watch-log li').length >= 5")
+        page.click("#watch-play")  # pause
+        sync_api.expect(page.locator("#watch-play")).to_have_text("▷ play")
+        page.wait_for_timeout(600)  # an advance under way when paused lands
+        paused = log.count()
+        page.wait_for_timeout(800)
+        assert log.count() == paused  # nothing moves while paused
+        page.click("#watch-step")
+        sync_api.expect(log).to_have_count(paused + 1)
+        assert "policy quick/model" in page.inner_text("#watch-board")
+        page.screenshot(path=str(shots / "watch_revealed.png"))
+
+        page.select_option("#watch-view", "public")
+        sync_api.expect(page.locator("#watch-board")).to_contain_text("public view: no hand shown")
+        sync_api.expect(log).to_have_count(paused + 1)
+        assert "seed" not in page.inner_text("#watch-status")
+        page.screenshot(path=str(shots / "watch_public.png"))
+        page.select_option("#watch-view", "1")
+        sync_api.expect(page.locator("#watch-board")).to_contain_text("seen by player 1")
+        sync_api.expect(page.locator("#watch-board")).to_contain_text("Your hand")
+        page.screenshot(path=str(shots / "watch_seat.png"))
+        page.select_option("#watch-view", "all")
+        sync_api.expect(page.locator("#watch-board")).to_contain_text("everything revealed")
+        assert "seed 5" in page.inner_text("#watch-status")
+
+        page.select_option("#watch-speed", "0")
+        page.click("#watch-play")
+        page.wait_for_selector("#watch-result:not([hidden])", timeout=120_000)
+        assert page.inner_text("#watch-result").startswith("Game over.")
+        assert page.is_disabled("#watch-step")
+        page.screenshot(path=str(shots / "watch_over.png"))
+
+        page.click("#tab-replay")
+        page.wait_for_selector("#record-list option", state="attached")
+        line = page.inner_text("#record-list option >> nth=0")
+        assert "base game" in line and "policy quick/model" in line and "won by" in line
+        page.screenshot(path=str(shots / "records.png"))
+        browser.close()
+    assert errors == []
+    print("screenshots in", shots)

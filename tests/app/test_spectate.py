@@ -219,6 +219,10 @@ def test_bad_games_to_watch_get_400(client) -> None:
     ):
         r = client.post("/api/watch", json=body)
         assert r.status_code == 400, (body, r.text)
+    r = client.post(
+        "/api/watch", json={"bots": ["random", "random"]}, headers={"Origin": "http://evil.test"}
+    )
+    assert r.status_code == 403  # another site's page
     assert client.app.state.lobby.watched == {}
 
 
