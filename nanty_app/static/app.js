@@ -76,6 +76,8 @@ async function loadBots() {
     select.value = seatDefaults[i];
   });
   policyNames = policies.map((p) => p.name);
+  policyGames = policies.map((p) => p.expansion || "");
+  syncRuleset($("seat-0"));
   const note = $("policy-note");
   note.hidden = policy && policies.length > 0;
   note.textContent = policy
@@ -313,6 +315,7 @@ $("autoplay").addEventListener("click", () => {
 // ------------------------------------------------------------------ watch bots play
 let watched = null; // the last answer about the game being watched
 let policyNames = [];
+let policyGames = []; // the ruleset each listed policy was trained on ("": the base game)
 let watchTimer = null;
 let watching = false; // playing (not paused)
 let shownMoves = 0;
@@ -320,6 +323,16 @@ let shownMoves = 0;
 function seatSpec(value) {
   if (!value.startsWith("policy-")) return value;
   return `policy:path=${JSON.stringify(policyNames[Number(value.slice(7))])}`;
+}
+
+// A trained policy plays the game it was trained on: choosing one chooses that game.
+function syncRuleset(select) {
+  if (select.value.startsWith("policy-")) {
+    $("watch-expansion").value = policyGames[Number(select.value.slice(7))];
+  }
+}
+for (const select of document.querySelectorAll(".seat-choice")) {
+  select.addEventListener("change", () => syncRuleset(select));
 }
 
 $("new-watch").addEventListener("submit", async (event) => {
