@@ -263,6 +263,8 @@ def cmd_roles(args: argparse.Namespace) -> int:
     from agents.registry import check_spec
     from arena.role_eval import evaluate_roles, format_role_report
 
+    if args.observer is not None or args.bots is not None:
+        return cmd_role_beliefs(args)
     check_spec(args.bot)
     _check_content(args)
     if args.out:
@@ -273,7 +275,7 @@ def cmd_roles(args: argparse.Namespace) -> int:
         )
     try:
         report = evaluate_roles(
-            players=args.players,
+            players=args.players or (2, 3, 4),
             games=args.games,
             seed=args.seed,
             bot=args.bot,
@@ -289,6 +291,63 @@ def cmd_roles(args: argparse.Namespace) -> int:
     if args.out:
         Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
         print(f"wrote {args.out}")
+    return 0
+
+
+def cmd_role_beliefs(args: argparse.Namespace) -> int:
+    """``nanty roles --observer MODEL [--bots SPEC,...]``: belief metrics of one observer
+    model on any table of bots (arena.belief_metrics)."""
+    from agents.beliefs import make_model
+    from agents.registry import check_spec
+    from arena.belief_metrics import evaluate_beliefs, format_belief_report, plot_reliability
+
+    _check_content(args)
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()] if args.bots else [args.bot]
+    players = args.players or ((len(bots),) if len(bots) > 1 else (4,))
+    if len(players) != 1:
+        raise UsageError("--observer/--bots measure one player count at a time: --players N")
+    n = players[0]
+    if len(bots) == 1:
+        bots = bots * n
+    if len(bots) != n:
+        raise UsageError(f"--players {n} but {len(bots)} --bots specs; give one or {n}")
+    for spec in dict.fromkeys(bots):
+        check_spec(spec)
+    observer = args.observer or "fitted"
+    if args.model and not Path(args.model).is_file():
+        raise UsageError(f"role model {args.model} not found")
+    try:
+        make_model(observer, args.model)
+        if observer.startswith("policy:"):
+            check_spec(observer[len("policy:") :].split(";")[0])
+    except ValueError as e:
+        raise UsageError(str(e)) from e
+    if args.out:
+        make_folder(Path(args.out).parent, "--out")
+    try:
+        report = evaluate_beliefs(
+            bots,
+            observer,
+            args.games,
+            args.seed,
+            model_path=args.model,
+            seats=args.observer_seats,
+            boot=args.boot,
+            workers=args.workers,
+            progress=not args.no_progress,
+            expansion=args.expansion,
+            content=args.content,
+        )
+    except ValueError as e:  # e.g. no role model for these roles
+        raise UsageError(str(e)) from e
+    print(format_belief_report(report))
+    if args.out:
+        out = Path(args.out)
+        out.write_text(json.dumps(report, indent=1) + "\n")
+        print(f"wrote {out}")
+        if not args.no_plots:
+            png = plot_reliability(report, out.with_name(out.stem + "_reliability.png"))
+            print(f"wrote {png}")
     return 0
 
 
@@ -438,14 +497,41 @@ def build_parser() -> argparse.ArgumentParser:
     co.add_argument("--entry-a", type=int, default=0, help="which --bots entry of the first run")
     co.add_argument("--entry-b", type=int, default=0, help="which --bots entry of the second")
 
-    ro = _add(sub, "roles", "top-1 accuracy of role inference by turn number", cmd_roles)
-    ro.add_argument("--players", type=player_counts, default="2,3,4", help="player counts")
+    ro = _add(
+        sub,
+        "roles",
+        "role inference by turn: top-1 accuracy (self-play), or with --observer/--bots the "
+        "belief metrics of an observer model on any table of bots",
+        cmd_roles,
+    )
+    ro.add_argument(
+        "--players", type=player_counts, help="player counts (default 2,3,4; with --bots: one)"
+    )
     ro.add_argument("--games", type=positive_int, default=100, help="games per player count")
     ro.add_argument("--seed", type=non_negative_int, default=1, help="base seed of the games")
     ro.add_argument("--bot", default="heuristic", help="bot spec playing every seat")
+    ro.add_argument(
+        "--bots", help="comma-separated specs, one per seat (or one for all): the actors"
+    )
+    ro.add_argument(
+        "--observer",
+        help="belief model measured: prior, fitted or policy:<bot spec> (options after ';': "
+        "samples=N, epsilon=X, kinds=a+b); reports accuracy, log-loss, Brier, ECE, "
+        "p(true assignment)",
+    )
+    ro.add_argument(
+        "--observer-seats",
+        choices=("all", "one"),
+        default="all",
+        help="with --observer: every seat observes, or one per game (seed %% players)",
+    )
+    ro.add_argument(
+        "--boot", type=positive_int, default=1000, help="bootstrap resamples of the games"
+    )
+    ro.add_argument("--no-plots", action="store_true", help="no reliability diagram PNG")
     _add_ruleset_options(ro)
     ro.add_argument("--model", help="role model JSON (default: the shipped one)")
-    ro.add_argument("--out", help="JSON report")
+    ro.add_argument("--out", help="JSON report (with --observer: and OUT_reliability.png)")
     ro.add_argument("--workers", type=positive_int, default=2, help="worker processes")
     ro.add_argument("--no-progress", action="store_true", help="show no progress bar")
 
