@@ -230,8 +230,11 @@ class Game(GameState):
                 field); checked by ``nanty_env.engine.validation`` unless ``validate`` is
                 false (for states the engine built itself, e.g. determinizations).
         """
-        if cls is Game and _expansion_of(d) is not None:
-            return expansion_class(_expansion_of(d)).from_dict(d, validate=validate)
+        expansion = _expansion_of(d)
+        if cls is Game and expansion is not None:
+            if expansion not in _EXPANSIONS:
+                validation.fail("config.expansion", f"{expansion!r} is not a known expansion")
+            return expansion_class(expansion).from_dict(d, validate=validate)
         if validate:
             validation.check_schema(d, _SCALAR_FIELDS, _LIST_FIELDS, _NESTED_FIELDS)
             cls._check_schema_extra(d)

@@ -104,12 +104,6 @@ def test_odd_json_values_in_a_frame_are_refused_naming_the_frame(value):
         Game.from_dict(d)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="Game.from_dict (game.py) picks the game class by config.expansion before it "
-    "validates: an unknown name raises a plain ValueError (fuzz_state.KNOWN_GAP)",
-)
 def test_an_unknown_expansion_is_refused_naming_the_field():
     d = json.loads(json.dumps(next(d for d in POOL if d["config"].get("expansion"))))
     d["config"]["expansion"] = "x"
