@@ -30,6 +30,8 @@ def describe_cthulhu_action(g: CthulhuState, action: int, seat: int) -> str:
     def area(a: int) -> str:
         return d.areas[a].name(theme)
 
+    if fam in ("ELDER", "ELDER_ABILITY") and arg >= len(d.elder_ones):
+        return f"<Elder One {arg}: the content pack has {len(d.elder_ones)}>"
     if fam == "ELDER":
         e = d.elder_ones[arg]
         where = g.elder_area[arg]
