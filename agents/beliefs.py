@@ -39,7 +39,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from agents.roles import RoleModel, candidates, default_model, make_tracker
-from agents.rulesets import own_role, role_count, seen_roles, set_game_roles
+from agents.rulesets import own_role, role_count, role_deck, seen_roles, set_game_roles
 from agents.sampling import determinize_view
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine import actions as A
@@ -190,7 +190,7 @@ class PolicyModel:
         self.rng = rng
         n = config.num_players
         self.loglik = np.zeros((n, role_count(config)))
-        self.roles = sorted(set(range(role_count(config))))
+        self.roles = sorted(role_deck(config))
         self.bots: dict[tuple[int, int], Any] = {}
         for q in range(n):
             if q == seat:
@@ -361,7 +361,10 @@ class Belief:
         out = []
         for q in range(self.config.num_players):
             m = np.zeros(k)
-            np.add.at(m, a[:, q], p)
+            if q == self.seat:
+                m[a[0, q]] = 1.0
+            else:
+                np.add.at(m, a[:, q], p)
             out.append(m)
         return out
 

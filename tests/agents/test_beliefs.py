@@ -185,3 +185,25 @@ def test_make_model_names() -> None:
     for bad in ("oracle", "policy:", "policy:heuristic;x=1"):
         with pytest.raises(ValueError):
             make_model(bad)
+
+
+@pytest.mark.parametrize("model", ["fitted", "policy:heuristic:plan=greedy;kinds=main+card"])
+def test_expansion_beliefs_are_about_objectives_and_leak_nothing(model: str) -> None:
+    n, seat = 3, 1
+    config = GameConfig(num_players=n, log=False, expansion="cthulhu")
+    real, resampled = (
+        Belief(config, seat, make_model(model), 3),
+        Belief(config, seat, make_model(model), 3),
+    )
+    rng = np.random.default_rng(1)
+    steps = 0
+    for g, a in history(n, 8, 250, "cthulhu"):
+        feed(real, g, a)
+        v = determinize(g, seat, rng).view(seat)
+        resampled.observe(v, a if is_public(v, a) else None)
+        steps += 1
+    ja, jb = real.joint(), resampled.joint()
+    assert np.array_equal(ja[1], jb[1]) and steps > 100
+    marg = real.marginals()
+    assert len(marg[0]) == 7 and marg[seat][g.view(seat)["objective"]] == 1.0
+    assert all(abs(m.sum() - 1.0) < 1e-9 for m in marg)
