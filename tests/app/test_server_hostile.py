@@ -17,9 +17,11 @@ import pytest
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
-import nanty_app.server as server
-from nanty_app.server import Lobby, allowed_host, create_app
 from nanty_app.table import Table
+from nanty_app.web import guard, uploads
+from nanty_app.web.app import create_app
+from nanty_app.web.guard import ApiError, allowed_host
+from nanty_app.web.lobby import Lobby
 from nanty_env.engine import GameConfig
 
 ORIGIN = "http://127.0.0.1:8000"
@@ -214,12 +216,12 @@ def test_steps_of_records_never_fail(client, tmp_path) -> None:
 
 
 def test_request_bodies_are_capped(client) -> None:
-    big = json.dumps({"bots": ["random"], "pad": "x" * (server.MAX_BODY + 10)})
+    big = json.dumps({"bots": ["random"], "pad": "x" * (guard.MAX_BODY + 10)})
     assert_4xx(client.post("/api/games", content=big), 413, "over")
     rec = finished_record()
-    huge = json.dumps({**rec, "pad": "x" * server.MAX_UPLOAD})
+    huge = json.dumps({**rec, "pad": "x" * guard.MAX_UPLOAD})
     assert_4xx(client.post("/api/records", content=huge), 413, "over")
-    padded = json.dumps({**rec, "pad": "x" * (server.MAX_UPLOAD // 2)})
+    padded = json.dumps({**rec, "pad": "x" * (guard.MAX_UPLOAD // 2)})
     assert client.post("/api/records", content=padded).status_code == 201
 
 
@@ -254,29 +256,29 @@ def test_a_body_over_the_cap_is_not_read_to_its_end(tmp_path) -> None:
     }
     asyncio.run(app(scope, receive, send))
     assert sent[0]["status"] == 413
-    assert fed <= server.MAX_UPLOAD // len(chunk) + 2
+    assert fed <= guard.MAX_UPLOAD // len(chunk) + 2
 
 
 def test_uploads_and_replay_cursors_are_capped(client, monkeypatch) -> None:
     lobby = client.app.state.lobby
     rec = finished_record()
     size = len(json.dumps(rec))
-    monkeypatch.setattr(server, "MAX_UPLOADS", 5)
-    monkeypatch.setattr(server, "MAX_CURSORS", 3)
+    monkeypatch.setattr(uploads, "MAX_UPLOADS", 5)
+    monkeypatch.setattr(uploads, "MAX_CURSORS", 3)
     names = []
     for _ in range(8):
         r = client.post("/api/records", json=rec)
         assert r.status_code == 201
         names.append(r.json()["name"])
         assert client.get(f"/api/records/{names[-1]}/step/3").status_code == 200
-        assert len(lobby._cursor) <= 3
+        assert len(lobby.shelf.cursors) <= 3
     assert list(lobby.uploads) == names[-5:]
-    assert {k[0] for k in lobby._cursor} <= set(names[-5:])
+    assert {k[0] for k in lobby.shelf.cursors} <= set(names[-5:])
     assert_4xx(client.get(f"/api/records/{names[0]}/step/1"), 404)
-    monkeypatch.setattr(server, "MAX_UPLOADS_BYTES", 2 * size + size // 2)
+    monkeypatch.setattr(uploads, "MAX_UPLOADS_BYTES", 2 * size + size // 2)
     client.post("/api/records", json=rec)
     assert len(lobby.uploads) == 2  # by bytes now
-    assert {k[0] for k in lobby._cursor} <= set(lobby.uploads)
+    assert {k[0] for k in lobby.shelf.cursors} <= set(lobby.uploads)
 
 
 def test_other_sites_and_rebound_host_names_are_refused(tmp_path) -> None:
@@ -306,7 +308,7 @@ def test_an_unexpected_failure_is_a_500_without_detail(client, monkeypatch, capl
         raise RuntimeError("secret detail")
 
     monkeypatch.setattr(client.app.state.lobby, "list_records", broken)
-    with caplog.at_level(logging.ERROR, logger="nanty_app.server"):
+    with caplog.at_level(logging.ERROR, logger="nanty_app.web"):
         r = client.get("/api/records")
     assert r.status_code == 500 and "secret" not in r.text and r.json()["error"]
     assert "secret detail" in caplog.text
@@ -337,7 +339,7 @@ def test_a_slow_game_holds_up_only_itself(tmp_path) -> None:
     worker.start()
     time.sleep(0.05)
     assert lobby.state(slow)["log"] is not None  # reading never waits
-    with pytest.raises(server.ApiError) as busy:
+    with pytest.raises(ApiError) as busy:
         lobby.advance(slow, {"max": 1})
     assert busy.value.status == 409
     gid = fast["id"]

@@ -22,8 +22,10 @@ import pytest
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
-from nanty_app.server import Lobby, create_app, game_state, move_json, watched_move
 from nanty_app.table import HUMAN, Table
+from nanty_app.web.app import create_app
+from nanty_app.web.lobby import Lobby
+from nanty_app.web.views import game_state, move_json, watched_move
 from nanty_env.engine import Game
 from nanty_env.engine.determinize import determinize
 

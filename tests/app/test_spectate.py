@@ -17,8 +17,10 @@ pytest.importorskip("safetensors")
 from starlette.testclient import TestClient
 
 from agents.checkpoint import save_policy
-from nanty_app import server
-from nanty_app.server import Lobby, PolicyFolder, create_app
+from nanty_app.web.app import create_app
+from nanty_app.web.guard import ApiError
+from nanty_app.web.lobby import Lobby
+from nanty_app.web.policies import PolicyFolder
 from nanty_env.board_svg import board_svg
 from nanty_env.records import check_record, load_record
 from nanty_env.rulesets import ruleset_spec
@@ -227,18 +229,18 @@ def test_bad_games_to_watch_get_400(client) -> None:
 
 
 def test_watched_games_are_capped(tmp_path, monkeypatch) -> None:
-    monkeypatch.setattr(server, "MAX_WATCHED", 2)
+    monkeypatch.setattr("nanty_app.web.watch.MAX_WATCHED", 2)
     lobby = Lobby(tmp_path)
     first = lobby.new_watch({"bots": ["random", "random"]})["id"]
     lobby.new_watch({"bots": ["random", "random"]})
-    with pytest.raises(server.ApiError) as refused:
+    with pytest.raises(ApiError) as refused:
         lobby.new_watch({"bots": ["random", "random"]})
     assert refused.value.status == 429
     while not lobby.watch_advance(first, {"max": 2000})["over"]:
         pass
     third = lobby.new_watch({"bots": ["random", "random"]})["id"]  # the finished one made room
     assert first not in lobby.watched and third in lobby.watched and len(lobby.watched) == 2
-    monkeypatch.setattr(server, "WATCH_IDLE", 0.0)
+    monkeypatch.setattr("nanty_app.web.watch.WATCH_IDLE", 0.0)
     lobby.new_watch({"bots": ["random", "random"]})  # the idle ones make room
     assert len(lobby.watched) == 2
 
