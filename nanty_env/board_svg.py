@@ -474,7 +474,8 @@ class _Picture:
         if v["terminal"] and q in v.get("winners", []):
             mark = "  ★ winner"
         elif q == v["active"] and not v["terminal"]:
-            mark = "  ◆ their turn"
+            mine = not self.revealed and q == v["seat"]
+            mark = "  ◆ your turn" if mine else "  ◆ their turn"
         self.text(x + 22, y + 4, self.seat_label(q) + mark, 13, weight="bold", fill=colour)
         self.text(
             x + PANEL_W - 20,

@@ -163,7 +163,8 @@ class _Text:
         if v["terminal"] and q in v.get("winners", []):
             mark = " ★ winner"
         elif q == v["active"] and not v["terminal"]:
-            mark = " ◆ their turn"
+            mine = not self.revealed and q == v["seat"]
+            mark = " ◆ your turn" if mine else " ◆ their turn"
         out = [f"{self.who(q)}{mark}: " + " · ".join(facts)]
         if self.x:
             k = self.objective(q)

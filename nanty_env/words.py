@@ -119,7 +119,7 @@ class Words:
         if fam == "CONFIRM":
             return self._confirm(frame)
         if fam == "PLAY_CARD":
-            suffix = " (to block it)" if kind == "react" else ""
+            suffix = " in reply" if kind == "react" else ""
             return f"play {self.card(arg)}{suffix}"
         if fam == "DISCARD_CARD":
             return f"discard {self.card(arg)}"
@@ -155,7 +155,7 @@ class Words:
     def _pass(self, frame: Frame) -> str:
         kind = frame["kind"]
         if kind == "card":
-            return f"skip this symbol ({self.symbol(self._symbol(frame))})"
+            return f"don't {self.symbol(self._symbol(frame))} (skip this symbol)"
         return self.pass_words.get(kind, "pass")
 
     def _confirm(self, frame: Frame) -> str:
