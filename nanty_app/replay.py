@@ -7,7 +7,6 @@ content pack of one's own, whose files a record never names)."""
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Mapping
 from typing import Any, TextIO
@@ -16,10 +15,9 @@ from nanty_env.board_svg import revealed_view
 from nanty_env.engine import IllegalActionError
 from nanty_env.records import RecordError, check_record, load_record, new_game, record_config
 from nanty_env.render import COLOUR_NAMES, render_view_text
-from nanty_env.words import outcome_words
+from nanty_env.words import log_lines, outcome_words
 
 EXIT_MISMATCH, EXIT_UNREADABLE = 1, 2
-_LOG_PREFIX = re.compile(r"^\[t\d+ p\d+\] ")
 
 
 def print_replay(record: Mapping[str, Any], out: TextIO, *, boards: bool = False) -> int:
@@ -59,8 +57,8 @@ def print_replay(record: Mapping[str, Any], out: TextIO, *, boards: bool = False
         except IllegalActionError as e:
             print(f"\nThe record does not replay at action {i}: {e}", file=out)
             return EXIT_MISMATCH
-        for line in game.log[before:]:
-            print(f"          {_LOG_PREFIX.sub('', line)}", file=out)
+        for line in log_lines(game, before):
+            print(f"          {line}", file=out)
     print("\n" + render_view_text(revealed_view(game), cfg, names, choices=False), file=out)
     return 0
 

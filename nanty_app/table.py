@@ -9,7 +9,6 @@ seed get two files), later saves replace that file.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -20,10 +19,9 @@ from agents.base import Bot, bot_rngs
 from agents.registry import make_bot
 from nanty_env.engine import Game, GameConfig, IllegalActionError, frame_fields
 from nanty_env.records import GameRecorder, action_entry, save_record
-from nanty_env.words import words_for
+from nanty_env.words import log_lines, words_for
 
 HUMAN = "human"
-_LOG_PREFIX = re.compile(r"^\[t(\d+) p(\d+)\] ")
 
 
 @dataclass(frozen=True)
@@ -231,7 +229,7 @@ def take_action(
     knowers = words.knowers(frame, action)
     public = words.choice(frame, action, hide_card=True) if knowers else entry["text"]
     game.apply(action)
-    new_log = tuple(_LOG_PREFIX.sub("", line) for line in game.log[log_seen:])
+    new_log = tuple(log_lines(game, log_seen))
     move = Move(seat, action, entry["text"], by_bot, forced, new_log, public, knowers)
     return move, entry
 

@@ -8,6 +8,7 @@ has a question, and each action family a phrase that depends on the decision it 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -477,6 +478,23 @@ def outcome_words(
     if kind is Termination.RIOTS:
         return f"Riots with eight trouble markers: {who} {verb} on points"
     return f"{who} {verb} ({reason})"
+
+
+_LOG_PREFIX = re.compile(r"^\[t\d+ p\d+\] ")
+_GAME_OVER = "game over:"
+
+
+def log_lines(game: Any, start: int = 0) -> list[str]:
+    """The game log from line ``start`` as a person reads it: without the ``[t3 p1]`` prefix,
+    and the end of the game in words (:func:`outcome_words`), not the outcome's raw reason."""
+    out = []
+    for line in game.log[start:]:
+        line = _LOG_PREFIX.sub("", line)
+        if line.startswith(_GAME_OVER) and game.outcome is not None:
+            o, cfg = game.outcome, game.cfg
+            line = "Game over. " + outcome_words(o.winners, o.reason, cfg.theme, cfg) + "."
+        out.append(line)
+    return out
 
 
 def _expansion_reason(reason: str) -> bool:

@@ -17,6 +17,7 @@ from nanty_app.web.record_list import clean_record, record_summary, replay_probl
 from nanty_app.web.views import MAX_STEP_DIGITS, picture
 from nanty_env.engine import Game, IllegalActionError
 from nanty_env.records import RecordError, load_record, new_game, parse_record
+from nanty_env.words import log_lines
 
 MAX_UPLOADS = 32  # uploaded records kept (the oldest go first) ...
 MAX_UPLOADS_BYTES = 64 * 1024 * 1024  # ... and their bodies' bytes in all
@@ -166,7 +167,7 @@ class Shelf:
             while at < k:
                 before = len(game.log)
                 game.apply(actions[at]["action"])
-                lines = [_strip(x) for x in game.log[before:]]
+                lines = log_lines(game, before)
                 at += 1
             names = rec["players"]
             shown = picture(game, names, "all")  # as a watched game with everything revealed
@@ -193,7 +194,3 @@ class Shelf:
                 while len(self.cursors) > MAX_CURSORS:
                     self.cursors.popitem(last=False)
         return answer
-
-
-def _strip(line: str) -> str:
-    return re.sub(r"^\[t\d+ p\d+\] ", "", line)

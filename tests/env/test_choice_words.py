@@ -48,3 +48,18 @@ def test_the_deciding_seat_reads_your_turn_and_the_others_their_turn() -> None:
     assert "◆ their turn" in render_view_text(other, config, [])
     assert "◆ your turn" in board_svg(mine, config, [])
     assert "◆ their turn" in board_svg(other, config, [])
+
+
+def test_the_end_of_the_game_is_told_in_words_not_its_raw_reason() -> None:
+    from nanty_env.words import log_lines, outcome_words
+
+    for expansion in (None, "cthulhu"):
+        config = GameConfig(num_players=3, expansion=expansion, log=True)
+        g, rnd = Game.new(config, 5), random.Random(5)
+        while not g.is_terminal:
+            g.apply(rnd.choice(g.legal_actions()))
+        lines = log_lines(g)
+        o = g.outcome
+        said = outcome_words(o.winners, o.reason, config.theme, config)
+        assert lines[-1] == f"Game over. {said}."
+        assert not any(o.reason in line or line.startswith("[t") for line in lines)
