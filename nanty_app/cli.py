@@ -297,9 +297,12 @@ def cmd_roles(args: argparse.Namespace) -> int:
 def cmd_role_beliefs(args: argparse.Namespace) -> int:
     """``nanty roles --observer MODEL [--bots SPEC,...]``: belief metrics of one observer
     model on any table of bots (arena.belief_metrics)."""
+    import numpy as np
+
     from agents.beliefs import make_model
     from agents.registry import check_spec
     from arena.belief_metrics import evaluate_beliefs, format_belief_report, plot_reliability
+    from nanty_env.engine import GameConfig
 
     _check_content(args)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()] if args.bots else [args.bot]
@@ -317,10 +320,13 @@ def cmd_role_beliefs(args: argparse.Namespace) -> int:
     if args.model and not Path(args.model).is_file():
         raise UsageError(f"role model {args.model} not found")
     try:
-        make_model(observer, args.model)
         if observer.startswith("policy:"):
             check_spec(observer[len("policy:") :].split(";")[0])
-    except ValueError as e:
+        config = GameConfig(
+            num_players=n, log=False, expansion=args.expansion, content=args.content
+        )
+        make_model(observer, args.model).reset(config, 0, np.random.default_rng(0))
+    except ValueError as e:  # a bad name, or no role model for these roles
         raise UsageError(str(e)) from e
     if args.out:
         make_folder(Path(args.out).parent, "--out")
