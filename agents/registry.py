@@ -3,8 +3,8 @@
 A spec is ``BOT[:key=value...]``. ``BOT`` is either
 
 * a registered name: a built-in (``random``, ``heuristic``, ``ismcts``, ``learned``,
-  ``policy``) or a bot that an installed package declares in the ``nanty.bots`` entry-point
-  group, or
+  ``policy``, ``distilled``) or a bot that an installed package declares in the
+  ``nanty.bots`` entry-point group, or
 * an import path ``package.module:Name``: any importable class or factory (called with the
   options as keyword arguments) that returns a bot.
 
@@ -97,12 +97,19 @@ def _policy(**kw: Any) -> Bot:
     return PolicyBot(**kw)
 
 
+def _distilled(**kw: Any) -> Bot:
+    from agents.distilled import DistilledBot
+
+    return DistilledBot(**kw)
+
+
 BOTS: dict[str, Callable[..., Bot]] = {
     "random": _random,
     "heuristic": _heuristic,
     "ismcts": _ismcts,
     "learned": _learned,
     "policy": _policy,
+    "distilled": _distilled,
 }
 """The built-in bots (installed plug-ins: :func:`plugin_bots`)."""
 
@@ -114,6 +121,7 @@ _BUILTIN_CLASSES = {
     "ismcts": "agents.ismcts:ISMCTSBot",
     "learned": "agents.learned_bot:LearnedBot",
     "policy": "agents.policy:PolicyBot",
+    "distilled": "agents.distilled:DistilledBot",
 }
 _EXTRA_OPTIONS = {"heuristic": ("roles",), "ismcts": ("w_<weight>",)}
 

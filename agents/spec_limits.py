@@ -83,6 +83,9 @@ _LEARNED = {
     "mixture": _MIXTURE,
 }
 
+# a shipped network found by the teacher's name (agents/distilled.py), never a path
+_DISTILLED = {"teacher": Bound(str, choices=("heuristic", "hint"))}
+
 
 def _ismcts(iters: int, seconds: float, budget: float) -> dict[str, Bound]:
     """ISMCTS's options with its work per decision (and per game) bounded."""
@@ -117,6 +120,7 @@ FILE_LIMITS = SpecLimits(
         "heuristic": _HEURISTIC,
         "learned": _LEARNED,
         "ismcts": _ismcts(iters=5_000, seconds=10.0, budget=600.0),
+        "distilled": _DISTILLED,
     },
 )
 """Specs read from checkpoints (the hint bot), journals and records: every shipped bot but
@@ -128,6 +132,7 @@ WEB_LIMITS = SpecLimits(
         "random": {},
         "heuristic": _HEURISTIC,
         "ismcts": _ismcts(iters=2_000, seconds=2.0, budget=120.0),
+        "distilled": _DISTILLED,
     },
 )
 """Specs a browser may send to ``nanty serve``: the bots offered there, at most about two

@@ -16,8 +16,14 @@ after a warm-up rollout and update; every setup runs once per round, rounds inte
 (``benchmarks/harness.py``).
 
     python benchmarks/train.py [--timesteps 16384] [--rounds 5] [--loaded] [--split]
+    python benchmarks/train.py --opponents distilled:teacher=heuristic snapshots heuristic \
+        --only-opponents
 
-``--loaded`` runs every setup beside one busy process (another user's job). ``--split`` also
+``--opponents SPEC ...`` adds one setup per spec: our games against three copies of the bot
+``SPEC`` (``snapshots``: plain self-play, a frozen copy of the learner's network as
+``nanty train``'s snapshots), as ``nanty, lean, 2 update threads`` otherwise; the setups
+above face uniformly random opponents, whose cost is nil. ``--only-opponents`` runs only
+those. ``--loaded`` runs every setup beside one busy process (another user's job). ``--split`` also
 says where each learner step's time goes: the updates (``model.train``), the environment's
 steps (``step_wait``), its action masks, and the rest of the rollout (the policy's forward
 pass, the buffer, conversions), in microseconds per learner step, median over the rounds.
@@ -139,6 +145,37 @@ class Setup:
     adapt: bool = False  # UpdateThreads times the updates and keeps the faster thread count
 
 
+def against(spec: str) -> Callable[[], object]:
+    """Our games against three copies of bot ``spec`` (``snapshots``: one frozen copy of a
+    fresh learner with the benchmark's network, exported as ``nanty train`` exports its
+    snapshots), drawn by ``nanty train``'s opponent pool."""
+    from training.selfplay import SNAPSHOTS, OpponentPool
+
+    def make() -> object:
+        snapshots = []
+        if spec == SNAPSHOTS:
+            snapshots = [_snapshot()]
+        pool = OpponentPool(3, {spec: 1.0}, snapshots)
+        return make_vec_env(NUM_ENVS, num_workers=1, seed=0, num_players=4, opponents=pool)
+
+    return make
+
+
+def _snapshot() -> str:
+    """A fresh learner's policy as a nanty-policy checkpoint in a temporary folder."""
+    import tempfile
+
+    from agents.sb3_export import export_sb3_policy
+    from training.masked_policy import LeanMaskablePolicy
+
+    probe = make_vec_env(1, num_players=4)
+    policy = LeanMaskablePolicy(probe.observation_space, probe.action_space, lambda _: 3e-4, **NET)
+    probe.close()
+    path = f"{tempfile.mkdtemp(prefix='nanty_bench_')}/snapshot"
+    export_sb3_policy(policy, path)
+    return path
+
+
 def connect_four() -> DummyVecEnv:
     return DummyVecEnv([ConnectFourVsRandom] * NUM_ENVS)
 
@@ -248,8 +285,14 @@ def main() -> None:
     ap.add_argument("--only", nargs="+", choices=list(SETUPS), help="a subset of the setups")
     ap.add_argument("--loaded", action="store_true", help="beside one busy process")
     ap.add_argument("--split", action="store_true", help="also where a learner step's time goes")
+    ap.add_argument(
+        "--opponents", nargs="+", default=[], help="also against 3 copies of each bot spec"
+    )
+    ap.add_argument("--only-opponents", action="store_true", help="only the --opponents setups")
     add_arguments(ap)
     args = ap.parse_args()
+    for spec in args.opponents:
+        SETUPS[f"nanty vs 3 x {spec}, lean, 2 update threads"] = Setup(against(spec), "lean", 2)
     info = header(
         f"training: MaskablePPO steps/s, net {NET['net_arch']}, {NUM_ENVS} games, {PPO_KW}, "
         f"{args.timesteps} timed steps per setup and round"
@@ -257,6 +300,8 @@ def main() -> None:
         args.rounds,
     )
     names = args.only or list(SETUPS)
+    if args.only_opponents:
+        names = [f"nanty vs 3 x {spec}, lean, 2 update threads" for spec in args.opponents]
     cases = {
         name: lambda name=name: steps_per_second(
             SETUPS[name], args.timesteps, name if args.split else None

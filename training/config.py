@@ -212,6 +212,9 @@ class PretrainSection:
     rows are added to the data and the policy is fitted ``dagger_epochs`` more epochs on
     everything. These rows are not cached (they depend on the policy).
 
+    ``keep_best`` (default off) keeps, at the end of each fit, the parameters of the epoch
+    whose held-out agreement with the teacher was best (``python -m training.distill``).
+
     ``fit_policy: false`` fits only the value head (the policy keeps its initial weights): for
     a residual policy (``env.hint``) that starts as the softmax of ``hint_weight`` x hint, so
     it plays the hint greedily but keeps entropy for PPO to explore."""
@@ -230,6 +233,7 @@ class PretrainSection:
     dagger_vs: dict[str, int] = field(default_factory=lambda: {"random": 200})
     dagger_epochs: int = 2
     fit_policy: bool = True
+    keep_best: bool = False
 
     def validate(self) -> None:
         _bot_spec("teacher", self.teacher, allow=("random", "heuristic"))

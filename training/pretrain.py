@@ -432,8 +432,9 @@ def pretrain_policy(
 ) -> dict:
     """Fit ``model.policy`` to the teacher's decisions for ``epochs`` (default: the config's)
     epochs (only the value head without ``pretrain.fit_policy``); ``rows``: (held-out,
-    training) indices (default :func:`split` with the config's seed). Returns the fit's
-    statistics."""
+    training) indices (default :func:`split` with the config's seed). With
+    ``pretrain.keep_best`` the parameters of the epoch with the best held-out accuracy are
+    restored at the end. Returns the fit's statistics."""
     import torch
     import torch.nn.functional as F
 
@@ -450,6 +451,7 @@ def pretrain_policy(
 
     t0 = time.perf_counter()
     stats: dict[str, Any] = {"decisions": n, "validation": len(val), "epochs": []}
+    best: tuple[float, int, dict] | None = None  # keep_best: accuracy, epoch, parameters
     for epoch in range(epochs):
         policy.set_training_mode(True)
         rng.shuffle(tr)
@@ -473,6 +475,12 @@ def pretrain_policy(
             f"pretrain epoch {epoch + 1}/{epochs}: loss {row['loss']:.3f}, validation accuracy "
             f"{acc:.3f}, value mse {vmse:.3f} ({time.perf_counter() - t0:.0f} s)"
         )
+        if p.keep_best and len(val) and (best is None or acc > best[0]):
+            best = (acc, epoch + 1, {k: v.clone() for k, v in policy.state_dict().items()})
+    if best is not None:
+        policy.load_state_dict(best[2])
+        stats["kept_epoch"] = best[1]
+        log(f"pretrain: kept epoch {best[1]} (validation accuracy {best[0]:.3f})")
     policy.set_training_mode(False)
     stats["seconds"] = round(time.perf_counter() - t0, 1)
     return stats
