@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.install.stamp
 
 .DEFAULT_GOAL := test
-.PHONY: setup test test-fast lint format run bench clean distclean
+.PHONY: setup compile pure test test-pure test-fast lint format run bench clean distclean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,24 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 setup: $(STAMP)
 
+# The compiled engine: Cython builds each module of nanty_env/engine from its own .py, in place,
+# once per change of a source (the manifest records the hashes it was built from). Without
+# Cython or a C compiler it prints why and the pure-Python engine runs; NANTY_PURE=1 picks the
+# pure one anyway. `make pure` removes the compiled modules.
+COMPILED := nanty_env/_compiled_manifest.json
+COMPILED_SRC := $(shell find nanty_env/engine -name '*.py') nanty_env/_build.py \
+	nanty_env/observation.py nanty_env/cthulhu_observation.py agents/evaluation.py \
+	agents/heuristic.py agents/ismcts.py agents/value_features.py
+
+$(COMPILED): $(COMPILED_SRC) | $(STAMP)
+	@start=$$(date +%s); $(BIN)/python -m nanty_env._build; \
+	echo "compiling the engine took $$(( $$(date +%s) - start )) s"
+
+compile: $(COMPILED)
+
+pure: setup
+	$(BIN)/python -m nanty_env._build --clean
+
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -29,21 +47,27 @@ format: setup
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-test: lint
+test: lint compile
 	$(BIN)/pytest -n 2 -q
 
+# The rules tests on the pure-Python engine, the reference (CI runs them after `make test`).
+test-pure: setup
+	NANTY_PURE=1 $(BIN)/pytest -n 2 -q tests/engine
+
 # The quick loop while developing: everything but the tests marked slow.
-test-fast: setup
+test-fast: setup compile
 	$(BIN)/pytest -n 2 -q -m "not slow"
 
-run: setup
+run: compile
 	$(BIN)/python -m training.run
 
-bench: setup
+bench: compile
 	$(BIN)/python benchmarks/engine.py
 
 clean:
 	rm -rf build dist *.egg-info .ruff_cache .pytest_cache
+	find nanty_env agents -name '*.so' -delete
+	rm -f $(COMPILED)
 	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -exec rm -rf {} +
 
 distclean: clean

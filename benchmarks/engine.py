@@ -29,8 +29,10 @@ from typing import Any
 
 from harness import (
     Measured,
+    PureBuild,
     Rounds,
     add_arguments,
+    engine_build,
     footer,
     header,
     interleave,
@@ -54,6 +56,8 @@ PEERS = {  # label: OpenSpiel game string
     "OpenSpiel bridge": "bridge(use_double_dummy_result=false)",
 }
 CLONE_STATES = 200  # states per game copied in the clone timing
+TARGET_COMPILED_RATIO = 3.0  # compiled over pure, decisions per CPU-second at 4 players
+PURE = " (pure)"  # suffix of the cases that the pure-Python engine runs beside the compiled one
 
 
 def nanty_player(n: int, log: bool, seed: int, expansion: str | None = None) -> Callable[[], int]:
@@ -145,6 +149,21 @@ def micros_per_clone(
     return measure
 
 
+def pure_cases(
+    n: int, rulesets: list[str], log: bool, seed: int, seconds: float, clone: bool
+) -> dict[str, Callable[[], Measured]]:
+    """The cases that the pure-Python build runs beside the compiled one (in a child process,
+    ``harness.PureBuild``): random play at ``n`` players in each ruleset, and the clone."""
+    cases: dict[str, Callable[[], Measured]] = {}
+    for ruleset in rulesets:
+        player = nanty_player(n, log, seed, RULESETS[ruleset])
+        name = f"nanty {n}p" if ruleset == "base" else f"{ruleset} {n}p"
+        cases[name] = lambda p=player: rate(p, seconds)
+    if clone:
+        cases[f"nanty {n}p clone()"] = micros_per_clone(nanty_states(n, CLONE_STATES, seed))
+    return cases
+
+
 def load_peers() -> dict[str, Any]:
     try:
         import pyspiel
@@ -169,6 +188,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--no-clone", action="store_true", help="skip the clone timing")
     parser.add_argument(
+        "--no-pure",
+        action="store_true",
+        help="on the compiled build, skip timing the pure-Python engine beside it",
+    )
+    parser.add_argument(
         "--strict", action="store_true", help="exit with status 1 when below the target"
     )
     add_arguments(parser)
@@ -180,6 +204,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     peers = load_peers()
     s = args.seconds
+    big_n = args.players[-1]
+    do_clone = not args.no_clone and "base" in args.rulesets
+    pure = None
+    if not args.no_pure and engine_build() != "pure Python":
+        pure = PureBuild(pure_cases, big_n, args.rulesets, args.log, args.seed, s, do_clone)
     play: dict[str, Callable[[], Measured]] = {}
     for n in args.players:
         for ruleset in args.rulesets:
@@ -189,12 +218,18 @@ def main(argv: list[str] | None = None) -> int:
     for label, game in peers.items():
         player = spiel_player(game, args.seed)
         play[label] = lambda p=player: rate(p, s)
+    if pure is not None:
+        for ruleset in args.rulesets:
+            name = f"nanty {big_n}p" if ruleset == "base" else f"{ruleset} {big_n}p"
+            play[name + PURE] = pure.case(name)
     rounds = interleave(play, args.rounds)
     big = f"nanty {args.players[-1]}p"  # the base game's largest count, against each peer
     rows = []
     for name in play:
         if name in peers and big in play:
             peer = rate_columns(rounds, big, name)
+        elif name.endswith(PURE):  # the compiled build over the pure one
+            peer = rate_columns(rounds, name.removesuffix(PURE), name)
         elif name.startswith("nanty") or "base" not in args.rulesets:
             peer = ["", "", "", ""]
         else:  # the expansion against the base game at the same player count
@@ -204,10 +239,14 @@ def main(argv: list[str] | None = None) -> int:
     headers = ["game", "decisions/s", f"{big} / peer", "by CPU time", f"{big} / peer (CPU)"]
     print(text_table(headers, rows))
     print("(an expansion row's ratio: the expansion over the base game, same player count)")
+    if pure is not None:
+        print(
+            f"(a{PURE} row: the pure-Python engine in a child process; its ratio: compiled / pure)"
+        )
     footer(rounds)
 
     sections = {"play": rounds}
-    if not args.no_clone and "base" in args.rulesets:
+    if do_clone:
         print("\ncopying a state: microseconds per clone over states of random games")
         clone: dict[str, Callable[[], float]] = {}
         for n in args.players:
@@ -234,6 +273,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         footer(crounds)
         sections["clone"] = crounds
+    if pure is not None:
+        pure.close()
     write_json(args.json, info, **sections)
     return _target(rounds, args.strict)
 
@@ -255,6 +296,15 @@ def _target(rounds: Rounds, strict: bool) -> int:
         ok = ok and met
         print(
             f"target: expansion / base at {TARGET_PLAYERS} players >= {TARGET_EXPANSION_RATIO}: "
+            f"{'met' if met else 'NOT met'} ({ratio.format(2)})"
+        )
+    pure = f"{name}{PURE}"
+    if name in rounds.values and pure in rounds.values:
+        ratio = rounds.ratio(name, pure, cpu=True)
+        met = ratio.median >= TARGET_COMPILED_RATIO
+        ok = ok and met
+        print(
+            f"target: compiled / pure at {TARGET_PLAYERS} players >= {TARGET_COMPILED_RATIO}: "
             f"{'met' if met else 'NOT met'} ({ratio.format(2)})"
         )
     return 0 if ok or not strict else 1

@@ -219,9 +219,64 @@ def header(title: str, rounds: int) -> dict[str, object]:
         + str(info["sched_autogroup"])
         + f"\n{rounds} interleaved rounds; median (min-max) over the rounds"
     )
+    print(f"engine build: {engine_build()}")
     if rounds < MIN_ROUNDS:
         print(f"(fewer than {MIN_ROUNDS} rounds: a smoke run, not a measurement to quote)")
     return info
+
+
+def engine_build() -> str:
+    """Which build of the engine this process runs: "compiled (N modules)" or "pure Python"."""
+    from nanty_env import _compiled
+
+    return f"compiled ({len(_compiled.COMPILED)} modules)" if _compiled.COMPILED else "pure Python"
+
+
+def _serve_cases(
+    conn: object, factory: Callable[..., Mapping[str, Callable[[], Measured]]], args: tuple
+) -> None:
+    """The child of :class:`PureBuild`: build the cases, then run the one named on each request."""
+    cases = factory(*args)
+    while True:
+        name = conn.recv()  # type: ignore[attr-defined]
+        if name is None:
+            return
+        conn.send(tuple(cases[name]()))  # type: ignore[attr-defined]
+
+
+class PureBuild:
+    """Cases that run in a child process on the pure-Python engine (``NANTY_PURE=1``), so that
+    a benchmark run on the compiled build times the reference beside it in the same rounds.
+    ``factory(*args)`` (a module-level function) builds the child's cases by name; each
+    :meth:`case` is a callable for :func:`interleave` that asks the child to run one and
+    returns its :class:`Measured` (its CPU time is the child's own)."""
+
+    def __init__(
+        self, factory: Callable[..., Mapping[str, Callable[[], Measured]]], *args: object
+    ) -> None:
+        ctx = mp.get_context("spawn")  # a fresh interpreter, which reads NANTY_PURE on import
+        self._conn, child = ctx.Pipe()
+        before = os.environ.get("NANTY_PURE")
+        os.environ["NANTY_PURE"] = "1"
+        try:
+            self._proc = ctx.Process(target=_serve_cases, args=(child, factory, args), daemon=True)
+            self._proc.start()
+        finally:
+            if before is None:
+                del os.environ["NANTY_PURE"]
+            else:
+                os.environ["NANTY_PURE"] = before
+
+    def case(self, name: str) -> Callable[[], Measured]:
+        def run() -> Measured:
+            self._conn.send(name)
+            return Measured(*self._conn.recv())
+
+        return run
+
+    def close(self) -> None:
+        self._conn.send(None)
+        self._proc.join(10)
 
 
 def footer(rounds: Rounds) -> None:

@@ -3,12 +3,16 @@
 ``nanty_env.env()`` / ``raw_env`` / ``parallel_env`` are the PettingZoo faces; the single-learner
 Gymnasium env is ``gymnasium.make("NantyNarking-v0", ...)``. Gymnasium and PettingZoo are
 imported lazily, so the rules engine in ``nanty_env.engine`` works without them.
+
+The engine runs compiled where ``python -m nanty_env._build`` built it (``make`` does), and as
+its pure-Python source otherwise or with ``NANTY_PURE=1`` (``nanty_env._compiled``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from nanty_env import _compiled  # noqa: F401  (first: picks compiled or pure modules)
 from nanty_env.registration import GYM_ID, register_gymnasium_env
 
 __all__ = ["GYM_ID", "env", "parallel_env", "raw_env"]

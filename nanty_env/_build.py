@@ -1,0 +1,146 @@
+"""Compile the engine (and the other listed modules) with Cython from the same ``.py`` source.
+
+    python -m nanty_env._build            # build what changed, in place, then write the manifest
+    python -m nanty_env._build --clean    # remove every compiled module (the pure engine remains)
+
+Needs Cython and a C compiler (``pip install cython``; gcc or clang). Without them it says so
+and exits 0: the package then runs the pure-Python modules, which stay the reference. The
+manifest it writes (``nanty_env/_compiled_manifest.json``) records each module's source hash,
+so that a module edited after the build loads from its source until the next build
+(``nanty_env/_compiled.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+from nanty_env._compiled import MANIFEST, ROOT, module_path, source_hash
+
+# Packages whose every module (but ``__init__``) is compiled, and single modules beside them.
+PACKAGES = ("nanty_env/engine", "nanty_env/engine/effects", "nanty_env/engine/cthulhu")
+# The observation encoders and the bots' look-ahead: the evaluation every heuristic move and
+# every ISMCTS leaf runs, the planner, the search.
+MODULES = (
+    "nanty_env.observation",
+    "nanty_env.cthulhu_observation",
+    "agents.evaluation",
+    "agents.heuristic",
+    "agents.ismcts",
+    "agents.value_features",
+)
+# Modules that stay pure Python because compiling them costs time: ``Game.clone()`` sets some
+# forty slots of a Python class, which CPython 3.11's specialised bytecode does about twice as
+# fast as the generic attribute calls of compiled code (docs/performance.md, compiled build).
+EXCLUDED = ("nanty_env.engine.game", "nanty_env.engine.cthulhu.game")
+
+DIRECTIVES = {
+    "language_level": 3,
+    # Annotations are not C types here: an ``int`` parameter keeps accepting numpy integers and
+    # ``bool``s, a ``list`` one any sequence, exactly as in the pure-Python source.
+    "annotation_typing": False,
+    "binding": True,
+    "embedsignature": False,
+    "always_allow_keywords": True,
+}
+
+
+def module_names() -> list[str]:
+    names = []
+    for package in PACKAGES:
+        for py in sorted((ROOT / package).glob("*.py")):
+            if py.name == "__init__.py":
+                continue
+            names.append(".".join(py.relative_to(ROOT).with_suffix("").parts))
+    names += [m for m in MODULES if m not in names]
+    return [n for n in names if n not in EXCLUDED]
+
+
+def extensions_of(name: str) -> list[Path]:
+    py = module_path(name)
+    return sorted(py.parent.glob(py.stem + ".*.so")) + sorted(py.parent.glob(py.stem + ".*.pyd"))
+
+
+def clean() -> None:
+    for name in module_names() + list(EXCLUDED):
+        for ext in extensions_of(name):
+            ext.unlink()
+        c = module_path(name).with_suffix(".c")
+        if c.exists():
+            c.unlink()
+    if MANIFEST.exists():
+        MANIFEST.unlink()
+
+
+def build(jobs: int) -> int:
+    try:
+        from Cython.Build import cythonize
+        from setuptools import Distribution, Extension
+    except ImportError as err:
+        print(f"nanty_env._build: no compiled engine ({err}); the pure-Python engine runs")
+        return 0
+    if not (shutil.which(sysconfig.get_config_var("CC").split()[0] or "cc") or shutil.which("cc")):
+        print("nanty_env._build: no C compiler found; the pure-Python engine runs")
+        return 0
+    names = module_names()
+    for name in EXCLUDED:  # compiled by an earlier build that had not excluded them yet
+        for ext in extensions_of(name):
+            ext.unlink()
+    start = time.perf_counter()
+    os.chdir(ROOT)
+    extensions = [
+        Extension(
+            name,
+            [str(module_path(name).relative_to(ROOT))],
+            extra_compile_args=["-O2", "-g0", "-Wno-unused-function", "-Wno-unreachable-code"],
+        )
+        for name in names
+    ]
+    modules = cythonize(
+        extensions,
+        compiler_directives=DIRECTIVES,
+        nthreads=jobs,
+        quiet=True,
+        build_dir="build/cython",
+    )
+    dist = Distribution({"ext_modules": modules, "script_name": "nanty_env._build"})
+    cmd = dist.get_command_obj("build_ext")
+    cmd.inplace = True
+    cmd.parallel = jobs
+    cmd.build_temp = "build/temp"
+    cmd.ensure_finalized()
+    cmd.run()
+    MANIFEST.write_text(
+        json.dumps(
+            {
+                "python": sys.implementation.cache_tag,
+                "modules": {n: source_hash(module_path(n)) for n in names},
+            },
+            indent=1,
+            sort_keys=True,
+        )
+        + "\n"
+    )
+    print(f"nanty_env._build: {len(names)} modules compiled in {time.perf_counter() - start:.0f} s")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clean", action="store_true", help="remove the compiled modules")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args(argv)
+    if args.clean:
+        clean()
+        return 0
+    return build(args.jobs)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

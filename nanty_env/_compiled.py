@@ -1,0 +1,126 @@
+"""Which build of the engine runs: the compiled modules where they were built, else the pure-Python
+source (the reference).
+
+``python -m nanty_env.build`` compiles the modules listed in ``COMPILED_MODULES`` with Cython from
+the same ``.py`` source, in place (``engine/state.cpython-311-x86_64-linux-gnu.so`` beside
+``engine/state.py``), and writes ``_compiled_manifest.json`` beside this file: each compiled
+module's source hash. Python prefers an extension module to the ``.py`` beside it; the import hook
+installed here (from ``nanty_env/__init__.py``, before any compiled module is imported: the
+compiled modules of ``agents`` import the engine first) loads the
+``.py`` instead when
+
+- ``NANTY_PURE=1`` is set (the pure engine, for comparison and for the reference tests), or
+- the module's source no longer matches the hash it was compiled from (an edit after the build:
+  a stale compiled module is never run; ``make`` rebuilds it), or
+- the compiled module was built for another Python.
+
+Nothing here imports the engine; it only decides which file each module is loaded from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+ROOT = PACKAGE_DIR.parent
+# Top-level packages that may hold compiled modules (``nanty_env._build`` says which).
+PACKAGES = ("nanty_env", "agents")
+MANIFEST = PACKAGE_DIR / "_compiled_manifest.json"
+PURE_ENV = "NANTY_PURE"
+
+
+def source_hash(path: Path) -> str:
+    """The hash a compiled module records of the source it was built from."""
+    return hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
+
+
+def module_path(name: str) -> Path:
+    """The ``.py`` file of the dotted module ``name`` (a package's own module is never compiled)."""
+    return ROOT.joinpath(*name.split(".")).with_suffix(".py")
+
+
+def pure_requested() -> bool:
+    """Whether ``NANTY_PURE`` asks for the pure-Python modules ("", "0" and "false" do not)."""
+    return os.environ.get(PURE_ENV, "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _extension_of(py: Path) -> Path | None:
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        ext = py.with_name(py.stem + suffix)
+        if ext.exists():
+            return ext
+    return None
+
+
+def _fresh_modules() -> frozenset[str]:
+    """The compiled modules whose extension exists and whose source is unchanged since the build."""
+    try:
+        manifest = json.loads(MANIFEST.read_text())
+    except (OSError, ValueError):
+        return frozenset()
+    if not isinstance(manifest, dict) or manifest.get("python") != sys.implementation.cache_tag:
+        return frozenset()
+    fresh = []
+    for name, digest in dict(manifest.get("modules", {})).items():
+        py = module_path(name)
+        try:
+            if _extension_of(py) is not None and source_hash(py) == digest:
+                fresh.append(name)
+        except OSError:
+            continue
+    return frozenset(fresh)
+
+
+class _SourceFirst:
+    """A meta path finder that loads listed modules from their ``.py`` source (and leaves every
+    other module to the ordinary finders)."""
+
+    def __init__(self, names: frozenset[str]) -> None:
+        self.names = names
+
+    def find_spec(
+        self, fullname: str, path: object = None, target: object = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in self.names:
+            return None
+        py = module_path(fullname)
+        if not py.exists():
+            return None
+        return importlib.util.spec_from_file_location(fullname, py)
+
+
+def _built_modules() -> frozenset[str]:
+    """Every module that has an extension module beside its source under this package."""
+    names = []
+    for package in PACKAGES:
+        for py in (ROOT / package).rglob("*.py"):
+            if py.name != "__init__.py" and _extension_of(py) is not None:
+                names.append(".".join(py.relative_to(ROOT).with_suffix("").parts))
+    return frozenset(names)
+
+
+def install() -> frozenset[str]:
+    """Install the import hook; returns the modules that will load compiled."""
+    built = _built_modules()
+    if not built:
+        return frozenset()
+    fresh = frozenset() if pure_requested() else _fresh_modules()
+    pure = built - fresh
+    if pure:
+        sys.meta_path.insert(0, _SourceFirst(pure))
+    return fresh
+
+
+COMPILED = install()
+
+
+def is_compiled(module: object) -> bool:
+    """Whether ``module`` (a module object) was loaded from a compiled extension."""
+    file = getattr(module, "__file__", "") or ""
+    return not file.endswith(".py")
