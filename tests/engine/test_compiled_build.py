@@ -1,0 +1,133 @@
+"""The compiled build plays the same games as the pure-Python engine, bit for bit.
+
+Each build runs in its own interpreter (``NANTY_PURE=1`` for the reference), plays fixed-seed
+games of both rulesets with clones, pickles and JSON copies along the way, encodes
+observations and lets the heuristic and ISMCTS bots choose; the two fingerprints must match.
+Where the engine was not compiled (no Cython or C compiler, or ``NANTY_PURE`` set for the whole
+run) the comparison is skipped: both runs would be the pure engine.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from nanty_env import _compiled
+
+ROOT = Path(__file__).resolve().parents[2]
+
+FINGERPRINT = r"""
+import hashlib, json, pickle, random
+import numpy as np
+from nanty_env import _compiled
+from nanty_env.engine import Game, GameConfig
+from nanty_env.engine import state
+from nanty_env.observation import encode
+
+h = hashlib.sha256()
+for expansion in (None, "cthulhu"):
+    for n in (2, 3, 4):
+        for seed in range(2):
+            g = Game.new(GameConfig(num_players=n, expansion=expansion), seed)
+            choose = random.Random(seed).choice
+            k = 0
+            while not g.is_terminal:
+                legal = g.legal_actions()
+                h.update(repr((g.current_player, g.decision, legal)).encode())
+                if k % 23 == 5:
+                    copies = [g.clone(), pickle.loads(pickle.dumps(g)),
+                              Game.from_dict(json.loads(json.dumps(g.to_dict())))]
+                    for c in copies:
+                        for _ in range(5):
+                            if c.is_terminal:
+                                break
+                            c.apply(c.legal_actions()[0])
+                        h.update(json.dumps(c.to_dict(), sort_keys=True).encode())
+                    h.update(repr(g.clone().rng.random()).encode())
+                if expansion is None and k % 31 == 7:
+                    h.update(encode(g, g.current_player).tobytes())
+                g.apply(choose(legal))
+                k += 1
+            h.update(repr((g.outcome, g.returns(), list(g.log))).encode())
+from agents.base import bot_rngs, play_game
+from agents.registry import make_bot
+for spec, n, seed in (("heuristic", 4, 1), ("ismcts:iters=20", 2, 2)):
+    bots = [make_bot(spec)] + [make_bot("heuristic") for _ in range(n - 1)]
+    g, rec = play_game(bots, GameConfig(num_players=n), seed, bot_rngs(seed, n))
+    h.update(repr((g.outcome, list(g.log))).encode())
+print(bool(_compiled.COMPILED) and _compiled.is_compiled(state), h.hexdigest())
+"""
+
+
+def _fingerprint(pure: bool) -> tuple[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != _compiled.PURE_ENV}
+    if pure:
+        env[_compiled.PURE_ENV] = "1"
+    out = subprocess.run(
+        [sys.executable, "-c", FINGERPRINT],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    ).stdout.split()
+    return out[0], out[1]
+
+
+@pytest.mark.slow
+def test_compiled_and_pure_builds_play_the_same_games() -> None:
+    if not _compiled.COMPILED:
+        pytest.skip("the engine is not compiled here (or NANTY_PURE is set): nothing to compare")
+    compiled, compiled_hash = _fingerprint(pure=False)
+    pure, pure_hash = _fingerprint(pure=True)
+    assert (compiled, pure) == ("True", "False")
+    assert compiled_hash == pure_hash
+
+
+def test_nanty_pure_loads_every_module_from_source() -> None:
+    script = (
+        "import sys, nanty_env, agents, nanty_env.engine, nanty_env.observation\n"
+        "from nanty_env import _compiled\n"
+        "mods = [m for n, m in sys.modules.items() if n.split('.')[0] in _compiled.PACKAGES]\n"
+        "print(_compiled.COMPILED == frozenset(), any(_compiled.is_compiled(m) for m in mods))\n"
+    )
+    env = dict(os.environ, **{_compiled.PURE_ENV: "1"})
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.split() == ["True", "False"]
+
+
+def test_the_loaded_build_is_the_one_reported() -> None:
+    from nanty_env.engine import flow, game
+
+    assert _compiled.is_compiled(flow) == ("nanty_env.engine.flow" in _compiled.COMPILED)
+    assert not _compiled.is_compiled(game)  # kept pure: a clone is faster as bytecode
+
+
+def test_a_source_changed_since_the_build_loads_from_source(tmp_path: Path) -> None:
+    finder = _compiled._SourceFirst(frozenset({"nanty_env.engine.flow"}))
+    spec = finder.find_spec("nanty_env.engine.flow")
+    assert spec is not None and spec.origin == str(ROOT / "nanty_env/engine/flow.py")
+    assert finder.find_spec("nanty_env.engine.board") is None
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text('{"python": "other", "modules": {}}')
+    assert _compiled.source_hash(ROOT / "nanty_env/engine/flow.py") != _compiled.source_hash(
+        manifest
+    )
+
+
+def test_pure_requested_reads_the_usual_spellings(monkeypatch: pytest.MonkeyPatch) -> None:
+    for value, pure in (("1", True), ("yes", True), ("", False), ("0", False), ("false", False)):
+        monkeypatch.setenv(_compiled.PURE_ENV, value)
+        assert _compiled.pure_requested() is pure
