@@ -261,6 +261,10 @@ def main(argv: list[str] | None = None) -> int:
         for label, game in peers.items():
             peer_names.append(f"{label} clone()")
             clone[peer_names[-1]] = micros_per_clone(spiel_states(game, CLONE_STATES, args.seed))
+        if pure is not None:
+            name = f"nanty {big_n}p clone()"
+            clone[name + PURE] = pure.case(name)
+            peer_names.append(name + PURE)
         crounds = interleave(clone, args.rounds)
         ours4 = f"nanty {args.players[-1]}p clone()"
         rows = []

@@ -96,12 +96,17 @@ class _SourceFirst:
 
 
 def _built_modules() -> frozenset[str]:
-    """Every module that has an extension module beside its source under this package."""
+    """Every module that has an extension module beside its source in these packages."""
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     names = []
-    for package in PACKAGES:
-        for py in (ROOT / package).rglob("*.py"):
-            if py.name != "__init__.py" and _extension_of(py) is not None:
-                names.append(".".join(py.relative_to(ROOT).with_suffix("").parts))
+    for package, pattern in ((p, x) for p in PACKAGES for x in ("*.so", "*.pyd")):
+        for ext in (ROOT / package).rglob(pattern):
+            for suffix in suffixes:
+                if ext.name.endswith(suffix):
+                    py = ext.with_name(ext.name.removesuffix(suffix) + ".py")
+                    if py.name != "__init__.py" and py.exists():
+                        names.append(".".join(py.relative_to(ROOT).with_suffix("").parts))
+                    break
     return frozenset(names)
 
 
