@@ -27,8 +27,7 @@ setup: $(STAMP)
 # pure one anyway. `make pure` removes the compiled modules.
 COMPILED := nanty_env/_compiled_manifest.json
 COMPILED_SRC := $(shell find nanty_env/engine -name '*.py') nanty_env/_build.py \
-	nanty_env/observation.py nanty_env/cthulhu_observation.py agents/evaluation.py \
-	agents/heuristic.py agents/ismcts.py agents/value_features.py
+	nanty_env/observation.py nanty_env/cthulhu_observation.py
 
 $(COMPILED): $(COMPILED_SRC) | $(STAMP)
 	@start=$$(date +%s); $(BIN)/python -m nanty_env._build; \
@@ -66,7 +65,7 @@ bench: compile
 
 clean:
 	rm -rf build dist *.egg-info .ruff_cache .pytest_cache
-	find nanty_env agents -name '*.so' -delete
+	find nanty_env -name '*.so' -delete
 	rm -f $(COMPILED)
 	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -exec rm -rf {} +
 

@@ -25,16 +25,10 @@ from nanty_env._compiled import MANIFEST, ROOT, module_path, source_hash
 
 # Packages whose every module (but ``__init__``) is compiled, and single modules beside them.
 PACKAGES = ("nanty_env/engine", "nanty_env/engine/effects", "nanty_env/engine/cthulhu")
-# The observation encoders and the bots' look-ahead: the evaluation every heuristic move and
-# every ISMCTS leaf runs, the planner, the search.
-MODULES = (
-    "nanty_env.observation",
-    "nanty_env.cthulhu_observation",
-    "agents.evaluation",
-    "agents.heuristic",
-    "agents.ismcts",
-    "agents.value_features",
-)
+# The observation encoders (1.2-1.3x compiled). The bots' look-ahead (agents/evaluation.py,
+# heuristic.py, ismcts.py) was measured compiled too and gained nothing per game (0.99-1.06x,
+# docs/performance.md), so it stays pure; it speeds up with the engine it calls.
+MODULES = ("nanty_env.observation", "nanty_env.cthulhu_observation")
 # Modules that stay pure Python because compiling them costs time: ``Game.clone()`` sets some
 # forty slots of a Python class, which CPython 3.11's specialised bytecode does about twice as
 # fast as the generic attribute calls of compiled code (docs/performance.md, compiled build).

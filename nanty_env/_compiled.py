@@ -1,12 +1,11 @@
 """Which build of the engine runs: the compiled modules where they were built, else the pure-Python
 source (the reference).
 
-``python -m nanty_env.build`` compiles the modules listed in ``COMPILED_MODULES`` with Cython from
+``python -m nanty_env._build`` compiles the modules it lists with Cython from
 the same ``.py`` source, in place (``engine/state.cpython-311-x86_64-linux-gnu.so`` beside
 ``engine/state.py``), and writes ``_compiled_manifest.json`` beside this file: each compiled
 module's source hash. Python prefers an extension module to the ``.py`` beside it; the import hook
-installed here (from ``nanty_env/__init__.py``, before any compiled module is imported: the
-compiled modules of ``agents`` import the engine first) loads the
+installed here (from ``nanty_env/__init__.py``, before any compiled module is imported) loads the
 ``.py`` instead when
 
 - ``NANTY_PURE=1`` is set (the pure engine, for comparison and for the reference tests), or
@@ -30,7 +29,7 @@ from pathlib import Path
 PACKAGE_DIR = Path(__file__).resolve().parent
 ROOT = PACKAGE_DIR.parent
 # Top-level packages that may hold compiled modules (``nanty_env._build`` says which).
-PACKAGES = ("nanty_env", "agents")
+PACKAGES = ("nanty_env",)
 MANIFEST = PACKAGE_DIR / "_compiled_manifest.json"
 PURE_ENV = "NANTY_PURE"
 
