@@ -34,6 +34,8 @@ MODULES = ("nanty_env.observation", "nanty_env.cthulhu_observation")
 # fast as the generic attribute calls of compiled code (docs/performance.md, compiled build).
 EXCLUDED = ("nanty_env.engine.game", "nanty_env.engine.cthulhu.game")
 
+BUILD_DIR = ROOT / "build" / "cython"  # the generated C files
+
 DIRECTIVES = {
     "language_level": 3,
     # Annotations are not C types here: an ``int`` parameter keeps accepting numpy integers and
@@ -88,6 +90,18 @@ def build(jobs: int) -> int:
             ext.unlink()
     start = time.perf_counter()
     os.chdir(ROOT)
+    # Cython and setuptools rebuild by timestamps, which a checkout can leave older than the C
+    # file: a module whose source hash is not the one it was built from is rebuilt regardless.
+    try:
+        built = json.loads(MANIFEST.read_text()).get("modules", {})
+    except (OSError, ValueError):
+        built = {}
+    for name in names:
+        if built.get(name) != source_hash(module_path(name)):
+            for ext in extensions_of(name):
+                ext.unlink()
+            c_file = BUILD_DIR / module_path(name).relative_to(ROOT).with_suffix(".c")
+            c_file.unlink(missing_ok=True)
     extensions = [
         Extension(
             name,
@@ -101,7 +115,7 @@ def build(jobs: int) -> int:
         compiler_directives=DIRECTIVES,
         nthreads=jobs,
         quiet=True,
-        build_dir="build/cython",
+        build_dir=str(BUILD_DIR.relative_to(ROOT)),
     )
     dist = Distribution({"ext_modules": modules, "script_name": "nanty_env._build"})
     cmd = dist.get_command_obj("build_ext")
