@@ -17,6 +17,7 @@ decisions and must agree with one another, while the original must be left untou
 
     .venv/bin/python benchmarks/soak.py --seconds 600 --json runs/soak.json
     .venv/bin/python benchmarks/soak.py --seconds 30 --seed 7      # a quick look
+    .venv/bin/python benchmarks/soak.py --games 40                 # the same 40 games anywhere
     .venv/bin/python benchmarks/soak.py --seconds 300 --ruleset cthulhu
 
 Prints decisions, games, round trips, forks, probes and violations (each with its game,
@@ -237,7 +238,13 @@ def record(
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--seconds", type=float, default=60.0)
+    ap.add_argument("--seconds", type=float, default=None, help="60 unless --games is given")
+    ap.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help="play exactly this many games (the same ones on every machine and build)",
+    )
     ap.add_argument("--seed", type=int, default=0, help="first game seed")
     ap.add_argument("--probes", type=int, default=3, help="random illegal actions per decision")
     ap.add_argument("--fork-rate", type=float, default=0.02, help="share of decisions forked")
@@ -246,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ruleset", choices=("both", *CONFIGS), default="both")
     ap.add_argument("--json", help="also write the report here")
     args = ap.parse_args(argv)
+    if args.seconds is None:
+        args.seconds = float("inf") if args.games else 60.0
     if args.seconds <= 0 or args.probes < 0 or not 0 <= args.fork_rate <= 1:
         ap.error("--seconds must be positive, --probes non-negative, --fork-rate in [0, 1]")
     soak = Soak()
@@ -253,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     deadline = t0 + args.seconds
     seed = args.seed
     rulesets = list(CONFIGS) if args.ruleset == "both" else [args.ruleset]
-    while time.perf_counter() < deadline:
+    while time.perf_counter() < deadline and (args.games is None or seed - args.seed < args.games):
         play(2 + seed % 3, seed, args, soak, rulesets[seed % len(rulesets)])
         seed += 1
     report = soak.report(time.process_time() - c0, time.perf_counter() - t0)
