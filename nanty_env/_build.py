@@ -96,10 +96,16 @@ def build(jobs: int) -> int:
         built = json.loads(MANIFEST.read_text()).get("modules", {})
     except (OSError, ValueError):
         built = {}
+    # A module about to be rebuilt loses its extension first: the new one is then a new file, and
+    # a running process that loaded the old one keeps it intact (rewriting it in place could
+    # crash that process).
     for name in names:
-        if built.get(name) != source_hash(module_path(name)):
-            for ext in extensions_of(name):
+        py = module_path(name)
+        stale = built.get(name) != source_hash(py)
+        for ext in extensions_of(name):
+            if stale or ext.stat().st_mtime < py.stat().st_mtime:
                 ext.unlink()
+        if stale:
             c_file = BUILD_DIR / module_path(name).relative_to(ROOT).with_suffix(".c")
             c_file.unlink(missing_ok=True)
     extensions = [
