@@ -29,7 +29,7 @@ PACKAGES = ("nanty_env/engine", "nanty_env/engine/effects", "nanty_env/engine/ct
 # heuristic.py, ismcts.py) was measured compiled too and gained nothing per game (0.99-1.06x,
 # docs/performance.md), so it stays pure; it speeds up with the engine it calls.
 MODULES = ("nanty_env.observation", "nanty_env.cthulhu_observation")
-# Modules that stay pure Python because compiling them costs time: ``Game.clone()`` sets some
+# Modules that stay pure Python because they run slower compiled: ``Game.clone()`` sets some
 # forty slots of a Python class, which CPython 3.11's specialised bytecode does about twice as
 # fast as the generic attribute calls of compiled code (docs/performance.md, compiled build).
 EXCLUDED = ("nanty_env.engine.game", "nanty_env.engine.cthulhu.game")
@@ -67,9 +67,7 @@ def clean() -> None:
     for name in module_names() + list(EXCLUDED):
         for ext in extensions_of(name):
             ext.unlink()
-        c = module_path(name).with_suffix(".c")
-        if c.exists():
-            c.unlink()
+        (BUILD_DIR / module_path(name).relative_to(ROOT)).with_suffix(".c").unlink(missing_ok=True)
     if MANIFEST.exists():
         MANIFEST.unlink()
 
@@ -81,10 +79,12 @@ def build(jobs: int) -> int:
     except ImportError as err:
         print(f"nanty_env._build: no compiled engine ({err}); the pure-Python engine runs")
         return 0
-    if not (shutil.which(sysconfig.get_config_var("CC").split()[0] or "cc") or shutil.which("cc")):
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if os.name != "nt" and not (shutil.which(cc) or shutil.which("cc")):
         print("nanty_env._build: no C compiler found; the pure-Python engine runs")
         return 0
     names = module_names()
+    hashes = {n: source_hash(module_path(n)) for n in names}  # what this build compiles
     for name in EXCLUDED:  # compiled by an earlier build that had not excluded them yet
         for ext in extensions_of(name):
             ext.unlink()
@@ -101,7 +101,7 @@ def build(jobs: int) -> int:
     # crash that process).
     for name in names:
         py = module_path(name)
-        stale = built.get(name) != source_hash(py)
+        stale = built.get(name) != hashes[name]
         for ext in extensions_of(name):
             if stale or ext.stat().st_mtime < py.stat().st_mtime:
                 ext.unlink()
@@ -112,7 +112,8 @@ def build(jobs: int) -> int:
         Extension(
             name,
             [str(module_path(name).relative_to(ROOT))],
-            extra_compile_args=["-O2", "-g0", "-Wno-unused-function", "-Wno-unreachable-code"],
+            # gcc / clang: optimised, no debug information, no warnings about Cython's own C
+            extra_compile_args=[] if os.name == "nt" else ["-O2", "-g0", "-w"],
         )
         for name in names
     ]
@@ -129,12 +130,16 @@ def build(jobs: int) -> int:
     cmd.parallel = jobs
     cmd.build_temp = "build/temp"
     cmd.ensure_finalized()
-    cmd.run()
+    try:
+        cmd.run()
+    except Exception as err:  # a missing header, a compiler error: the pure modules still run
+        print(f"nanty_env._build: compiling failed ({err}); what it did not build runs pure")
+        return 0
     MANIFEST.write_text(
         json.dumps(
             {
                 "python": sys.implementation.cache_tag,
-                "modules": {n: source_hash(module_path(n)) for n in names},
+                "modules": hashes,
             },
             indent=1,
             sort_keys=True,
