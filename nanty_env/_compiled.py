@@ -127,4 +127,4 @@ COMPILED = install()
 def is_compiled(module: object) -> bool:
     """Whether ``module`` (a module object) was loaded from a compiled extension."""
     file = getattr(module, "__file__", "") or ""
-    return not file.endswith(".py")
+    return file.endswith((".so", ".pyd"))
