@@ -11,9 +11,11 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 @contextlib.contextmanager
@@ -85,6 +87,17 @@ def read_json(path: str | Path, limit: int, what: str = "JSON file") -> Any:
         raise UnreadableFile(f"{path}: not valid JSON for a {what} ({str(e)[:200]})") from None
     except OSError as e:
         raise UnreadableFile(f"{path}: cannot be read ({e.strerror or e})") from None
+
+
+def read_model(path: str | Path, what: str, build: Callable[[Any], T]) -> T:
+    """``build`` applied to the JSON in ``path`` (a fitted model's file, at most
+    :data:`MAX_MODEL_BYTES`); a file or content that does not fit is one
+    :class:`UnreadableFile` naming the file and ``what`` it should have been."""
+    d = read_json(path, MAX_MODEL_BYTES, f"{what} file")
+    try:
+        return build(d)
+    except (KeyError, TypeError, AttributeError, ValueError) as e:
+        raise UnreadableFile(f"{path}: not a {what} ({str(e)[:200]})") from None
 
 
 def _no_constant(name: str) -> Any:

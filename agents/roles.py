@@ -32,7 +32,7 @@ import numpy as np
 
 from agents.base import BaseBot, View
 from agents.evaluation import NUM_PERSONALITIES, Metrics, game_config, view_metrics
-from agents.files import MAX_MODEL_BYTES, UnreadableFile, atomic_write_text, read_json
+from agents.files import atomic_write_text, read_model
 from agents.rulesets import own_role, role_count, role_deck, role_ids, seen_roles
 from nanty_env.engine import GameConfig
 
@@ -238,11 +238,7 @@ class RoleModel:
     def load(cls, path: str | Path) -> RoleModel:
         """Read a model written by :meth:`save` (size-checked first; any fault is one
         ``ValueError`` naming the file)."""
-        d = read_json(path, MAX_MODEL_BYTES, "role model file")
-        try:
-            return cls.from_json(d)
-        except (KeyError, TypeError, AttributeError, ValueError) as e:
-            raise UnreadableFile(f"{path}: not a role model ({str(e)[:200]})") from None
+        return read_model(path, "role model", cls.from_json)
 
 
 DEFAULT_MODEL_FILE = "role_model.json"

@@ -35,7 +35,7 @@ from typing import Any, Self
 import numpy as np
 
 from agents.evaluation import Metrics, goals, needs_progress
-from agents.files import MAX_MODEL_BYTES, UnreadableFile, atomic_write_text, read_json
+from agents.files import atomic_write_text, read_model
 from nanty_env.engine import GameConfig
 
 CLASSES = ("moriarty", "lord", "fagin", "de_sidonia", "holmes")
@@ -206,11 +206,7 @@ class _TinyMlp:
     def load(cls, path: str | Path) -> Self:
         """Read a model written by :meth:`save` (size-checked first; any fault is one
         ``ValueError`` naming the file)."""
-        d = read_json(path, MAX_MODEL_BYTES, "value model file")
-        try:
-            return cls.from_json(d)
-        except (KeyError, TypeError, AttributeError, ValueError) as e:
-            raise UnreadableFile(f"{path}: not a value model ({str(e)[:200]})") from None
+        return read_model(path, "value model", cls.from_json)
 
 
 class ValueModel(_TinyMlp):
