@@ -221,6 +221,12 @@ def test_card_names_and_fallback(data: GameData) -> None:
         boggis.name("klatchian")
 
 
+def test_card_names_follow_the_rulebook_spelling(data: GameData) -> None:
+    """Rulebook 001's FAQ writes "The Fourty Elephants" (docs/rules-decisions.md)."""
+    guild = next(c for c in data.cards if c.name("discworld") == "The Thieves' Guild")
+    assert guild.name("nanty") == "The Fourty Elephants"
+
+
 def test_specific_cards(data: GameData) -> None:
     def card(card_id: str) -> Any:
         return data.cards[data.card_index[card_id]]
