@@ -32,9 +32,9 @@ import numpy as np
 
 from agents.base import BaseBot, View
 from agents.evaluation import NUM_PERSONALITIES, Metrics, game_config, view_metrics
-from agents.files import atomic_write_text, read_model
 from agents.rulesets import own_role, role_count, role_deck, role_ids, seen_roles
 from nanty_env.engine import GameConfig
+from nanty_env.files import atomic_write_text, read_model
 
 FEATURES: tuple[str, ...] = (
     "bias",

@@ -34,13 +34,13 @@ from pathlib import Path
 from typing import Any
 
 from agents.base import Bot, bot_rngs, play_game
-from agents.files import atomic_path, atomic_write_text
 from agents.interrupts import Interrupted, StopRequest
 from agents.registry import make_bot
 from agents.rulesets import role_ids
 from arena.stats import end_rule_roles, summarize
 from arena.workers import WorkerError, WorkerPool
 from nanty_env.engine import GameConfig
+from nanty_env.files import atomic_path, atomic_write_text
 from nanty_env.records import GameRecorder, record_name, save_record
 
 DEAL_STRIDE = 100_000  # deal seed = seed * DEAL_STRIDE + deal number

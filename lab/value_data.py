@@ -20,11 +20,11 @@ from typing import Any
 
 from agents.base import bot_rngs, play_game
 from agents.evaluation import Metrics, metrics
-from agents.files import atomic_write_text
 from agents.registry import make_bot
 from arena.seeded_games import seeded_games
 from arena.tournament import seats_for
 from nanty_env.engine import Game, GameConfig
+from nanty_env.files import atomic_write_text
 
 
 def table_specs(bot: str, n: int, seed: int) -> list[str]:

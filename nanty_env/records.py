@@ -19,7 +19,6 @@ import itertools
 import json
 import math
 import os
-import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from nanty_env.engine import Game, GameConfig, IllegalActionError, frame_fields
+from nanty_env.files import FileTooLarge, atomic_write_text, read_capped
 
 FORMAT = "nanty-narking-record"
 VERSION = 1
@@ -168,20 +168,7 @@ def write_record(path: str | Path, record: Mapping[str, Any]) -> Path:
     """Write ``record`` to ``path`` atomically (parent folders are created), replacing any
     file there: for a game's later saves. A game's first save goes through
     :func:`save_record`, which never replaces another game's file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(record, indent=1) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return atomic_write_text(path, json.dumps(record, indent=1) + "\n")
 
 
 def claim_record_path(folder: str | Path, name: str) -> Path:
@@ -231,18 +218,13 @@ def load_record(path: str | Path) -> dict[str, Any]:
     try:
         if path.is_dir():
             raise RecordError(f"{path}: a folder, not a record file")
-        size = path.stat().st_size
-        if size > MAX_RECORD_BYTES:
-            raise RecordError(
-                f"{path}: {size} bytes, more than a record can be "
-                f"({MAX_RECORD_BYTES // (1024 * 1024)} MB); not read"
-            )
-        with path.open("rb") as f:
-            raw = f.read(MAX_RECORD_BYTES + 1)
+        raw = read_capped(path, MAX_RECORD_BYTES)
+    except FileTooLarge:
+        raise RecordError(
+            f"{path}: more than a record can be ({MAX_RECORD_BYTES // (1024 * 1024)} MB); not read"
+        ) from None
     except OSError as e:
         raise RecordError(f"{path}: cannot read it ({e.strerror or e})") from e
-    if len(raw) > MAX_RECORD_BYTES:
-        raise RecordError(f"{path}: more than {MAX_RECORD_BYTES // (1024 * 1024)} MB; not read")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:

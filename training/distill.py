@@ -36,7 +36,7 @@ import numpy as np
 import training  # noqa: F401  before torch loads: the OpenMP wait policy
 from agents.checkpoint import save_policy
 from agents.distilled import shipped_stem, teacher_name
-from agents.files import atomic_write_text
+from nanty_env.files import atomic_write_text
 from training.config import ConfigError, TrainConfig, load_config
 from training.cputime import cpu_seconds
 from training.pretrain import accuracy, dagger, generate, generate_part, pretrain_policy

@@ -280,7 +280,7 @@ def _content_digest(data: dict[str, np.ndarray]) -> str:
 def _save_cache(path: Path, key: list, data: dict[str, np.ndarray], cpu: float) -> None:
     """Write a cache file atomically (a killed run leaves the old file or none), with its key
     and a digest of its arrays inside, so that a file is trusted for its content, not its name."""
-    from agents.files import atomic_path
+    from nanty_env.files import atomic_path
 
     meta = json.dumps({"key": key, "digest": _content_digest(data)})
     with atomic_path(path, suffix=".npz") as tmp:

@@ -22,12 +22,12 @@ from typing import Any
 import numpy as np
 
 from agents.base import bot_rngs, play_game
-from agents.files import atomic_path
 from agents.registry import make_bot
 from arena.seeded_games import game_seed
 from arena.tournament import progress_bar
 from arena.workers import run_chunks
 from nanty_env.engine import NUM_AREAS, Game, GameConfig
+from nanty_env.files import atomic_path
 
 GAMES_PER_PART = 10
 

@@ -1,4 +1,5 @@
-"""Atomic file writes, and reads that stop at a size limit.
+"""Atomic file writes, and reads that stop at a size limit (for every file the project
+writes or reads: records, checkpoints, models, journals).
 
 A reader (or a run killed half-way) sees the old file or the new one, never a torn mixture:
 the new content goes to a temporary file in the same folder, is flushed to disk and then
