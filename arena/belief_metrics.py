@@ -334,7 +334,7 @@ def format_belief_report(report: dict[str, Any]) -> str:
 def plot_reliability(report: dict[str, Any], path: str | Path) -> Path:
     """Reliability diagram: accuracy of the top-1 guess against its confidence, per bin, for
     the observer and the prior, with the diagonal of perfect calibration."""
-    from arena.plots import _pyplot
+    from arena.plots import _pyplot, save_figure
 
     plt = _pyplot()
     r = report["reliability"]
@@ -356,8 +356,4 @@ def plot_reliability(report: dict[str, Any], path: str | Path) -> Path:
     ax.set_ylim(0, 1)
     ax.set_title(f"{report['players']} players, {report['games']} games, ECE {ece:.3f}")
     ax.legend(loc="upper left")
-    fig.tight_layout()
-    path = Path(path)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -18,6 +18,15 @@ def _pyplot():
     import matplotlib.pyplot as plt
 
     return plt
+
+
+def save_figure(fig: Any, path: str | Path) -> Path:
+    """Lay out ``fig``, write it to ``path`` as a PNG and close it; returns the path."""
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path, dpi=110)
+    _pyplot().close(fig)
+    return path
 
 
 def plot_win_rates(result: TournamentResult, path: str | Path) -> Path:
@@ -36,11 +45,7 @@ def plot_win_rates(result: TournamentResult, path: str | Path) -> Path:
     ax.set_ylabel("win rate (95% CI)")
     ax.set_title(f"{result.spec.games} games, {result.spec.num_players} players")
     ax.legend(loc="upper right")
-    fig.tight_layout()
-    path = Path(path)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)
 
 
 def plot_personality_heatmap(result: TournamentResult, path: str | Path) -> Path:
@@ -72,8 +77,4 @@ def plot_personality_heatmap(result: TournamentResult, path: str | Path) -> Path
     ax.set_yticks(range(len(bots)), bots)
     fig.colorbar(im, ax=ax, label="win rate")
     ax.set_title("win rate by personality")
-    fig.tight_layout()
-    path = Path(path)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path)

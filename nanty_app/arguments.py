@@ -45,23 +45,21 @@ class DefaultsFormatter(argparse.HelpFormatter):
 
 def positive_int(text: str) -> int:
     """An argparse type: an integer of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"want a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
+    return _whole(text, 1, "must be at least 1")
 
 
 def non_negative_int(text: str) -> int:
     """An argparse type: an integer of at least 0 (a seed)."""
+    return _whole(text, 0, "must be 0 or more")
+
+
+def _whole(text: str, low: int, rule: str) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"want a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    if value < low:
+        raise argparse.ArgumentTypeError(f"{rule}, got {value}")
     return value
 
 
