@@ -148,21 +148,24 @@ function showGame() {
 function renderLog() {
   const log = $("log");
   const shown = log.children.length;
-  for (const move of game.log.slice(shown)) {
-    const item = document.createElement("li");
-    const who = `player ${move.seat} (${game.names[move.seat]})`;
-    item.textContent = `${who}: ${move.text}`;
-    item.style.color = game.colours[move.seat];
-    if (move.forced) item.title = "the only legal choice"; // told for your own moves only
-    if (move.lines.length) {
-      const lines = document.createElement("div");
-      lines.className = "lines";
-      lines.textContent = move.lines.join(" · ");
-      item.appendChild(lines);
-    }
-    log.appendChild(item);
-  }
+  for (const move of game.log.slice(shown)) log.appendChild(moveItem(move, game));
   log.scrollTop = log.scrollHeight;
+}
+
+// One move of a log, in its player's colour, with the game log's lines under it. `forced` is
+// sent only for moves the viewer may know were forced (their own).
+function moveItem(move, game) {
+  const item = document.createElement("li");
+  item.textContent = `player ${move.seat} (${game.names[move.seat]}): ${move.text}`;
+  item.style.color = game.colours[move.seat];
+  if (move.forced) item.title = "the only legal choice";
+  if (move.lines.length) {
+    const lines = document.createElement("div");
+    lines.className = "lines";
+    lines.textContent = move.lines.join(" · ");
+    item.appendChild(lines);
+  }
+  return item;
 }
 
 async function act(action) {
@@ -378,19 +381,7 @@ function showWatched(answer) {
   watched = answer;
   $("watch-board").innerHTML = answer.svg;
   const log = $("watch-log");
-  for (const move of answer.log) {
-    const item = document.createElement("li");
-    item.textContent = `player ${move.seat} (${answer.names[move.seat]}): ${move.text}`;
-    item.style.color = answer.colours[move.seat];
-    if (move.forced) item.title = "the only legal choice";
-    if (move.lines.length) {
-      const lines = document.createElement("div");
-      lines.className = "lines";
-      lines.textContent = move.lines.join(" · ");
-      item.appendChild(lines);
-    }
-    log.appendChild(item);
-  }
+  for (const move of answer.log) log.appendChild(moveItem(move, answer));
   shownMoves = answer.total;
   log.scrollTop = log.scrollHeight;
   const seen = answer.view === "all" ? "every hand shown"
