@@ -23,11 +23,12 @@ events do not favour one candidate over another by luck.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from agents.base import View
+from agents.concealment import Concealment, concealment_model
 from agents.evaluation import DEFAULT_WEIGHTS, Evaluator, Weights
 from agents.learned_eval import LearnedEvaluator, check_mixture
 from agents.roles import RoleAwareBot, RoleModel
@@ -76,12 +77,17 @@ def default_answer(legal: Sequence[int]) -> int:
 
 
 class TurnPlanner:
-    """Greedy look-ahead to the end of the deciding seat's turn (see module docstring)."""
+    """Greedy look-ahead to the end of the deciding seat's turn (see module docstring);
+    ``penalty`` (concealment, :mod:`agents.concealment`) is subtracted from each candidate's
+    end position's value."""
 
-    def __init__(self, evaluator: Evaluator, depth: int = 1) -> None:
+    def __init__(
+        self, evaluator: Evaluator, depth: int = 1, penalty: Callable[[Game], float] | None = None
+    ) -> None:
         self.ev = evaluator
         self.me = evaluator.seat
         self.depth = depth
+        self.penalty = penalty
 
     def scores(self, g: Game, legal: Sequence[int]) -> list[float]:
         """The value of each legal action after the rest of the turn is played out."""
@@ -92,7 +98,8 @@ class TurnPlanner:
             h = g.clone()
             h.apply(a)
             self.finish(h, start, own_turn, self.depth)
-            out.append(self.ev.value(h) + (ACT_BONUS if a != A.PASS else 0.0))
+            v = self.ev.value(h) + (ACT_BONUS if a != A.PASS else 0.0)
+            out.append(v - self.penalty(h) if self.penalty is not None else v)
         return out
 
     def best(self, games: Sequence[Game], legal: Sequence[int]) -> int:
@@ -185,6 +192,9 @@ class HeuristicBot(RoleAwareBot):
             hit (see :mod:`agents.learned_eval` and :mod:`agents.robustness`; 0: none).
         samples: determinisations the turn look-ahead averages over (1: one, as above); more
             smooth out the luck of one sampled draw pile, event or die roll.
+        conceal: λ, the weight of the concealment penalty (:mod:`agents.concealment`): each
+            nat by which the turn moves the fitted role model's posterior towards the bot's
+            true role costs λ in the evaluation's units (0: off; ``plan="turn"`` only).
     """
 
     name = "heuristic"
@@ -200,8 +210,13 @@ class HeuristicBot(RoleAwareBot):
         robust: float = 0.0,
         durable: float = 0.0,
         samples: int = 1,
+        conceal: float = 0.0,
     ) -> None:
         super().__init__(role_model)
+        if not 0.0 <= float(conceal) < float("inf"):
+            raise ValueError(f"conceal must be a finite number of at least 0, got {conceal!r}")
+        self.conceal = float(conceal)
+        self._hide_from = None
         if int(samples) < 1:
             raise ValueError(f"samples must be at least 1, got {samples!r}")
         self.samples = int(samples)
@@ -224,6 +239,7 @@ class HeuristicBot(RoleAwareBot):
             raise ValueError("the learned value (learned > 0) is for the base game only")
         super().reset(seat, config)
         self._last = None
+        self._hide_from = concealment_model(config) if self.conceal > 0.0 else None
 
     def evaluator(self, view: View) -> Evaluator | LearnedEvaluator:
         """The evaluation for ``view``'s seat under the current belief: the previous decision's
@@ -275,4 +291,10 @@ class HeuristicBot(RoleAwareBot):
         if self.plan == "greedy":
             return one_ply(ev, g, legal_actions)
         more = [determinize_view(view, rng, ev.config) for _ in range(self.samples - 1)]
-        return TurnPlanner(ev, self.depth).best([g, *more], legal_actions)
+        penalty = None
+        if self._hide_from is not None:
+            tracker = self._belief(view).tracker
+            penalty = Concealment(
+                self.conceal, self._hide_from, ev.config, view["seat"], own_role(view), tracker
+            )
+        return TurnPlanner(ev, self.depth, penalty).best([g, *more], legal_actions)

@@ -73,6 +73,7 @@ _HEURISTIC = {
     "durable": _share(0.0, 10.0),
     "samples": Bound(int, 1, 16),
     "roles": Bound(str, choices=("default", "none", "prior")),
+    "conceal": _share(0.0, 10.0),  # a penalty weight; costs one tracker update per candidate
 }
 _LEARNED = {
     "players": Bound(int, 2, 4),
@@ -121,6 +122,7 @@ FILE_LIMITS = SpecLimits(
         "learned": _LEARNED,
         "ismcts": _ismcts(iters=5_000, seconds=10.0, budget=600.0),
         "distilled": _DISTILLED,
+        "ppo": {},
     },
 )
 """Specs read from checkpoints (the hint bot), journals and records: every shipped bot but
@@ -133,6 +135,7 @@ WEB_LIMITS = SpecLimits(
         "heuristic": _HEURISTIC,
         "ismcts": _ismcts(iters=2_000, seconds=2.0, budget=120.0),
         "distilled": _DISTILLED,
+        "ppo": {},
     },
 )
 """Specs a browser may send to ``nanty serve``: the bots offered there, at most about two
