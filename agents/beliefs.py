@@ -164,6 +164,9 @@ class PolicyModel:
         epsilon: the share of the likelihood spread evenly over the legal actions (the
             bot's answer is trusted with ``1 - epsilon``).
         kinds: decision kinds whose actions are used (None: every kind).
+        targets: the seats whose actions are filtered (None: every other seat); the others
+            keep the prior, and no bot is built or asked for them (a leakage measurement
+            watches one seat only, at a fraction of the cost).
     """
 
     def __init__(
@@ -172,6 +175,7 @@ class PolicyModel:
         samples: int = 1,
         epsilon: float = 0.2,
         kinds: Iterable[str] | None = None,
+        targets: Iterable[int] | None = None,
     ) -> None:
         if int(samples) < 1 or not 0.0 < float(epsilon) <= 1.0:
             raise ValueError("samples must be at least 1 and epsilon in (0, 1]")
@@ -179,6 +183,7 @@ class PolicyModel:
         self.samples = int(samples)
         self.epsilon = float(epsilon)
         self.kinds = None if kinds is None else frozenset(kinds)
+        self.targets = None if targets is None else frozenset(int(q) for q in targets)
         self.name = f"policy:{bot_spec}"
         self.actions_used = 0
 
@@ -193,7 +198,7 @@ class PolicyModel:
         self.roles = sorted(role_deck(config))
         self.bots: dict[tuple[int, int], Any] = {}
         for q in range(n):
-            if q == seat:
+            if q == seat or (self.targets is not None and q not in self.targets):
                 continue
             for k in self.roles:
                 b = make_bot(self.bot_spec)
@@ -233,7 +238,10 @@ class PolicyModel:
             return
         q = view["current_player"]
         kind = view["stack"][-1]["k"]
-        if self.kinds is not None and kind not in self.kinds:
+        if (self.kinds is not None and kind not in self.kinds) or (
+            q,
+            self.roles[0],
+        ) not in self.bots:
             return
         chose = np.zeros(len(self.roles))
         used, legal_sizes = 0, []

@@ -3,7 +3,8 @@
 Examples::
 
     nanty eval --bots heuristic,random,random,random --games 1000 --seed 0 --out results.json
-    nanty eval --bots ppo,heuristic --checkpoint runs/quick             # 2 players
+    nanty eval --bots ppo,heuristic,heuristic,heuristic   # the shipped PPO policy
+    nanty eval --bots ppo,heuristic --checkpoint runs/quick             # your own, 2 players
     nanty eval --bots mypkg.bots:Greedy:depth=2,random                  # your own bot
     nanty summary results_games.jsonl     # a (partial) run, while it is still going
     nanty compare a_games.jsonl b_games.jsonl   # two runs' first bots, game by game
@@ -113,10 +114,8 @@ def _ppo(spec: str, checkpoint: str | None, trust: bool = False) -> str:
     ``.zip`` only with ``--trust-checkpoint``, which then applies to every policy bot)."""
     if spec.startswith("policy:") and trust and ":trust=" not in spec:
         return spec + ":trust=1"
-    if spec != "ppo":
+    if spec != "ppo" or not checkpoint:  # plain ppo: the shipped PPO policy
         return spec
-    if not checkpoint:
-        raise UsageError("the bot 'ppo' needs --checkpoint PATH (a run folder of nanty train)")
     from agents.checkpoint import is_policy_checkpoint
 
     path = Path(checkpoint)
@@ -149,6 +148,7 @@ def seat_count(players: int | None, bots: Sequence[str]) -> int:
 
 def cmd_eval(args: argparse.Namespace) -> int:
     from agents.checkpoint import CheckpointError
+    from agents.shipped import check_shipped
     from arena.tournament import (
         TournamentError,
         TournamentInterrupted,
@@ -171,6 +171,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.records:
         make_folder(args.records, "--records")
     try:
+        check_shipped(bots, seat_count(args.players, bots))
         spec = TournamentSpec(
             bots=bots,
             num_players=seat_count(args.players, bots),
@@ -428,7 +429,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ev.add_argument(
         "--checkpoint",
-        help="trained policy that the bot name 'ppo' stands for (a run folder or NAME.json)",
+        help="trained policy that the bot name 'ppo' stands for (a run folder or NAME.json; "
+        "default: the shipped PPO policy)",
     )
     ev.add_argument(
         "--trust-checkpoint",
@@ -560,6 +562,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_train_parser(sub)
 
     from nanty_app.coverage_command import add_coverage_parser
+    from nanty_app.leakage_command import add_leakage_parser
     from nanty_app.replay import add_replay_parser
     from nanty_app.server import add_serve_parser
     from nanty_app.terminal import add_play_parser
@@ -568,6 +571,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_replay_parser(sub)
     add_serve_parser(sub)
     add_coverage_parser(sub)
+    add_leakage_parser(sub)
     for parser in sub.choices.values():  # every subcommand's help shows its defaults
         parser.formatter_class = DefaultsFormatter
     return ap

@@ -146,6 +146,10 @@ def test_hidden_actions_are_refused_and_own_views_only() -> None:
             lambda: PolicyModel("heuristic:plan=greedy", kinds=("main", "card")),
             marks=pytest.mark.slow,
         ),
+        pytest.param(  # the leakage observer: one seat watched, by a concealing bot's model
+            lambda: PolicyModel("heuristic:plan=greedy:conceal=1", targets=[2]),
+            marks=pytest.mark.slow,
+        ),
     ],
 )
 def test_resampling_hidden_information_gives_identical_beliefs(model) -> None:
@@ -169,6 +173,18 @@ def test_resampling_hidden_information_gives_identical_beliefs(model) -> None:
             compared += 1
     assert compared > 10
     assert differed > compared // 2  # the resamples really hid something different
+
+
+def test_policy_targets_watch_only_their_seats() -> None:
+    """With ``targets`` the filter builds bots for, and moves the likelihood of, those seats
+    only."""
+    config = GameConfig(num_players=3, log=False)
+    b = Belief(config, 0, PolicyModel("heuristic:plan=greedy", targets=[2]), seed=1)
+    assert {q for q, _ in b.model.bots} == {2}
+    for g, a in history(3, 5, 300):
+        feed(b, g, a)
+    ll = b.model.log_likelihood()
+    assert not ll[1].any() and ll[2].any()
 
 
 def test_make_model_names() -> None:
