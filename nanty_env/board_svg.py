@@ -24,15 +24,9 @@ from nanty_env.board_layout import (
     outline_points,
     river_y,
 )
-from nanty_env.engine import NUM_AREAS, Game, GameConfig, tables_for
-from nanty_env.words import (
-    card_words,
-    decision_words,
-    goal_words,
-    outcome_words,
-    view_config,
-    words_for,
-)
+from nanty_env.engine import Game, GameConfig, tables_for
+from nanty_env.render_panel import HandCard, SeatFacts, panel, seat_label
+from nanty_env.words import decision_words, outcome_words, view_config, words_for
 
 View = Mapping[str, Any]
 
@@ -41,6 +35,9 @@ SEAT_COLOUR_NAMES = ("red", "blue", "green", "yellow")
 WIDTH, HEIGHT = 1280, 760
 MAP_X, MAP_Y = 12.0, 58.0
 PANEL_X, PANEL_W = 888.0, 380.0
+MAP_ONLY_W = int(2 * MAP_X + MAP_W)  # the picture without its panel (the browser's)
+STRIP_Y = MAP_Y + MAP_H + 12  # where the map-only picture's legend or track strip starts
+MAP_ONLY_H = int(STRIP_Y + 44)
 INK = "#3b2f20"
 PAPER = "#f5edd9"
 WATER = "#8db3d4"
@@ -72,23 +69,31 @@ def board_svg(
     view: View,
     config: GameConfig | None = None,
     players: Sequence[str] | None = None,
+    *,
+    with_panel: bool = True,
 ) -> str:
     """The SVG picture of ``view`` (a seat's view, or a :func:`revealed_view`).
 
     ``config`` supplies the theme and the goal thresholds (default: the standard game);
-    ``players`` optional labels per seat (e.g. ``["you", "heuristic", "random"]``).
+    ``players`` optional labels per seat (e.g. ``["you", "heuristic", "random"]``). Without
+    the panel (``with_panel=False``) the picture is the map alone with its title, status and
+    legend, ``MAP_ONLY_W`` wide: the browser shows the panel's facts
+    (:mod:`nanty_env.render_panel`) and the decision as page text beside it.
     """
     cfg = view_config(view, config) or GameConfig(num_players=view["num_players"])
-    pic = _Picture(view, cfg, list(players or []))
+    pic = _Picture(view, cfg, list(players or []), with_panel)
     return pic.draw()
 
 
 ELDER_FILL = "#3c6e5a"  # an Elder One's body; its owner's colour rings it
 TRACK_LEVELS = 13
+LINE_INK = {"fact": INK, "secret": "#777", "role": "#5b2c6f", "elder": ELDER_FILL}
+LINE_INK["hand"] = "#1f3b57"
 
 
 class _Picture:
-    def __init__(self, view: View, cfg: GameConfig, players: list[str]) -> None:
+    def __init__(self, view: View, cfg: GameConfig, players: list[str], with_panel: bool) -> None:
+        self.with_panel = with_panel
         self.v = view
         self.cfg = cfg
         self.n = view["num_players"]
@@ -126,48 +131,50 @@ class _Picture:
         )
 
     def seat_label(self, q: int) -> str:
-        label = f"Player {q}"
-        if q < len(self.players) and self.players[q]:
-            label += f" · {self.players[q]}"
-        if not self.revealed and q == self.v["seat"]:
-            label += " (you)" if "you" not in label else ""
-        return label
+        return seat_label(self.v, q, self.players)
 
     # ------------------------------------------------------------------ whole picture
     def draw(self) -> str:
+        w, h = (WIDTH, HEIGHT) if self.with_panel else (MAP_ONLY_W, MAP_ONLY_H)
         self.add(
-            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" '
-            f'width="{WIDTH}" height="{HEIGHT}" font-family="{FONT}" class="nanty-board">'
+            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" '
+            f'width="{w}" height="{h}" font-family="{FONT}" class="nanty-board">'
         )
-        self.add(f'<rect width="{WIDTH}" height="{HEIGHT}" fill="{PAPER}"/>')
+        self.add(f'<rect width="{w}" height="{h}" fill="{PAPER}"/>')
         self.header()
         self.add(f'<g transform="translate({MAP_X},{MAP_Y})">')
         self.map()
         self.add("</g>")
-        self.panel()
-        self.decision_bar()
+        if self.with_panel:
+            self.panel()
+            self.decision_bar()
         self.add("</svg>")
         return "\n".join(self.out)
 
     def header(self) -> None:
+        """The title and, under it (never over it, however long the theme's title), the status;
+        the track or legend beside them, or in a strip under the map when there is no panel."""
         v = self.v
-        title = self.terms["game_title"]
-        self.text(MAP_X, 34, title, 24, weight="bold")
+        self.text(MAP_X, 26, self.terms["game_title"], 22, weight="bold", cls="title")
         who = "everything revealed" if self.revealed else f"seen by player {v['seat']}"
         status = "game over" if v["terminal"] else f"turn {v['turn']} · player {v['active']}'s turn"
         if self.x:
             status = f"The Rise of Cthulhu · {status}"
-        self.text(MAP_X + 200, 33, f"{status} · {who}", 15, cls="status")
-        if self.x:
-            self.track(PANEL_X - 4, 14)
+        self.text(MAP_X, 47, f"{status} · {who}", 13, cls="status")
+        if self.with_panel:
+            x, y = PANEL_X - 4, 8.0
         else:
-            self.legend_row(PANEL_X + 4, 30)
+            x, y = MAP_X, STRIP_Y
+        if self.x:
+            self.track(x, y)
+        else:
+            self.legend_row(x + 8, y + 22)
 
     def track(self, x: float, y: float) -> None:
         """The Insanity track: thirteen boxes, the marker's level filled, a grenadier still
         standing in a box as a dot, an event box marked E."""
         level = self.v["insanity"]
-        w = 28.0
+        w, h = 28.0, 28
         self.add(f'<g class="track" data-level="{level}"><title>Insanity {level} of 13</title>')
         for lv in range(1, TRACK_LEVELS + 1):
             bx = x + (lv - 1) * w
@@ -176,21 +183,23 @@ class _Picture:
             if lv == TRACK_LEVELS:
                 fill = "#2b0f1f" if current else "#d9c2cf"
             self.add(
-                f'<rect x="{bx:.1f}" y="{y}" width="{w - 3}" height="22" rx="3" fill="{fill}" '
+                f'<rect x="{bx:.1f}" y="{y}" width="{w - 3}" height="{h}" rx="3" fill="{fill}" '
                 f'stroke="#5b2c6f" stroke-width="{2 if current else 1}"/>'
             )
             ink = "#ffffff" if current else INK
             self.text(
-                bx + (w - 3) / 2, y + 11, str(lv), 9.5, weight="bold", anchor="middle", fill=ink
+                bx + (w - 3) / 2, y + 12, str(lv), 11, weight="bold", anchor="middle", fill=ink
             )
             if self.t.track_grenadier[lv] and lv > level:
-                self.add(f'<circle cx="{bx + 7:.1f}" cy="{y + 17:.1f}" r="3" fill="#8e1b1b"/>')
+                self.add(f'<circle cx="{bx + 6:.1f}" cy="{y + 21:.1f}" r="3" fill="#8e1b1b"/>')
             if self.t.track_event[lv]:
-                self.text(bx + w - 9, y + 20, "E", 7.5, weight="bold", anchor="middle", fill=ink)
+                self.text(bx + w - 10, y + 25, "E", 11, weight="bold", anchor="middle", fill=ink)
         self.add("</g>")
-        self.text(
-            x, y + 36, "Insanity track (E event box, • grenadier waiting)", 9.5, fill="#5b2c6f"
-        )
+        caption = f"Insanity track (E event box, • {self.terms['grenadier']} waiting)"
+        if self.with_panel:
+            self.text(x, y + h + 13, caption, 11, fill="#5b2c6f")
+        else:
+            self.text(x + TRACK_LEVELS * w + 8, y + 19, caption, 12, fill="#5b2c6f")
 
     # ------------------------------------------------------------------ the map
     def map(self) -> None:
@@ -281,18 +290,18 @@ class _Picture:
             f'<circle cx="{cx:.1f}" cy="{y - 5:.1f}" r="9.5" fill="{PAPER}" stroke="{INK}" '
             'stroke-width="1.2"/>'
         )
-        self.text(cx, y - 1, str(area.number), 11, weight="bold", anchor="middle")
+        self.text(cx, y - 1, str(area.number), 11.5, weight="bold", anchor="middle")
         self.text(x, y, name, 14, weight="bold", anchor="middle", cls="area-name")
         owner = self.v["buildings"][a]
         if self.x:
             if owner >= 0:
                 kind = self.words.building_type(self.v["building_types"][a])
                 self.text(
-                    x, y + 14, kind, 10.5, anchor="middle", fill="#6b5a3e", cls="building-type"
+                    x, y + 15, kind, 11.5, anchor="middle", fill="#6b5a3e", cls="building-type"
                 )
             return
         card = "" if owner < 0 or not self.v["city_retired"][a] else " · card retired"
-        self.text(x, y + 14, f"£{area.cost}{card}", 10.5, anchor="middle", fill="#6b5a3e")
+        self.text(x, y + 15, f"£{area.cost}{card}", 11.5, anchor="middle", fill="#6b5a3e")
 
     def area_pieces(self, a: int) -> None:
         v = self.v
@@ -411,7 +420,7 @@ class _Picture:
             f'{x + 11:.1f},{y + 12:.1f} Q{x + 6:.1f},{y + 7:.1f} {x + 1:.1f},{y + 12:.1f} Z" '
             f'fill="{ELDER_FILL}" stroke="{SEAT_COLOURS[owner]}" stroke-width="2.5"/>'
         )
-        self.text(x + 11, y + 4, elder.title[0], 10, weight="bold", anchor="middle", fill="#ffffff")
+        self.text(x + 11, y + 4, elder.title[0], 11, weight="bold", anchor="middle", fill="#ffffff")
         self.add("</g>")
 
     def trouble(self, x: float, y: float) -> None:
@@ -430,179 +439,72 @@ class _Picture:
             f'<rect x="{x - 8}" y="{y - 4}" width="{PANEL_W}" height="{MAP_H + 8}" rx="8" '
             f'fill="#fbf6ea" stroke="#cbb994"/>'
         )
+        facts = panel(self.v, self.cfg, self.players)
         y += 14
-        for q in range(self.n):
-            y = self.player_block(x, y, q)
-        y = self.piles(x, y + 4)
-        if not self.revealed:
-            y = self.hand(x, y + 6)
+        for seat in facts.seats:
+            y = self.player_block(x, y, seat)
+        y = self.piles(x, y + 4, facts.piles)
+        if facts.hand is not None:
+            self.hand(x, y + 6, facts.hand, facts.known)
 
-    def player_block(self, x: float, y: float, q: int) -> float:
-        v = self.v
-        colour = SEAT_COLOURS[q]
-        deciding = v["current_player"] == q
+    def player_block(self, x: float, y: float, seat: SeatFacts) -> float:
+        q = seat.seat
         top = y - 12
-        lines: list[tuple[str, str]] = []
-        n_cards = v["hand_sizes"][q]
-        facts = [f"{n_cards} card{'s' if n_cards != 1 else ''} in hand"]
-        if v["loans"][q]:
-            facts.append(f"{len(v['loans'][q])} loan{'s' if len(v['loans'][q]) > 1 else ''}")
-        for c in v["penalties"][q]:
-            facts.append(f"stuck with {self.words.card(c)}")
-        lines += [(s, INK) for s in _wrap(" · ".join(facts), 58)]
-        held = [
-            self.words.area(a)
-            for a in range(NUM_AREAS)
-            if v["buildings"][a] == q and not v["city_retired"][a]
-        ]
-        if self.x:
-            lines += self.expansion_lines(q)
-        else:
-            lines += self.base_lines(q, held)
-        if self.revealed:
-            hand = [self.words.card(c) for c in v["hands"][q]]
-            lines += [(s, "#1f3b57") for s in _wrap("Hand: " + (", ".join(hand) or "empty"), 58)]
+        lines = [(s, LINE_INK[line.kind]) for line in seat.lines for s in _wrap(line.text, 58)]
         height = 22 + 14 * len(lines)
-        stroke = "#c0392b" if deciding else "#d8c9a6"
+        stroke = "#c0392b" if seat.deciding else "#d8c9a6"
         self.add(
             f'<rect class="player-block" data-seat="{q}" x="{x - 2}" y="{top}" '
             f'width="{PANEL_W - 12}" height="{height}" rx="5" fill="#fffdf7" stroke="{stroke}" '
-            f'stroke-width="{2.5 if deciding else 1}"/>'
+            f'stroke-width="{2.5 if seat.deciding else 1}"/>'
         )
-        self.pawn(x + 9, y - 4, colour)
-        mark = ""
-        if v["terminal"] and q in v.get("winners", []):
-            mark = "  ★ winner"
-        elif q == v["active"] and not v["terminal"]:
-            mine = not self.revealed and q == v["seat"]
-            mark = "  ◆ your turn" if mine else "  ◆ their turn"
-        self.text(x + 22, y + 4, self.seat_label(q) + mark, 13, weight="bold", fill=colour)
-        self.text(
-            x + PANEL_W - 20,
-            y + 4,
-            f"{self.terms['money_symbol']}{v['money'][q]}",
-            14,
-            weight="bold",
-            anchor="end",
-        )
+        self.pawn(x + 9, y - 4, SEAT_COLOURS[q])
+        mark = f"  {seat.mark}" if seat.mark else ""
+        self.text(x + 22, y + 4, seat.label + mark, 13, weight="bold", fill=SEAT_COLOURS[q])
+        self.text(x + PANEL_W - 20, y + 4, seat.money, 14, weight="bold", anchor="end")
         yy = y + 19
         for s, fill in lines:
             self.text(x + 8, yy, s, 11, fill=fill)
             yy += 14
         return top + height + 18
 
-    def base_lines(self, q: int, held: list[str]) -> list[tuple[str, str]]:
-        """A player's City Area cards and (when this view may know it) personality and goal."""
-        out = [("City Area cards: " + ", ".join(held), INK)] if held else []
-        persona = self.known_personality(q)
-        if persona is None:
-            return [*out, ("Personality: secret", "#777")]
-        out.append((f"Personality: {self.words.personality(persona)}", "#5b2c6f"))
-        goal = goal_words(persona, self.n, self.cfg.threshold_set, self.theme)
-        if goal and (q == self.v["seat"] or self.revealed):
-            out += [(s, "#5b2c6f") for s in _wrap("Goal: " + goal, 58)]
-        return out
-
-    def expansion_lines(self, q: int) -> list[tuple[str, str]]:
-        """A player's Great Old One, Elder Ones and (when this view may know it) objective."""
-        v, w = self.v, self.words
-        out = [(f"Great Old One: {w.great_old_one(v['great_old_ones'][q])}", INK)]
-        mine = [w.elder(e) for e, o in enumerate(v["elder_owner"]) if o == q]
-        if mine:
-            out.append(("Elder Ones: " + ", ".join(mine), ELDER_FILL))
-        k = None
-        if v.get("objectives") is not None:
-            k = v["objectives"][q]
-        elif q == v["seat"]:
-            k = v["objective"]
-        if k is None:
-            out.append(("Objective: secret", "#777"))
-        else:
-            out += [
-                (s, "#5b2c6f")
-                for s in _wrap(f"Objective: {w.objective(k)} — {w.objective_text(k)}", 58)
-            ]
-        return out
-
-    def known_personality(self, q: int) -> int | None:
-        v = self.v
-        if self.revealed:
-            return v["personalities"][q]
-        if v.get("personalities") is not None:  # the game is over: all are shown
-            return v["personalities"][q]
-        return v["personality"] if q == v["seat"] else None
-
-    def piles(self, x: float, y: float) -> float:
-        v = self.v
-        w = self.words
-        top = f" (top: {w.card(v['discard'][-1])})" if v["discard"] else ""
-        rows = [
-            f"Draw pile {v['deck_size']} · discard pile {len(v['discard'])}{top}",
-            f"Events drawn {len(v['events_done'])}"
-            if self.x
-            else f"Random events left {v['event_deck_size']}",
-        ]
-        if self.x:
-            rows.append("Face up: " + (", ".join(w.card(c) for c in v["face_up"]) or "none"))
-            pool = [w.elder(e) for e, a in enumerate(v["elder_area"]) if a < 0]
-            rows.append("Elder Ones in the pool: " + (", ".join(pool) or "none"))
-        if v["events_done"]:
-            last = self.t.data.events[v["events_done"][-1]].name(self.theme)
-            rows[-1] += f" · last: {last}"
-        resolving = v.get("resolving") or []
-        if resolving:
-            rows.append(
-                "In play: " + ", ".join(f"{w.card(c)} (player {p})" for p, c, _ in resolving)
-            )
-        if self.revealed:
-            nxt = [w.card(c) for c in reversed(v["deck"][-3:])]
-            rows.append("Next cards: " + (", ".join(nxt) or "none"))
-            if v["event_deck"]:
-                rows.append(
-                    "Next event: " + self.t.data.events[v["event_deck"][-1]].name(self.theme)
-                )
-        out: list[str] = []
-        for r in rows:
-            out += _wrap(r, 60)
-        for s in out:
+    def piles(self, x: float, y: float, rows: Sequence[str]) -> float:
+        for s in [line for r in rows for line in _wrap(r, 60)]:
             self.text(x, y, s, 11.5)
             y += 15
         return y
 
-    def hand(self, x: float, y: float) -> float:
-        v = self.v
-        cards = v["hand"]
+    def hand(self, x: float, y: float, cards: Sequence[HandCard], known: Sequence[str]) -> float:
+        """The viewing seat's hand: every card's name, and under each as many lines of its text
+        as the panel has room for (so that no card falls off the bottom)."""
         self.text(x, y + 2, f"Your hand ({len(cards)})", 13, weight="bold")
         y += 18
-        wide = len(cards) <= 7  # room for each card's text under its name
-        for c in cards:
-            words = card_words(c, self.theme, self.cfg)
-            self.add(f'<g class="hand-card"><title>{escape(words)}</title>')
-            self.text(x + 8, y, self.words.card(c), 11.5, weight="bold")
+        known_lines = [s for k in known for s in _wrap(k, 60)]
+        room = MAP_Y + MAP_H - 6 - y - 14 * len(known_lines) - 16 * len(cards)
+        per_card = max(0, min(2, int(room // (12 * max(1, len(cards))))))
+        for card in cards:
+            self.add(f'<g class="hand-card"><title>{escape(card.text)}</title>')
+            self.text(x + 8, y, card.name, 11.5, weight="bold")
             y += 13
-            for line in _wrap(words, 64)[: 2 if wide else 1]:
+            for line in _wrap(card.text, 64)[:per_card]:
                 self.text(x + 14, y, line.strip(), 10, fill="#6b5a3e")
                 y += 12
             self.add("</g>")
             y += 3
-        known = [(q, cs) for q, cs in enumerate(v.get("known_cards", [])) if cs and q != v["seat"]]
-        for q, cs in known:
-            for s in _wrap(
-                f"You know player {q} holds: " + ", ".join(self.words.card(c) for c in cs), 60
-            ):
-                self.text(x, y, s, 10.5, fill="#1f3b57")
-                y += 14
+        for s in known_lines:
+            self.text(x, y, s, 10.5, fill="#1f3b57")
+            y += 14
         return y
 
     def legend_row(self, x: float, y: float) -> None:
         self.pawn(x + 8, y - 6, "#999")
-        self.text(x + 18, y + 3, self.terms["agent"], 10.5)
-        self.pawn(x + 70, y - 6, "#8e1b1b", hat="bearskin")
-        self.text(x + 80, y + 3, self.terms["grenadier"], 10.5)
-        self.pawn(x + 160, y - 6, "#b9ab92", hat="cap")
-        self.text(x + 170, y + 3, self.terms["citizen"], 10.5)
-        self.trouble(x + 250, y - 6)
-        self.text(x + 274, y + 3, self.terms["trouble_marker"], 10.5)
+        self.text(x + 18, y + 3, self.terms["agent"], 12)
+        self.pawn(x + 78, y - 6, "#8e1b1b", hat="bearskin")
+        self.text(x + 88, y + 3, self.terms["grenadier"], 12)
+        self.pawn(x + 163, y - 6, "#b9ab92", hat="cap")
+        self.text(x + 173, y + 3, self.terms["citizen"], 12)
+        self.trouble(x + 258, y - 6)
+        self.text(x + 282, y + 3, self.terms["trouble_marker"], 12)
 
     # ------------------------------------------------------------------ decision
     def decision_bar(self) -> None:

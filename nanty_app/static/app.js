@@ -45,6 +45,72 @@ for (const tab of document.querySelectorAll(".tab")) {
   });
 }
 
+// ------------------------------------------------------------------ the table
+// The map is the server's SVG; the players, piles and hand are page text (they wrap and keep
+// their size at any window width). `prefix` names the view's elements: "" (play), "watch-",
+// "replay-"; `handTitle` heads the hand, when the answer has one.
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function showTable(prefix, answer, handTitle) {
+  $(`${prefix}board`).innerHTML = answer.svg;
+  const players = $(`${prefix}players`);
+  players.innerHTML = "";
+  const colours = answer.colours || [];
+  for (const seat of answer.panel.seats) {
+    const block = element("div", seat.deciding ? "seat deciding" : "seat");
+    block.style.borderLeftColor = colours[seat.seat] || "#999";
+    const head = element("div", "seat-head");
+    const who = element("span", "seat-name", seat.label);
+    who.style.color = colours[seat.seat] || "inherit";
+    head.append(who);
+    if (seat.mark) head.append(element("span", "seat-mark", seat.mark));
+    head.append(element("span", "seat-money", seat.money));
+    block.append(head);
+    for (const line of seat.lines) block.append(element("div", `fact ${line.kind}`, line.text));
+    players.append(block);
+  }
+  const piles = element("div", "seat piles");
+  for (const row of answer.panel.piles) piles.append(element("div", "fact", row));
+  players.append(piles);
+  const hand = $(`${prefix}hand`);
+  if (!hand) return;
+  hand.innerHTML = "";
+  hand.hidden = answer.panel.hand === null;
+  if (hand.hidden) return;
+  hand.append(element("h2", "", `${handTitle} (${answer.panel.hand.length})`));
+  hand.append(element("p", "hint", "Choose a card to read what it does."));
+  for (const card of answer.panel.hand) hand.append(handCard(card));
+  for (const line of answer.panel.known) hand.append(element("p", "known", line));
+}
+
+// A card of the hand: its name as a button that shows (and hides) what the card does.
+function handCard(card) {
+  const item = element("div", "card");
+  const name = element("button", "card-name", card.name);
+  name.type = "button";
+  name.setAttribute("aria-expanded", "false");
+  const text = element("div", "card-text", card.text);
+  text.hidden = true;
+  name.addEventListener("click", () => {
+    const open = text.hidden;
+    for (const other of name.closest(".hand").querySelectorAll(".card")) {
+      other.querySelector(".card-text").hidden = true;
+      other.querySelector(".card-name").setAttribute("aria-expanded", "false");
+      other.classList.remove("chosen");
+    }
+    text.hidden = !open;
+    name.setAttribute("aria-expanded", String(open));
+    item.classList.toggle("chosen", open);
+  });
+  item.append(name, text);
+  return item;
+}
+
 // ------------------------------------------------------------------ play
 let game = null;
 let botTimer = null;
@@ -107,7 +173,7 @@ $("new-game").addEventListener("submit", async (event) => {
 });
 
 function showGame() {
-  $("board").innerHTML = game.svg;
+  showTable("", game, "Your hand");
   const names = game.names.map((n, i) => `player ${i} (${n})`);
   // The seed and the record (which reveal every hand) come only once the game is over.
   $("status").textContent = game.over
@@ -134,7 +200,7 @@ function showGame() {
       button.type = "button";
       button.dataset.action = choice.action;
       button.textContent = `${i + 1}. ${choice.text}`;
-      if (choice.hint) button.title = choice.hint;
+      if (choice.hint) button.append(element("span", "choice-hint", choice.hint));
       button.addEventListener("click", () => act(choice.action));
       choices.appendChild(button);
     });
@@ -269,7 +335,7 @@ async function goTo(k) {
     const step = await api("GET", `/api/records/${encodeURIComponent(record.name)}/step/${k}`);
     record.total = step.total;
     position = step.index;
-    $("replay-board").innerHTML = step.svg;
+    showTable("replay-", step);
     const slider = $("slider");
     slider.max = String(step.total);
     slider.value = String(step.index);
@@ -379,7 +445,9 @@ function showWatched(answer) {
     shownMoves = 0;
   }
   watched = answer;
-  $("watch-board").innerHTML = answer.svg;
+  const view = answer.view;
+  const seatName = typeof view === "number" ? `Player ${view}'s hand` : "";
+  showTable("watch-", answer, seatName);
   const log = $("watch-log");
   for (const move of answer.log) log.appendChild(moveItem(move, answer));
   shownMoves = answer.total;

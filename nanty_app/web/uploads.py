@@ -15,6 +15,7 @@ from typing import Any
 from nanty_app.web.guard import ApiError, first_line, parse_json
 from nanty_app.web.record_list import clean_record, record_summary, replay_problem
 from nanty_app.web.views import MAX_STEP_DIGITS, picture
+from nanty_env.board_svg import SEAT_COLOURS
 from nanty_env.engine import Game, IllegalActionError
 from nanty_env.records import RecordError, load_record, new_game, parse_record
 from nanty_env.words import log_lines
@@ -176,7 +177,9 @@ class Shelf:
                 "index": k,
                 "total": len(actions),
                 "names": names,
+                "colours": list(SEAT_COLOURS[: len(names)]),
                 "svg": shown["svg"],
+                "panel": shown["panel"],
                 "last": actions[k - 1] if k > 0 else None,
                 "next": actions[k] if k < len(actions) else None,
                 "lines": lines if k > 0 else [],

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from nanty_app.table import Move, Table
 from nanty_app.web.guard import ApiError, is_int
 from nanty_env.board_svg import SEAT_COLOURS, board_svg, revealed_view
 from nanty_env.engine import HIDDEN_CARD, Game
+from nanty_env.render_panel import panel
 from nanty_env.words import decision_words, outcome_words
 
 MAX_STEP_DIGITS = 7  # a count of moves or actions in a request
@@ -53,7 +53,8 @@ def game_state(gid: str, table: Table) -> dict[str, Any]:
         "your_turn": table.human_to_move(),
         "question": question,
         "choices": [{"action": a, "text": t, "hint": table.hint(a)} for a, t in table.choices(0)],
-        "svg": board_svg(view, table.config, table.names),
+        "svg": board_svg(view, table.config, table.names, with_panel=False),
+        "panel": panel(view, table.config, table.names).to_json(),
         "log": [move_json(m, over) for m in table.moves],
         "outcome": outcome,
         "record": record,
@@ -113,10 +114,9 @@ def picture(game: Game, names: list[str], who: str | int = "all") -> dict[str, A
     else:
         view = game.view(int(who))
     question, _ = decision_words(view, cfg.theme, cfg)
-    svg = board_svg(view, cfg, names)
+    svg = board_svg(view, cfg, names, with_panel=False)
     if who == "public":  # the drawing knows seats' views and everything; name this one
         svg = svg.replace(" · seen by player -1<", " · public view: no hand shown<")
-        svg = re.sub(r"<text [^>]*>Your hand \(0\)</text>", "", svg)
     outcome = None
     if game.is_terminal:
         o = game.outcome
@@ -125,7 +125,13 @@ def picture(game: Game, names: list[str], who: str | int = "all") -> dict[str, A
             "text": outcome_words(o.winners, o.reason, cfg.theme, cfg),
             "points": None if o.points is None else list(o.points),
         }
-    return {"svg": svg, "question": question, "over": game.is_terminal, "outcome": outcome}
+    return {
+        "svg": svg,
+        "panel": panel(view, cfg, names).to_json(),
+        "question": question,
+        "over": game.is_terminal,
+        "outcome": outcome,
+    }
 
 
 def watched_move(move: Move, who: str | int, players: int, over: bool) -> dict[str, Any]:

@@ -236,7 +236,7 @@ def test_watch_bots_play_pause_step_and_reveal(tmp_path, tmp_path_factory) -> No
         assert log.count() == paused  # nothing moves while paused
         page.click("#watch-step")
         sync_api.expect(log).to_have_count(paused + 1)
-        assert "policy quick/model" in page.inner_text("#watch-board")
+        assert "policy quick/model" in page.inner_text("#watch-players")
         page.screenshot(path=str(shots / "watch_revealed.png"))
 
         page.select_option("#watch-view", "public")
@@ -246,7 +246,7 @@ def test_watch_bots_play_pause_step_and_reveal(tmp_path, tmp_path_factory) -> No
         page.screenshot(path=str(shots / "watch_public.png"))
         page.select_option("#watch-view", "1")
         sync_api.expect(page.locator("#watch-board")).to_contain_text("seen by player 1")
-        sync_api.expect(page.locator("#watch-board")).to_contain_text("Your hand")
+        sync_api.expect(page.locator("#watch-hand")).to_contain_text("Player 1's hand")
         page.screenshot(path=str(shots / "watch_seat.png"))
         page.select_option("#watch-view", "all")
         sync_api.expect(page.locator("#watch-board")).to_contain_text("everything revealed")

@@ -23,6 +23,7 @@ from nanty_app.web.lobby import Lobby
 from nanty_app.web.policies import PolicyFolder
 from nanty_env.board_svg import board_svg
 from nanty_env.records import check_record, load_record
+from nanty_env.render_panel import panel
 from nanty_env.rulesets import ruleset_spec
 from nanty_env.words import decision_words
 
@@ -114,14 +115,16 @@ def test_views_revealed_public_and_one_seats(client) -> None:
 
     public = client.get(f"/api/watch/{gid}?view=public").json()
     assert public["seed"] is None and "public view: no hand shown" in public["svg"]
-    assert "Your hand" not in public["svg"] and "(you)" not in public["svg"]
+    assert "(you)" not in str(public["panel"]) and public["panel"]["hand"] is None
+    assert public["panel"]["known"] == [] and "Hand:" not in str(public["panel"])
     assert all(m["forced"] is None for m in public["log"])  # told to nobody before the end
 
     for seat in range(3):
         seen = client.get(f"/api/watch/{gid}?view={seat}").json()
         view = table.game.view(seat)
         assert seen["view"] == seat and seen["seed"] is None and seen["record"] is None
-        assert seen["svg"] == board_svg(view, table.config, names)  # that seat's view exactly
+        assert seen["svg"] == board_svg(view, table.config, names, with_panel=False)
+        assert seen["panel"] == panel(view, table.config, names).to_json()  # that seat's view
         assert seen["question"] == decision_words(view, table.config.theme, table.config)[0]
         assert all(m["forced"] is None for m in seen["log"] if m["seat"] != seat)
 
