@@ -15,16 +15,8 @@ configs/distill_<teacher>_<N>p.yaml --ship`` writes the files again (docs/agents
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from functools import cache
-from importlib import resources
-from typing import Any
-
-import numpy as np
-
-from agents.base import BaseBot, View
-from agents.checkpoint import CheckpointError, PolicyCheckpoint
-from agents.policy import PolicyBot
+from agents.checkpoint import PolicyCheckpoint
+from agents.shipped import ShippedPolicyBot, shipped_policy_file
 
 # teacher name -> the bot spec it was distilled from
 TEACHERS: dict[str, str] = {
@@ -49,7 +41,7 @@ def teacher_name(spec: str) -> str:
     )
 
 
-def check_teacher(teacher: Any) -> str:
+def check_teacher(teacher: object) -> str:
     """``teacher`` if it is one of :data:`TEACHERS`, else one :class:`BotSpecError`."""
     from agents.registry import BotSpecError
 
@@ -61,34 +53,20 @@ def check_teacher(teacher: Any) -> str:
     return teacher
 
 
-@cache
 def shipped_policy(teacher: str, players: int) -> PolicyCheckpoint:
     """The shipped policy distilled from ``teacher`` for ``players``, loaded and checked once
-    per process (the checkpoint loader's checks, then the environment's)."""
-    from agents.policy import load_for_env
-
+    per process."""
     check_teacher(teacher)
-    base = resources.files("agents") / "data"
-    stem = shipped_stem(teacher, players)
-    if not ((base / f"{stem}.json").is_file() and (base / f"{stem}.safetensors").is_file()):
-        shipped = sorted(
-            p.name.removesuffix(".json")
-            for p in base.iterdir()
-            if p.name.startswith("distilled_") and p.name.endswith(".json")
-        )
-        raise CheckpointError(
-            f"no distilled {teacher!r} policy for {players} players is shipped (agents/data/"
-            f"{stem}.json); shipped: {', '.join(shipped) or 'none'}. Distil one with python -m "
-            f"training.distill --config configs/distill_{teacher}_{players}p.yaml --ship"
-        )
-    policy = load_for_env(str(base / stem))
-    trained = policy.meta.get("env", {}).get("num_players")
-    if trained != players:
-        raise CheckpointError(f"{stem}: trained for {trained} players, not {players}")
-    return policy
+    return shipped_policy_file(
+        shipped_stem(teacher, players),
+        players,
+        f"distilled {teacher!r}",
+        f"Distil one with python -m training.distill --config "
+        f"configs/distill_{teacher}_{players}p.yaml --ship",
+    )
 
 
-class DistilledBot(PolicyBot):
+class DistilledBot(ShippedPolicyBot):
     """The shipped policy network distilled from a teacher bot, for the game's player count.
 
     Args:
@@ -101,26 +79,10 @@ class DistilledBot(PolicyBot):
 
     def __init__(self, teacher: str = "heuristic", deterministic: bool | int = True) -> None:
         self.teacher = check_teacher(teacher)
-        # the network is chosen at reset, when the player count is known; any shipped one
-        # stands in until then (they share the observation and action spaces)
-        BaseBot.__init__(self)
-        self._base_kwargs = {"deterministic": deterministic}
-        self.deterministic = bool(deterministic)
-        self.policy = None  # type: ignore[assignment]
-        self.hinter = None
+        super().__init__(deterministic)
 
-    def reset(self, seat: int, config: Any) -> None:
-        if config.expansion is not None:
-            raise ValueError(
-                f"distilled:teacher={self.teacher} plays the base game only, not the "
-                f"{config.expansion} expansion"
-            )
-        policy = shipped_policy(self.teacher, config.num_players)
-        if policy is not self.policy:
-            PolicyBot.__init__(self, policy=policy, **self._base_kwargs)
-        super().reset(seat, config)
+    def describe(self) -> str:
+        return f"distilled:teacher={self.teacher}"
 
-    def act(self, view: View, legal_actions: Sequence[int], rng: np.random.Generator) -> int:
-        if self.policy is None:
-            raise RuntimeError("DistilledBot.act before reset (the player count picks the network)")
-        return super().act(view, legal_actions, rng)
+    def policy_for(self, players: int) -> PolicyCheckpoint:
+        return shipped_policy(self.teacher, players)

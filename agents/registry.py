@@ -103,6 +103,12 @@ def _distilled(**kw: Any) -> Bot:
     return DistilledBot(**kw)
 
 
+def _ppo(**kw: Any) -> Bot:
+    from agents.ppo_bot import PPOBot
+
+    return PPOBot(**kw)
+
+
 BOTS: dict[str, Callable[..., Bot]] = {
     "random": _random,
     "heuristic": _heuristic,
@@ -110,6 +116,7 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "learned": _learned,
     "policy": _policy,
     "distilled": _distilled,
+    "ppo": _ppo,
 }
 """The built-in bots (installed plug-ins: :func:`plugin_bots`)."""
 
@@ -122,6 +129,7 @@ _BUILTIN_CLASSES = {
     "learned": "agents.learned_bot:LearnedBot",
     "policy": "agents.policy:PolicyBot",
     "distilled": "agents.distilled:DistilledBot",
+    "ppo": "agents.ppo_bot:PPOBot",
 }
 _EXTRA_OPTIONS = {"heuristic": ("roles",), "ismcts": ("w_<weight>",)}
 

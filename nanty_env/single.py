@@ -110,7 +110,9 @@ class NantySingleAgentEnv(gym.Env):
         learner_seat: a seat index, or ``None`` for a random seat each episode.
         opponents: one opponent per other seat (in seat order, skipping the learner), a single
             opponent for all, or a factory ``rng -> list`` called each episode (for opponent
-            pools); default: random play.
+            pools); default: random play. A factory's list may carry ``names`` (one per
+            seat, e.g. ``training.selfplay.Table``): the last step's ``info["opponents"]``
+            then maps each opponent seat to its name.
         reward_mode, shaping, reveal_personalities: as for ``raw_env``.
         illegal_action: ``"terminate"`` (default, like ``env()``): an illegal action (an
             integer the mask forbids, out of the action space included) ends the episode with
@@ -178,6 +180,7 @@ class NantySingleAgentEnv(gym.Env):
         self._views: dict[int, bool] = {}
         self._bots: dict[int, Any] = {}
         self._observers: list[tuple[int, Any]] = []
+        self._names: dict[int, str] | None = None  # seat -> the opponent pool's member name
         self._last_turn = -1
         self._phi = 0.0
         self._over = False  # the episode has terminated: step() raises until reset()
@@ -265,6 +268,8 @@ class NantySingleAgentEnv(gym.Env):
             opps = [opps] * len(others)
         if len(opps) != len(others):
             raise ValueError(f"need {len(others)} opponents, got {len(opps)}")
+        names = getattr(opps, "names", None)  # a pool's table names its members
+        self._names = None if names is None else dict(zip(others, names, strict=True))
         self._bots = dict(zip(others, opps, strict=True))
         seated = [*self._bots.items()]
         if self.hint is not None:
@@ -317,6 +322,8 @@ class NantySingleAgentEnv(gym.Env):
         if g.is_terminal:
             info["winners"] = list(g.outcome.winners)
             info["reason"] = g.outcome.reason
+            if self._names is not None:
+                info["opponents"] = dict(self._names)
         return info
 
     def _potential(self) -> float:

@@ -153,7 +153,14 @@ class SelfPlaySection:
     one kind for the whole table, otherwise one per seat. Keys are bot specs (``random``,
     ``heuristic``, ``heuristic:depth=0``, ...; see ``nanty bots``) or ``snapshots``: frozen
     copies of the learner saved every ``snapshot_every`` steps (at most ``pool_size``, used
-    once one exists)."""
+    once one exists).
+
+    ``pfsp`` turns the pool into a league (``training/league.py``): each snapshot becomes a
+    member of its own, the learner's pairwise score against every member is kept (decayed by
+    ``score_decay`` per result, 0.5 until ``min_games``) and each member's weight is multiplied
+    by its priority: ``hard`` (1 - score)^``pfsp_power`` + ``pfsp_epsilon`` (the members the
+    learner loses to come more often) or ``variance`` score (1 - score) + ``pfsp_epsilon``.
+    The payoff matrix is logged (``league.csv``, ``league.png``, TensorBoard ``league/``)."""
 
     weights: dict[str, float] = field(
         default_factory=lambda: {"random": 1.0, "heuristic:depth=0": 1.0, "snapshots": 1.0}
@@ -161,8 +168,21 @@ class SelfPlaySection:
     snapshot_every: int = 25_000
     pool_size: int = 5
     whole_table: float = 0.0
+    pfsp: str = "off"
+    pfsp_power: float = 2.0
+    pfsp_epsilon: float = 0.05
+    score_decay: float = 0.99
+    min_games: int = 8
 
     def validate(self) -> None:
+        from training.league import PFSP_MODES
+
+        _choice("pfsp", self.pfsp, PFSP_MODES)
+        _positive("pfsp_power", self.pfsp_power)
+        _positive("pfsp_epsilon", self.pfsp_epsilon)
+        if not 0 < self.score_decay <= 1:
+            raise ValueError(f"score_decay must be in (0, 1], got {self.score_decay!r}")
+        _positive("min_games", self.min_games)
         for key in self.weights:
             if key != "snapshots":
                 _bot_spec("weights", key, allow=None)  # any bot: built-in, plug-in, import path

@@ -33,6 +33,15 @@ from nanty_env.files import atomic_write_text
 from nanty_env.vector import make_vec_env
 from training.config import TrainConfig, validate_config
 from training.evaluate import evaluate_model
+from training.league import (
+    EPISODE_FIELDS,
+    LEAGUE_FIELDS,
+    LeagueScores,
+    append_csv,
+    payoff_heatmap,
+    payoff_rows,
+    replay_episodes,
+)
 from training.masked_policy import (
     HintedMaskablePolicy,
     LeanMaskablePolicy,
@@ -201,12 +210,79 @@ class EpisodeLog(BaseCallback):
         self.file.close()
 
 
+class PoolHolder:
+    """The opponent pool of a run, shared by the callbacks that change it (snapshots, the
+    league's priorities), which hand each new pool to every game."""
+
+    def __init__(self, pool: OpponentPool) -> None:
+        self.pool = pool
+
+
+class LeagueLog(BaseCallback):
+    """The league (``selfplay.pfsp``, training/league.py): scores each finished episode against
+    the pool members it met (``league_episodes.csv``), re-weights the pool after every rollout,
+    and writes a row of the payoff matrix (``league.csv``, ``league.png``) at each snapshot and
+    at the end; TensorBoard ``league/score/<member>`` and ``league/p/<member>``."""
+
+    def __init__(self, cfg: TrainConfig, out: Path, holder: PoolHolder) -> None:
+        super().__init__()
+        sp = cfg.selfplay
+        self.cfg, self.out, self.holder = cfg, out, holder
+        self.scores = LeagueScores(sp.score_decay, sp.min_games)
+        replay_episodes(out / "league_episodes.csv", self.scores)
+        self.last_row = -1
+
+    def _on_training_start(self) -> None:
+        self.reweigh()
+
+    def _on_step(self) -> bool:
+        rows = []
+        for i, done in enumerate(self.locals["dones"]):
+            if done:
+                for member, score in self.scores.record(self.locals["infos"][i]):
+                    rows.append({"timesteps": self.num_timesteps, "member": member, "score": score})
+        if rows:
+            append_csv(self.out / "league_episodes.csv", EPISODE_FIELDS, rows)
+        return True
+
+    def _on_rollout_end(self) -> None:
+        self.reweigh()
+
+    def reweigh(self) -> None:
+        """Give every game the pool with the members' current priorities."""
+        sp = self.cfg.selfplay
+        pool = self.holder.pool
+        prio = self.scores.priorities(pool.members(), sp.pfsp, sp.pfsp_power, sp.pfsp_epsilon)
+        self.holder.pool = pool = pool.with_priorities(prio)
+        self.training_env.set_attr("opponents", pool)
+        for name, p in zip(*pool.distribution(), strict=True):
+            self.logger.record(f"league/score/{name}", self.scores.score(name))
+            self.logger.record(f"league/p/{name}", float(p))
+
+    def payoffs(self, t: int) -> None:
+        """Append the payoff matrix's row for step ``t`` (once) and redraw its heat map."""
+        if t == self.last_row:
+            return
+        self.last_row = t
+        names, p = self.holder.pool.distribution()
+        append_csv(self.out / "league.csv", LEAGUE_FIELDS, payoff_rows(self.scores, t, names, p))
+        try:
+            payoff_heatmap(self.out / "league.csv", self.out / "league.png")
+        except Exception as e:  # a plot must never stop a training run
+            print(f"(league heat map not drawn: {e})")
+
+    def _on_training_end(self) -> None:
+        self.payoffs(self.num_timesteps)
+
+
 class Periodic(BaseCallback):
     """Checkpoints, snapshots for the opponent pool, and evaluations on their own clocks."""
 
-    def __init__(self, cfg: TrainConfig, out: Path, pool: OpponentPool) -> None:
+    def __init__(
+        self, cfg: TrainConfig, out: Path, holder: PoolHolder, league: LeagueLog | None = None
+    ) -> None:
         super().__init__()
-        self.cfg, self.out, self.pool = cfg, out, pool
+        self.cfg, self.out, self.holder, self.league = cfg, out, holder, league
         self.next = {}
 
     def _on_training_start(self) -> None:
@@ -234,9 +310,15 @@ class Periodic(BaseCallback):
     def _snapshot(self, t: int) -> None:
         path = self.out / "snapshots" / f"step_{t}"
         export_policy(self.model, path, self.cfg)
-        paths = [*self.pool.snapshots, str(path)][-self.cfg.selfplay.pool_size :]
-        self.pool = self.pool.with_snapshots(paths)
-        self.training_env.set_attr("opponents", self.pool)
+        if self.league is not None:  # the row of the learner that this snapshot freezes
+            self.league.payoffs(t)
+        pool = self.holder.pool
+        paths = [*pool.snapshots, str(path)][-self.cfg.selfplay.pool_size :]
+        self.holder.pool = pool.with_snapshots(paths)
+        if self.league is not None:
+            self.league.reweigh()
+        else:
+            self.training_env.set_attr("opponents", self.holder.pool)
 
 
 def _next(t: int, every: int) -> int:
@@ -376,7 +458,7 @@ def _differences(section: str, saved: dict[str, Any], now: dict[str, Any]) -> li
 def _cut_logs_at(out: Path, start: int) -> None:
     """After a resume from step ``start``, move the log rows of later steps (a timeline the
     checkpoint does not hold) to ``*_discarded.csv``, so that the logs' steps stay monotone."""
-    for name in ("progress.csv", "eval.csv"):
+    for name in ("progress.csv", "eval.csv", "league.csv", "league_episodes.csv"):
         path = out / name
         if not path.exists():
             continue
@@ -503,9 +585,12 @@ def _learn(cfg, out, resume, resumed, progress, stop, venv, pool, t_start, mono_
         if cfg.eval.at_start:
             run_eval(model, cfg, out, 0)
     total = cfg.ppo.total_timesteps
+    holder = PoolHolder(pool)
+    league = LeagueLog(cfg, out, holder) if cfg.selfplay.pfsp != "off" else None
     callbacks = [
         EpisodeLog(out / "progress.csv"),
-        Periodic(cfg, out, pool),
+        *([] if league is None else [league]),
+        Periodic(cfg, out, holder, league),
         UpdateThreads(cfg.ppo.update_threads, cfg.torch_threads, cfg.ppo.adapt_update_threads),
         StopOnSignal(stop),
     ]

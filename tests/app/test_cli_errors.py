@@ -51,7 +51,11 @@ def one_line_error(capsys, argv: list[str], *needles: str) -> str:
         (["eval", "--bots", "heuristic:depth,random"], ["bad option 'depth'", "key=value"]),
         (["eval", "--bots", "nosuchpkg.bots:Bot,random"], ["cannot import 'nosuchpkg.bots'"]),
         (["eval", "--bots", "agents.random_bot:Nope,random"], ["no attribute 'Nope'"]),
-        (["eval", "--bots", "ppo,random"], ["needs --checkpoint"]),
+        (
+            ["eval", "--bots", "ppo,random,random"],
+            ["no PPO policy for 3 players", "configs/ppo_3p"],
+        ),
+        (["eval", "--bots", "distilled,random,random"], ["no distilled 'heuristic' policy for 3"]),
         (["eval", "--bots", "random,random", "--checkpoint", "m.zip"], ["add ppo to --bots"]),
         (["eval", "--bots", "random,random", "--resume"], ["--resume needs"]),
         (["summary", "nope_games.jsonl"], ["no journal at nope_games.jsonl"]),
