@@ -562,6 +562,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_train_parser(sub)
 
     from nanty_app.coverage_command import add_coverage_parser
+    from nanty_app.exploit_command import add_exploit_parser
     from nanty_app.leakage_command import add_leakage_parser
     from nanty_app.metagame_command import add_metagame_parser
     from nanty_app.replay import add_replay_parser
@@ -572,6 +573,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_replay_parser(sub)
     add_serve_parser(sub)
     add_coverage_parser(sub)
+    add_exploit_parser(sub)
     add_leakage_parser(sub)
     add_metagame_parser(sub)
     for parser in sub.choices.values():  # every subcommand's help shows its defaults
