@@ -258,9 +258,11 @@ def evaluate_beliefs(
     progress: bool = True,
     expansion: str | None = None,
     content: str | None = None,
+    ray_address: str | None = None,
 ) -> dict[str, Any]:
-    """Play ``games`` games (seeds ``seed * 100000 + i``, seat ``s`` played by ``bots[s]``)
-    and report the observer's belief metrics (:func:`belief_report`)."""
+    """Play ``games`` games (seeds ``seed * 100000 + i``, seat ``s`` played by ``bots[s]``;
+    on a Ray cluster with ``ray_address``) and report the observer's belief metrics
+    (:func:`belief_report`)."""
     n = len(bots)
     logger = BeliefLogger(tuple(bots), observer, model_path, seats)
     logs = seeded_games(
@@ -274,6 +276,7 @@ def evaluate_beliefs(
         label=f"beliefs ({observer})",
         expansion=expansion,
         content=content,
+        ray_address=ray_address,
     )
     report = belief_report(logs, boot=boot, seed=seed)
     config = GameConfig(num_players=n, expansion=expansion, content=content)

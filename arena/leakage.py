@@ -246,6 +246,7 @@ def run_leakage(
     boot: int = 1000,
     workers: int | None = None,
     progress: bool = True,
+    ray_address: str | None = None,
 ) -> dict[str, Any]:
     """One leakage run: ``games`` games (seeds ``seed * 100000 + i``) of ``bot`` against
     ``opponent``, reported by :func:`leakage_report`."""
@@ -253,7 +254,15 @@ def run_leakage(
         bot, opponent, observer_bot, samples, kinds=None if kinds is None else tuple(kinds)
     )
     logs = seeded_games(
-        logger, bot, players, games, seed, workers=workers, progress=progress, label="leakage"
+        logger,
+        bot,
+        players,
+        games,
+        seed,
+        workers=workers,
+        progress=progress,
+        label="leakage",
+        ray_address=ray_address,
     )
     head = {
         "bot": bot,

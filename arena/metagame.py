@@ -69,6 +69,7 @@ def play_payoffs(
     progress: bool = True,
     expansion: str | None = None,
     content: str | None = None,
+    ray_address: str | None = None,
 ) -> dict[str, Any]:
     """Play every line-up (``games`` games each) and return the payoff table with the wins,
     games and the games' records (for ratings)."""
@@ -85,7 +86,7 @@ def play_payoffs(
             expansion=expansion,
             content=content,
         )
-        result = run_tournament(spec, workers=workers, progress=progress)
+        result = run_tournament(spec, workers=workers, progress=progress, ray_address=ray_address)
         w = entry_wins(result.records, lu)
         i, j = lu[0], lu[1]
         wins[i, j] += w[0]

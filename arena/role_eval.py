@@ -86,8 +86,10 @@ def generate_logs(
     progress: bool = True,
     expansion: str | None = None,
     content: str | None = None,
+    ray_address: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Logs of ``games`` games at ``players`` players (seeds ``seed*100000 + i``)."""
+    """Logs of ``games`` games at ``players`` players (seeds ``seed*100000 + i``; on a Ray
+    cluster with ``ray_address``)."""
     return seeded_games(
         log_game,
         bot,
@@ -99,6 +101,7 @@ def generate_logs(
         label="logs",
         expansion=expansion,
         content=content,
+        ray_address=ray_address,
     )
 
 
@@ -222,6 +225,7 @@ def evaluate_roles(
     progress: bool = True,
     expansion: str | None = None,
     content: str | None = None,
+    ray_address: str | None = None,
 ) -> dict[str, Any]:
     """Play fresh games and report role-inference accuracy by turn for each player count
     (``expansion``: the expansion's games, whose hidden roles are the objectives)."""
@@ -244,6 +248,7 @@ def evaluate_roles(
             progress=progress,
             expansion=expansion,
             content=content,
+            ray_address=ray_address,
         )
         report[str(n)] = accuracy_by_turn(logs, model, content)
     return report

@@ -48,10 +48,12 @@ def seeded_games(
     label: str = "games",
     expansion: str | None = None,
     content: str | None = None,
+    ray_address: str | None = None,
 ) -> list[dict[str, Any]]:
     """``log(bot, config, s)`` for the game seeds ``s = game_seed(seed, i)``, ``i < games``,
     in seed order (so the output depends only on the arguments); ``expansion``/``content``: the
-    ruleset (see ``GameConfig``)."""
+    ruleset (see ``GameConfig``); ``ray_address``: spread the games over that Ray cluster
+    (:mod:`arena.ray_runner`) instead of ``workers`` local processes."""
     config = GameConfig(num_players=players, log=False, expansion=expansion, content=content)
     seeds = [game_seed(seed, i) for i in range(games)]
     workers = workers or min(2, os.cpu_count() or 1)
@@ -65,7 +67,17 @@ def seeded_games(
         bar.update(1)
 
     try:
-        run_chunks(_log_one, (log, bot, config), chunks, finished, workers=workers, describe=_seeds)
+        if ray_address is not None:
+            from arena.ray_runner import run_chunks_on_ray
+
+            context = (log, bot, config)
+            run_chunks_on_ray(
+                _log_one, context, chunks, finished, address=ray_address, describe=_seeds
+            )
+        else:
+            run_chunks(
+                _log_one, (log, bot, config), chunks, finished, workers=workers, describe=_seeds
+            )
     finally:
         bar.close()
     return sorted(out, key=lambda d: d["seed"])

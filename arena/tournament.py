@@ -221,8 +221,10 @@ def run_tournament(
     stall_timeout: float = 300.0,
     log: Callable[[str], None] | None = None,
     record_dir: str | Path | None = None,
+    ray_address: str | None = None,
 ) -> TournamentResult:
-    """Play the tournament (in ``workers`` processes; 1 = in this process).
+    """Play the tournament (in ``workers`` processes; 1 = in this process; with
+    ``ray_address``, as tasks on that Ray cluster: :mod:`arena.ray_runner`).
 
     Args:
         chunk: games per task sent to a worker (default: small batches of fast games); every
@@ -274,7 +276,12 @@ def run_tournament(
     stop = StopRequest(soft=workers > 1)
     try:
         with stop:
-            if workers <= 1:
+            if ray_address is not None:
+                from arena.ray_runner import run_chunks_on_ray
+
+                context = (spec, record_dir)
+                run_chunks_on_ray(_play_in_worker, context, chunks, finished, address=ray_address)
+            elif workers <= 1:
                 for t in tasks:
                     finished(play_task(spec, t, record_dir))
             elif chunks:

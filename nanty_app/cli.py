@@ -191,6 +191,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             journal=journal,
             resume=args.resume,
             record_dir=args.records,
+            ray_address=args.ray_address,
         )
     except (CheckpointError, TournamentError) as e:
         raise UsageError(str(e)) from e
@@ -285,6 +286,7 @@ def cmd_roles(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
             expansion=args.expansion,
             content=args.content,
+            ray_address=args.ray_address,
         )
     except ValueError as e:  # a model of the other ruleset
         raise UsageError(str(e)) from e
@@ -344,6 +346,7 @@ def cmd_role_beliefs(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
             expansion=args.expansion,
             content=args.content,
+            ray_address=args.ray_address,
         )
     except ValueError as e:  # e.g. no role model for these roles
         raise UsageError(str(e)) from e
@@ -409,6 +412,12 @@ def cmd_bots(args: argparse.Namespace) -> int:
         print(f"  {name:<12} {ep.value}{dist}; options: {opts}")
     print(SPEC_HELP + ", e.g. ismcts:iters=300 or policy:path=runs/quick")
     return 0
+
+
+RAY_HELP = (
+    "play the games as tasks on this Ray cluster ('auto', HOST:PORT, or 'local' to start Ray "
+    "here) instead of --workers processes; same seeds, same games"
+)
 
 
 def _add(sub: argparse._SubParsersAction, name: str, help: str, func) -> argparse.ArgumentParser:
@@ -482,6 +491,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     ev.add_argument("--no-plots", action="store_true", help="write no PNG plots")
     ev.add_argument("--no-progress", action="store_true", help="show no progress bar")
+    ev.add_argument("--ray-address", help=RAY_HELP)
 
     su = _add(sub, "summary", "report on a (partial) games journal of nanty eval", cmd_summary)
     su.add_argument("journal", help="the <out>_games.jsonl file of a run")
@@ -542,6 +552,7 @@ def build_parser() -> argparse.ArgumentParser:
     ro.add_argument("--out", help="JSON report (with --observer: and OUT_reliability.png)")
     ro.add_argument("--workers", type=positive_int, default=2, help="worker processes")
     ro.add_argument("--no-progress", action="store_true", help="show no progress bar")
+    ro.add_argument("--ray-address", help=RAY_HELP)
 
     rt = _add(
         sub, "roles-train", "train the role-inference model on self-play logs", cmd_roles_train

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from nanty_app.arguments import UsageError, non_negative_int, player_count, positive_int
+from nanty_app.cli import RAY_HELP
 
 
 def cmd_leakage(args: argparse.Namespace) -> int:
@@ -42,6 +43,7 @@ def cmd_leakage(args: argparse.Namespace) -> int:
         boot=args.boot,
         workers=args.workers,
         progress=not args.no_progress,
+        ray_address=args.ray_address,
     )
     print(
         f"leakage: {args.games} games per bot at {args.players} players against "
@@ -91,3 +93,4 @@ def add_leakage_parser(sub: Any) -> None:
     p.add_argument("--workers", type=positive_int, default=2, help="worker processes")
     p.add_argument("--no-plots", action="store_true", help="write no PNG plots")
     p.add_argument("--no-progress", action="store_true", help="show no progress bar")
+    p.add_argument("--ray-address", help=RAY_HELP)

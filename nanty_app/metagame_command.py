@@ -18,6 +18,7 @@ from nanty_app.arguments import (
     positive_float,
     positive_int,
 )
+from nanty_app.cli import RAY_HELP
 
 
 def cmd_metagame(args: argparse.Namespace) -> int:
@@ -50,6 +51,7 @@ def cmd_metagame(args: argparse.Namespace) -> int:
         progress=not args.no_progress,
         expansion=args.expansion,
         content=args.content,
+        ray_address=args.ray_address,
     )
     print(format_metagame(report))
     if args.out:
@@ -88,3 +90,4 @@ def add_metagame_parser(sub: Any) -> None:
     p.add_argument("--workers", type=positive_int, default=2, help="worker processes")
     p.add_argument("--no-plots", action="store_true", help="write no PNG plot")
     p.add_argument("--no-progress", action="store_true", help="show no progress bar")
+    p.add_argument("--ray-address", help=RAY_HELP)
