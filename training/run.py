@@ -1,5 +1,5 @@
 """``make run``: quick self-play training, then a tournament of the trained bot against
-RandomBot and HeuristicBot, one table of the trained bot next to the shipped learned agent
+RandomBot and HeuristicBot (the shipped ``ppo`` bot on the same deals beside it), one table of the trained bot next to the shipped learned agent
 (``learned``: the scripted look-ahead valued by the shipped value network), HeuristicBot and
 RandomBot at one table, a results table and the learning curve.
 
@@ -18,7 +18,7 @@ from training.train import train
 
 
 def tournament(
-    model: Path,
+    bot: str,
     opponent: str,
     players: int,
     games: int,
@@ -27,12 +27,12 @@ def tournament(
     expansion: str | None = None,
     content: str | None = None,
 ):
-    """The trained bot in one seat against ``players - 1`` copies of ``opponent`` (in the
+    """``bot`` (a spec) in one seat against ``players - 1`` copies of ``opponent`` (in the
     ruleset it was trained on)."""
     from arena.tournament import TournamentSpec, format_table, run_tournament, write_outputs
 
     spec = TournamentSpec(
-        bots=(f"policy:path={spec_value(str(model))}", *([opponent] * (players - 1))),
+        bots=(bot, *([opponent] * (players - 1))),
         num_players=players,
         games=games,
         seed=seed,
@@ -40,8 +40,23 @@ def tournament(
         content=content,
     )
     result = run_tournament(spec, workers=2, progress=True)
-    write_outputs(result, out / f"tournament_vs_{opponent}.json")
+    name = "" if bot.startswith("policy:") else f"{bot}_"
+    write_outputs(result, out / f"tournament_{name}vs_{opponent}.json")
     return result, format_table(result)
+
+
+def shipped_ppo_ships(players: int, expansion: str | None) -> bool:
+    """Whether a ``ppo`` policy ships for this game (base game, ``players``)."""
+    from agents.checkpoint import CheckpointError
+    from agents.ppo_bot import shipped_ppo
+
+    if expansion is not None:
+        return False
+    try:
+        shipped_ppo(players)
+    except CheckpointError:
+        return False
+    return True
 
 
 def ladder_table(model: Path, players: int, games: int, seed: int, out: Path) -> str:
@@ -93,21 +108,28 @@ def main(argv: list[str] | None = None) -> None:
     model = out / "model"
     n = cfg.env.num_players
     print(f"\ntrained model: {model}")
+    bots = {"trained bot": f"policy:path={spec_value(str(model))}"}
+    if shipped_ppo_ships(n, cfg.env.expansion):  # the same deals, for comparison
+        bots["shipped ppo"] = "ppo"
     rows = []
     for opponent, games in (("random", args.games), ("heuristic", args.heuristic_games)):
-        result, table = tournament(
-            model, opponent, n, games, cfg.seed + 1, out, cfg.env.expansion, cfg.env.content
-        )
-        print(f"\n=== trained bot vs {n - 1} x {opponent} ===\n{table}")
-        me = result.summary["bots"][0]
-        rows.append((opponent, me))
-    print("\nsummary (trained bot):")
-    print(f"{'opponents':<12} {'games':>6} {'wins':>5} {'win rate':>9} {'95% CI':>17}  chance")
-    for opponent, me in rows:
+        for who, spec in bots.items():
+            result, table = tournament(
+                spec, opponent, n, games, cfg.seed + 1, out, cfg.env.expansion, cfg.env.content
+            )
+            if who == "trained bot":
+                print(f"\n=== trained bot vs {n - 1} x {opponent} ===\n{table}")
+            rows.append((who, opponent, result.summary["bots"][0]))
+    print("\nsummary (one seat, rotated, against the others; the same deals for both bots):")
+    print(
+        f"{'bot':<12} {'opponents':<12} {'games':>6} {'wins':>5} {'win rate':>9} "
+        f"{'95% CI':>17}  chance"
+    )
+    for who, opponent, me in rows:
         lo, hi = me["ci95"]
         print(
-            f"{opponent:<12} {me['games']:>6} {me['wins']:>5} {me['win_rate']:>9.1%} "
-            f"{f'[{lo:.1%}, {hi:.1%}]':>17}  {1 / n:.0%}"
+            f"{who:<12} {opponent:<12} {me['games']:>6} {me['wins']:>5} "
+            f"{me['win_rate']:>9.1%} {f'[{lo:.1%}, {hi:.1%}]':>17}  {1 / n:.0%}"
         )
     table = ladder_table(model, n, args.table_games, cfg.seed + 2, out)
     print(f"\n=== the trained bot and the shipped agents at one table ===\n{table}")

@@ -35,6 +35,10 @@ STATE_VERSION = 1
 SUFFIXES = (".train.json", ".optimizer.pt", ".json", ".safetensors")
 
 
+class RunFolderError(ValueError):
+    """An output folder or resume that would overwrite or misdescribe a training run."""
+
+
 def env_description(cfg: TrainConfig) -> dict[str, Any]:
     """The game settings and reward settings a policy is trained with (a checkpoint's ``env``)."""
     e = cfg.env

@@ -51,6 +51,7 @@ from training.masked_policy import (
 from training.potentials import potential
 from training.selfplay import OpponentPool
 from training.state import (
+    RunFolderError,
     env_description,
     export_policy,
     load_training_state,
@@ -59,10 +60,6 @@ from training.state import (
     resume_target,
     save_training_state,
 )
-
-
-class RunFolderError(ValueError):
-    """An output folder or resume that would overwrite or misdescribe a training run."""
 
 
 def env_kwargs(cfg: TrainConfig, pool: OpponentPool) -> dict[str, Any]:

@@ -35,7 +35,7 @@ from agents.registry import spec_value, split_spec
 from agents.value_net import load, save, shipped_stem
 from nanty_env.files import atomic_write_text
 from training.config import TrainConfig, ValueRound
-from training.train import RunFolderError
+from training.state import RunFolderError
 from training.value_fit import dataset, fit, lambda_targets, shipped_model_as_net
 from training.value_records import cpu_seconds, generate
 from training.value_records import load as load_records
