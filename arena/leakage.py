@@ -182,9 +182,9 @@ def leakage_report(
         )
 
     valid = has.sum(axis=0) >= max(1.0, games / 2)  # turns that half the games reach
-    passes = [first_pass(c, valid) for c in boot_curve]
-    never = sum(p is None for p in passes)
-    finite = [p for p in passes if p is not None]
+    passes = np.array([first_pass(c, valid) for c in boot_curve], dtype=float)  # None: nan
+    passes[np.isnan(passes)] = np.inf  # never within the turns played
+    t50_lo, t50_hi = (float(np.quantile(passes, q, method="inverted_cdf")) for q in (0.025, 0.975))
     wins = int(sum(d["won"] for d in logs))
     secs = sum(d["cost"]["seconds"] for d in logs)
     acts = sum(d["cost"]["public_actions"] for d in logs)
@@ -197,11 +197,8 @@ def leakage_report(
         "chance": [_num(x) for x in chance],
         "samples": [int(x) for x in has.sum(axis=0)],
         "turn50": first_pass(curve, valid),
-        "turn50_ci95": [
-            min(finite) if never < boot else None,
-            None if never > 0.025 * boot else float(np.quantile(finite, 0.975)),
-        ],
-        "turn50_never_share": never / boot,
+        "turn50_ci95": [None if np.isinf(x) else int(x) for x in (t50_lo, t50_hi)],
+        "turn50_never_share": float(np.mean(np.isinf(passes))),
         "auc": float(auc(curve)),
         "auc_ci95": _ci(auc(boot_curve)),
         "auc_chance": float(auc(chance)),
@@ -319,7 +316,7 @@ def format_markdown(table: dict[str, Any]) -> str:
     for r in table["rows"]:
         t50 = "never" if r["turn50"] is None else str(r["turn50"])
         lo, hi = r["turn50_ci95"]
-        t50 += f" [{'?' if lo is None else lo:}, {'never' if hi is None else f'{hi:.0f}'}]"
+        t50 += f" [{'never' if lo is None else lo}, {'never' if hi is None else hi}]"
         p = r.get("paired_with_first")
         pair = "—"
         if p is not None:

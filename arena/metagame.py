@@ -117,7 +117,7 @@ def alpharank(payoff: np.ndarray, alpha: float = 10.0, population: int = 50) -> 
     from open_spiel.python.egt import alpharank as ar
 
     _, _, pi, _, _ = ar.compute([np.asarray(payoff, float)], m=population, alpha=alpha)
-    return np.clip(np.asarray(pi, dtype=float), 0.0, 1.0)  # no -1e-16 from the solver
+    return np.clip(np.asarray(pi, dtype=float), 0.0, 1.0) + 0.0  # no -1e-16, no -0.0
 
 
 def replicator(

@@ -25,6 +25,7 @@ def cmd_leakage(args: argparse.Namespace) -> int:
     check_spec(args.opponent)
     if args.observer_bot is not None:
         check_spec(args.observer_bot)
+    _check_networks([*bots, args.opponent], args.players)
     if args.horizon < 1:
         raise UsageError(f"--horizon must be at least 1, got {args.horizon}")
     if args.out:
@@ -54,6 +55,18 @@ def cmd_leakage(args: argparse.Namespace) -> int:
         for path in write_leakage(table, args.out, plots=not args.no_plots):
             print(f"wrote {path}")
     return 0
+
+
+def _check_networks(specs: list[str], players: int) -> None:
+    """A bot whose shipped network is missing (``ppo`` before one ships) is a one-line usage
+    error before any game."""
+    from agents.checkpoint import CheckpointError
+    from agents.shipped import check_shipped
+
+    try:
+        check_shipped(specs, players)
+    except CheckpointError as e:
+        raise UsageError(str(e).splitlines()[0]) from e
 
 
 def add_leakage_parser(sub: Any) -> None:

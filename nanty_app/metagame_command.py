@@ -24,11 +24,13 @@ from nanty_app.cli import RAY_HELP
 def cmd_metagame(args: argparse.Namespace) -> int:
     from arena.metagame import format_metagame, lineups, metagame, write_metagame
     from nanty_app.cli import _check_content, bot_list, make_folder
+    from nanty_app.leakage_command import _check_networks
 
     pool = bot_list(args.bots, args.checkpoint, args.trust_checkpoint)
     if len(pool) < 2 or len(set(pool)) != len(pool):
         raise UsageError(f"--bots {args.bots!r}: give at least two different bot specs")
     _check_content(args)
+    _check_networks(list(pool), args.players)
     try:
         from open_spiel.python.egt import alpharank  # noqa: F401
     except ImportError as e:
