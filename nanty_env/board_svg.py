@@ -26,6 +26,7 @@ from nanty_env.board_layout import (
 )
 from nanty_env.engine import Game, GameConfig, tables_for
 from nanty_env.render_panel import HandCard, SeatFacts, panel, seat_label
+from nanty_env.theme_text import RIVERS, themed
 from nanty_env.words import decision_words, outcome_words, view_config, words_for
 
 View = Mapping[str, Any]
@@ -123,6 +124,7 @@ class _Picture:
         style: str = "",
         cls: str = "",
     ) -> None:
+        s = themed(s, self.theme)
         extra = f' font-style="{style}"' if style else ""
         extra += f' class="{cls}"' if cls else ""
         self.add(
@@ -212,7 +214,7 @@ class _Picture:
             self.add(
                 f'<polygon id="area-{area.id}" class="area" data-area="{area.index}" '
                 f'points="{pts}" fill="{shape.fill}" stroke="{INK}" stroke-width="2" '
-                f'stroke-linejoin="round"><title>{escape(self.area_title(area.index))}</title>'
+                f'stroke-linejoin="round"><title>{escape(themed(self.area_title(area.index), self.theme))}</title>'
                 "</polygon>"
             )
             if troubled:
@@ -261,7 +263,7 @@ class _Picture:
         self.text(
             253,
             river_y(253) + 5,
-            "River Thames",
+            RIVERS[self.theme],
             13,
             anchor="middle",
             fill="#f4f8fb",
@@ -411,9 +413,8 @@ class _Picture:
         tip = f"{elder.title} (HP {elder.hp}) of player {owner}" + (
             f", {hits} hit(s)" if hits else ""
         )
-        self.add(
-            f'<g class="elder seat-{owner}" data-elder="{elder.id}"><title>{escape(tip)}</title>'
-        )
+        tip = escape(themed(tip, self.theme))
+        self.add(f'<g class="elder seat-{owner}" data-elder="{elder.id}"><title>{tip}</title>')
         self.add(
             f'<path d="M{x + 1:.1f},{y + 12:.1f} Q{x + 2:.1f},{y - 9:.1f} {x + 11:.1f},{y - 9:.1f} '
             f"Q{x + 20:.1f},{y - 9:.1f} {x + 21:.1f},{y + 12:.1f} Q{x + 16:.1f},{y + 7:.1f} "
@@ -443,7 +444,7 @@ class _Picture:
         y += 14
         for seat in facts.seats:
             y = self.player_block(x, y, seat)
-        y = self.piles(x, y + 4, facts.piles)
+        y = self.piles(x, y + 4, facts.piles + facts.notes)
         if facts.hand is not None:
             self.hand(x, y + 6, facts.hand, facts.known)
 
@@ -483,7 +484,7 @@ class _Picture:
         room = MAP_Y + MAP_H - 6 - y - 14 * len(known_lines) - 16 * len(cards)
         per_card = max(0, min(2, int(room // (12 * max(1, len(cards))))))
         for card in cards:
-            self.add(f'<g class="hand-card"><title>{escape(card.text)}</title>')
+            self.add(f'<g class="hand-card"><title>{escape(themed(card.text, self.theme))}</title>')
             self.text(x + 8, y, card.name, 11.5, weight="bold")
             y += 13
             for line in _wrap(card.text, 64)[:per_card]:

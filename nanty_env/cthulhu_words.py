@@ -15,6 +15,7 @@ from typing import Any
 from nanty_env.engine import GameConfig, Outcome, Termination
 from nanty_env.engine import actions as A
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
+from nanty_env.theme_text import themed
 from nanty_env.words import (
     EFFECT_WORDS,
     PASS_WORDS,
@@ -104,7 +105,7 @@ class CthulhuWords(Words):
         return self.t.data.elder_ones[e].title
 
     def building_type(self, k: int) -> str:
-        return self.t.data.buildings[k].title
+        return themed(self.t.data.buildings[k].title, self.theme)
 
     def great_old_one(self, k: int) -> str:
         return self.t.data.great_old_ones[k].title
@@ -113,11 +114,12 @@ class CthulhuWords(Words):
         return self.t.data.objectives[k].title
 
     def objective_text(self, k: int) -> str:
-        """The objective's goal at this player count, in words (its printed text)."""
-        return self.t.data.objectives[k].text
+        """The objective's goal at this player count, in words (its printed text, in the
+        theme's words)."""
+        return themed(self.t.data.objectives[k].text, self.theme)
 
     # ------------------------------------------------------------------ actions
-    def choice(self, frame: Frame, action: int, *, hide_card: bool = False) -> str:
+    def _choice(self, frame: Frame, action: int, *, hide_card: bool = False) -> str:
         act = self.space.decode(action)
         fam, arg, kind = act.family, act.arg, frame["kind"]
         if fam == "ELDER":
@@ -145,7 +147,7 @@ class CthulhuWords(Words):
                 return f"sacrifice your {self.terms['agent']} in {self.area(area)} (1 hit)"
             if slot == 0 and (kind == "pick_minion" or self._card_symbol(frame) == "minion"):
                 return f"move your {self.terms['agent']} from {self.area(area)}"
-        return super().choice(frame, action, hide_card=hide_card)
+        return super()._choice(frame, action, hide_card=hide_card)
 
     def _card_symbol(self, frame: Frame) -> str:
         return self._symbol(frame) if frame["kind"] == "card" else ""
@@ -174,7 +176,7 @@ class CthulhuWords(Words):
             return f"move it to {name}"
         if kind == "relocate_building":
             return f"move your building from {name}"
-        return super().choice(frame, A.AREA + a)
+        return super()._choice(frame, A.AREA + a)
 
     def _confirm(self, frame: Frame) -> str:
         if frame["kind"] == "card":
@@ -188,7 +190,7 @@ class CthulhuWords(Words):
     def hint(self, action: int) -> str:
         act = self.space.decode(action)
         if act.family in ("PLAY_CARD", "DISCARD_CARD", "SELECT_CARD"):
-            return cthulhu_card_words(act.arg, self.theme, self.config)
+            return themed(cthulhu_card_words(act.arg, self.theme, self.config), self.theme)
         return ""
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from nanty_env.engine import NUM_AREAS, GameConfig, tables_for
+from nanty_env.theme_text import notes_for, themed
 from nanty_env.words import (
     card_words,
     decision_words,
@@ -44,7 +45,9 @@ def render_view_text(
     """``view`` as text: the areas, the players, the piles, the hand, the decision and (for
     the deciding seat, with ``choices``) its legal actions numbered from 1."""
     cfg = view_config(view, config) or GameConfig(num_players=view["num_players"])
-    return _Text(view, cfg, list(players or []), color).draw(choices)
+    text = themed(_Text(view, cfg, list(players or []), color).draw(choices), cfg.theme)
+    notes = notes_for([text], cfg.theme)
+    return "\n".join([text, *notes]) if notes else text
 
 
 class _Text:

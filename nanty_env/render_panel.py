@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from nanty_env.engine import NUM_AREAS, GameConfig, tables_for
+from nanty_env.theme_text import notes_for, themed
 from nanty_env.words import card_words, goal_words, words_for
 
 View = Mapping[str, Any]
@@ -58,6 +59,7 @@ class Panel:
     piles: tuple[str, ...]
     hand: tuple[HandCard, ...] | None
     known: tuple[str, ...]
+    notes: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         """As the web page receives it (tuples become lists)."""
@@ -75,7 +77,8 @@ def seat_label(view: View, q: int, players: Sequence[str]) -> str:
 
 
 def panel(view: View, cfg: GameConfig, players: Sequence[str] = ()) -> Panel:
-    """The panel of ``view`` in ``cfg``'s theme and ruleset."""
+    """The panel of ``view`` in ``cfg``'s theme and ruleset (every word in that theme, and a
+    note on the mark of a borrowed card name when one is shown)."""
     return _Facts(view, cfg, list(players)).panel()
 
 
@@ -101,12 +104,20 @@ class _Facts:
                 HandCard(c, self.words.card(c), card_words(c, self.theme, self.cfg))
                 for c in v["hand"]
             )
-        return Panel(
-            seats=tuple(self.seat(q) for q in range(self.n)),
-            piles=tuple(self.piles()),
-            hand=hand,
-            known=tuple(self.known()) if own_hand else (),
+        th = self.theme
+        seats = tuple(
+            replace(
+                s,
+                label=themed(s.label, th),
+                lines=tuple(Line(themed(line.text, th), line.kind) for line in s.lines),
+            )
+            for s in (self.seat(q) for q in range(self.n))
         )
+        piles = tuple(themed(r, th) for r in self.piles())
+        known = tuple(themed(k, th) for k in self.known()) if own_hand else ()
+        shown = [line.text for s in seats for line in s.lines] + list(piles) + list(known)
+        shown += [c.name for c in hand or ()]
+        return Panel(seats, piles, hand, known, tuple(notes_for(shown, th)))
 
     def seat(self, q: int) -> SeatFacts:
         v = self.v

@@ -14,6 +14,7 @@ from typing import Any
 
 from nanty_env.engine import GameConfig, Outcome, Termination, frame_fields, tables
 from nanty_env.engine import actions as A
+from nanty_env.theme_text import card_name, personality_name, themed
 
 Frame = Mapping[str, Any]  # a frame with readable names (``nanty_env.engine.frame_fields``)
 HIDDEN_CARD = -1  # a card shown face down in a view (``view.HIDDEN_CARD``)
@@ -72,7 +73,9 @@ class Words:
 
     # ------------------------------------------------------------------ names
     def card(self, c: int) -> str:
-        return "a hidden card" if c == HIDDEN_CARD else self.t.data.cards[c].name(self.theme)
+        return (
+            "a hidden card" if c == HIDDEN_CARD else card_name(self.t.data.cards[c].id, self.theme)
+        )
 
     def area(self, a: int) -> str:
         return self.t.data.areas[a].name(self.theme)
@@ -91,7 +94,7 @@ class Words:
         return f"{what} in {self.area(area)}"
 
     def personality(self, k: int) -> str:
-        return self.t.data.personalities[k].name(self.theme)
+        return personality_name(k, self.theme)
 
     # ------------------------------------------------------------------ decisions
     def question(self, frame: Frame) -> str:
@@ -99,7 +102,7 @@ class Words:
         ask = self.questions.get(frame["kind"])
         if ask is None:
             return "decide"
-        return ask(self, frame)
+        return themed(ask(self, frame), self.theme)
 
     def knowers(self, frame: Frame, action: int) -> tuple[int, ...] | None:
         """The only seats allowed to know which card ``action`` names (giving, selling or
@@ -112,6 +115,10 @@ class Words:
     def choice(self, frame: Frame, action: int, *, hide_card: bool = False) -> str:
         """What ``action`` does at the decision ``frame`` (taken by ``frame["player"]``); with
         ``hide_card`` a card passed face down is called "a card" (see :meth:`knowers`)."""
+        return themed(self._choice(frame, action, hide_card=hide_card), self.theme)
+
+    def _choice(self, frame: Frame, action: int, *, hide_card: bool = False) -> str:
+        """:meth:`choice` in the working vocabulary (a ruleset's subclass adds its own)."""
         act = self.space.decode(action)
         seat, kind = frame["player"], frame["kind"]
         fam, arg = act.family, act.arg
@@ -145,7 +152,7 @@ class Words:
         """What the card an action names does ("" for actions naming no card)."""
         act = A.decode(action)
         if act.family in ("PLAY_CARD", "DISCARD_CARD", "SELECT_CARD"):
-            return card_words(act.arg, self.theme)
+            return themed(card_words(act.arg, self.theme), self.theme)
         return ""
 
     def _symbol(self, frame: Frame) -> str:
@@ -446,7 +453,7 @@ def goal_words(personality: int, num_players: int, threshold_set: str, theme: st
     if p.end_rule:
         rule = END_RULE_WORDS.get(p.end_rule, "").format(agents=agents)
         text = f"{text}; {rule}" if text else rule
-    return text
+    return themed(text, theme)
 
 
 def outcome_words(
@@ -455,6 +462,12 @@ def outcome_words(
     """How the game ended, in a sentence, from an outcome's saved ``reason`` (records keep it
     so); read through :class:`~nanty_env.engine.Outcome`'s termination and detail (an
     expansion game's ending in the expansion's words)."""
+    return themed(_outcome_words(winners, reason, theme, config), theme)
+
+
+def _outcome_words(
+    winners: Sequence[int], reason: str, theme: str, config: GameConfig | None = None
+) -> str:
     if (config is not None and config.expansion is not None) or _expansion_reason(reason):
         from nanty_env.cthulhu_words import cthulhu_outcome_words
 
@@ -469,7 +482,7 @@ def outcome_words(
         kind, detail = None, ""
     if kind is Termination.GOAL:
         idx = d.personality_index.get(detail)
-        name = d.personalities[idx].name(theme) if idx is not None else detail
+        name = personality_name(idx, theme) if idx is not None else detail
         return f"{who} {verb}: the secret goal of {name} is met"
     if kind is Termination.DECK and detail == "personality":
         return f"The draw pile ran out: {who} {verb} by their personality"
@@ -493,7 +506,7 @@ def log_lines(game: Any, start: int = 0) -> list[str]:
         if line.startswith(_GAME_OVER) and game.outcome is not None:
             o, cfg = game.outcome, game.cfg
             line = "Game over. " + outcome_words(o.winners, o.reason, cfg.theme, cfg) + "."
-        out.append(line)
+        out.append(themed(line, game.cfg.theme))
     return out
 
 
@@ -592,8 +605,8 @@ def card_words(c: int, theme: str, config: GameConfig | None = None) -> str:
     if config is not None and config.expansion is not None:
         from nanty_env.cthulhu_words import cthulhu_card_words
 
-        return cthulhu_card_words(c, theme, config)
-    return symbols_words(c, theme, tables(), SYMBOL_WORDS, EFFECT_WORDS)
+        return themed(cthulhu_card_words(c, theme, config), theme)
+    return themed(symbols_words(c, theme, tables(), SYMBOL_WORDS, EFFECT_WORDS), theme)
 
 
 def symbols_words(

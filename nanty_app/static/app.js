@@ -76,6 +76,7 @@ function showTable(prefix, answer, handTitle) {
   }
   const piles = element("div", "seat piles");
   for (const row of answer.panel.piles) piles.append(element("div", "fact", row));
+  for (const note of answer.panel.notes) piles.append(element("div", "fact note-mark", note));
   players.append(piles);
   const hand = $(`${prefix}hand`);
   if (!hand) return;
