@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import importlib.util
 import os
 from pathlib import Path
 
@@ -9,7 +11,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.ipynb"))
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
 @pytest.mark.slow
@@ -34,3 +37,35 @@ def test_notebook_runs(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPat
         if o.get("output_type") == "error"
     ]
     assert not errors
+
+
+def execute_module():
+    """``notebooks/execute.py``, which stores the notebooks executed (its size limits)."""
+    spec = importlib.util.spec_from_file_location("execute", ROOT / "notebooks" / "execute.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("name", ["01_quickstart", "02_train_ppo", "03_evaluate"])
+def test_committed_notebooks_show_their_outputs_and_plots_and_stay_small(name: str) -> None:
+    """The notebooks are stored executed (``python notebooks/execute.py``): every code cell
+    has run and shows something, none failed, each shows a picture, and the file is small."""
+    limits = execute_module()
+    path = ROOT / "notebooks" / f"{name}.ipynb"
+    assert path.name in limits.NOTEBOOKS
+    assert path.stat().st_size <= limits.MAX_NOTEBOOK_BYTES
+    nb = nbformat.read(path, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert all(c.get("execution_count") for c in code), "a code cell has not run"
+    assert all(c.get("outputs") for c in code), "a code cell shows nothing"
+    outputs = [o for c in code for o in c.outputs]
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    pngs = [
+        base64.b64decode(o["data"]["image/png"])
+        for o in outputs
+        if "image/png" in o.get("data", {})
+    ]
+    assert pngs, "no picture"
+    assert all(png.startswith(b"\x89PNG") and len(png) <= limits.MAX_PNG_BYTES for png in pngs)
+    assert not any("/tmp/" in str(o) or "/work/" in str(o) for o in outputs)  # no local paths
