@@ -87,6 +87,9 @@ function showTable(prefix, answer, handTitle) {
   hand.append(element("p", "hint", "Choose a card to read what it does."));
   for (const card of answer.panel.hand) hand.append(handCard(card));
   for (const line of answer.panel.known) hand.append(element("p", "known", line));
+  if (answer.panel.hand.some((card) => card.name.endsWith("†"))) {
+    for (const note of answer.panel.notes) hand.append(element("p", "hint", note));
+  }
 }
 
 // A card of the hand: its name as a button that shows (and hides) what the card does.
