@@ -7,7 +7,9 @@ from pathlib import Path
 
 
 def learning_curve(out: Path, path: Path | None = None) -> Path:
-    """Training win rate (rolling) and evaluation win rates with 95 % CIs against timesteps."""
+    """Training win rate (rolling) and evaluation win rates with 95 % CIs against timesteps,
+    from a run's ``progress.csv`` (SB3's one row a game; RLlib's one row a training round,
+    with the policy seats' win rate) and ``eval.csv``."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -18,7 +20,13 @@ def learning_curve(out: Path, path: Path | None = None) -> Path:
     prog = out / "progress.csv"
     if prog.exists():
         rows = list(csv.DictReader(prog.open()))
-        if rows:
+        if rows and "policy_seat_win_rate" in rows[0]:  # the RLlib backend: one row a round
+            rows = [r for r in rows if r["policy_seat_win_rate"] != ""]
+            t = np.array([int(r["env_steps"]) for r in rows])
+            rate = np.array([float(r["policy_seat_win_rate"]) for r in rows])
+            label = "training games (policy seats, last 200)"
+            ax.plot(t, rate, color="0.6", marker="." if len(t) < 30 else "", label=label)
+        elif rows:
             t = np.array([int(r["timesteps"]) for r in rows])
             won = np.array([int(r["won"]) for r in rows], dtype=float)
             k = max(1, min(200, len(won) // 10))

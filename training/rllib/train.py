@@ -5,7 +5,9 @@ action-masking policy for every seat the bots do not play.
 trained policy as a nanty-policy checkpoint, playable by ``nanty eval --checkpoint``),
 ``checkpoints/step_N.*`` and ``checkpoints/last.*`` (the same, every ``checkpoint_every``
 iterations), ``progress.csv`` (one row per iteration: env steps, episodes, the policy seats' win
-rate, throughput) and ``train.json`` (totals and the measured env steps per second).
+rate, throughput), ``tb/`` (TensorBoard: the same and the learner's losses),
+``learning_curve.png`` (the SB3 path's figure) and ``train.json`` (totals and the measured env
+steps per second); see :mod:`training.rllib.logs`.
 
 The same config runs on one machine (``ray.address: null``: Ray starts here) or on a cluster
 (``ray.address: auto`` after ``ray start``, with more ``ray.num_env_runners``); see
@@ -14,7 +16,6 @@ The same config runs on one machine (``ray.address: null``: Ray starts here) or 
 
 from __future__ import annotations
 
-import csv
 import json
 import logging
 import os
@@ -32,19 +33,11 @@ from ray.tune.registry import register_env
 from training.rllib.config import RLlibConfig
 from training.rllib.env import NantyMultiAgentEnv
 from training.rllib.export import export_module
+from training.rllib.logs import RunLog
 from training.rllib.module import MaskedMLPModule
 
 ENV_NAME = "nanty_narking_v0"
 POLICY = "shared"
-PROGRESS_FIELDS = (
-    "iteration",
-    "env_steps",
-    "episodes",
-    "policy_seat_win_rate",
-    "episode_len_mean",
-    "seconds",
-    "env_steps_per_second",
-)
 
 
 def make_env(env_config: dict[str, Any]) -> NantyMultiAgentEnv:
@@ -170,34 +163,18 @@ def _loop(algo: Any, cfg: RLlibConfig, out: Path, progress: bool) -> dict[str, A
         deadline = time.monotonic() + 60 * cfg.time_limit_minutes
     bar = _bar(total, progress)
     t0 = time.perf_counter()
-    steps, iteration, sample_seconds = 0, 0, 0.0
-    with (out / "progress.csv").open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=PROGRESS_FIELDS)
-        writer.writeheader()
+    steps, iteration = 0, 0
+    with RunLog(out, POLICY) as log:
         while steps < total and (deadline is None or time.monotonic() < deadline):
             result = algo.train()
             iteration += 1
-            runners = result.get("env_runners", {})
             steps = int(result.get("num_env_steps_sampled_lifetime", steps))
-            seconds = float(result.get("time_this_iter_s", 0.0))
-            sample_seconds += float(result.get("timers", {}).get("env_runner_sampling_timer", 0.0))
-            sampled = int(runners.get("num_env_steps_sampled", 0))
-            writer.writerow(
-                {
-                    "iteration": iteration,
-                    "env_steps": steps,
-                    "episodes": int(runners.get("num_episodes_lifetime", 0)),
-                    "policy_seat_win_rate": _round(runners.get("policy_seat_win_rate")),
-                    "episode_len_mean": _round(runners.get("episode_len_mean")),
-                    "seconds": round(seconds, 2),
-                    "env_steps_per_second": round(sampled / seconds, 1) if seconds else "",
-                }
-            )
-            f.flush()
+            log.round(iteration, steps, result)
             bar.n = min(steps, total)
             bar.refresh()
             if iteration % cfg.checkpoint_every == 0:
                 _export(algo, cfg, out / "checkpoints", steps, iteration)
+        log.curve()
     bar.close()
     wall = time.perf_counter() - t0
     _export(algo, cfg, out / "checkpoints", steps, iteration)
@@ -221,10 +198,6 @@ def _export(
     names = [name] if name else [f"step_{steps}", "last"]
     for n in names:
         export_module(module, folder / n, env=env, trained_with=trained)
-
-
-def _round(x: Any) -> float | str:
-    return "" if x is None else round(float(x), 4)
 
 
 def _commit() -> str:
