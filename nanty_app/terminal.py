@@ -1,11 +1,13 @@
 """``nanty play``: play Nanty Narking against the bots in the terminal.
 
 One person sits at seat 0 (``--humans 2`` or more: hot-seat, the screen is cleared and the
-next person called before each hand is shown). Each decision shows the board, your hand, your
-personality and the legal actions numbered from 1; type a number. Choices can come from a pipe
-(``yes 1 | nanty play --bots random,random,random --seed 3``); at the end of the input the game
-stops with a message. Every game is saved as a record (after each of your moves, and at the
-end), to be replayed with ``nanty replay``.
+next person called before each hand is shown). Each decision shows your hand and the legal
+actions numbered from 1; type a number. The board (areas, players, piles) is shown at your
+first decision of a turn when it has changed since you last saw it, and whenever you type
+``b``; ``q`` saves the game and quits. Choices can come from a pipe (``yes 1 | nanty play --bots
+random,random,random --seed 3``); at the end of the input the game stops with a message. Every
+game is saved as a record (after each of your moves, and at the end), to be replayed with
+``nanty replay``.
 
 Nothing printed tells a person what their seat could not know: the others' cards passed face
 down are not named, and "(the only choice)" marks only the person's own forced decisions (that
@@ -29,14 +31,19 @@ from nanty_env.render import COLOUR_NAMES, render_view_text
 from nanty_env.words import outcome_words
 
 CLEAR = "\x1b[2J\x1b[H"
-EXIT_STOPPED = 3  # the game was stopped before its end (end of input or 'q')
+EXIT_STOPPED = 3  # the input ended before the game did (a person's 'q' is no error: 0)
 HELP = (
-    "Type the number of your choice, 'b' to see the board again, 'q' to stop (the game is saved)."
+    "Type the number of your choice; 'b' shows the board, 'h' this help, "
+    "'q' saves the game and quits."
 )
 
 
 class Stop(Exception):
-    """The person stopped the game (``q``) or the input ended."""
+    """The person stopped the game (``q``, ``quit``) or the input ended (``ended``)."""
+
+    def __init__(self, message: str, *, ended: bool = False) -> None:
+        super().__init__(message)
+        self.ended = ended
 
 
 class TerminalGame:
@@ -64,6 +71,7 @@ class TerminalGame:
         # forced or not, or a call would tell the others that one had a card to react with
         table.ask_forced = table.ask_forced or len(self.humans) > 1
         self.last_human = -1
+        self.boards: dict[int, tuple[int, str]] = {}  # per person: the turn and board last shown
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -80,9 +88,9 @@ class TerminalGame:
                 self.human_turn(t.to_move)
         except Stop as stop:
             path = t.save()
-            self.say(f"\n{stop} The game is stopped and saved" + (f" to {path}" if path else "."))
+            self.say(f"\n{stop} The game is stopped and saved" + (f" to {path}." if path else "."))
             self.say(f"Replay it with: nanty replay {path}" if path else "")
-            return EXIT_STOPPED
+            return EXIT_STOPPED if stop.ended else 0
         except KeyboardInterrupt:
             path = t.save()
             self.say(f"\nInterrupted. The game is saved to {path}." if path else "\nInterrupted.")
@@ -121,7 +129,8 @@ class TerminalGame:
 
     def human_turn(self, seat: int) -> None:
         t = self.table
-        if len(self.humans) > 1 and seat != self.last_human:
+        switched = len(self.humans) > 1 and seat != self.last_human  # the screen was cleared
+        if switched:
             if self.clear:
                 self.out.write(CLEAR)
             self.say(f"\n=== Player {seat} ({t.names[seat]}): your turn to decide. ===")
@@ -131,13 +140,17 @@ class TerminalGame:
         self.last_human = seat
         choices = t.choices(seat)
         self.say("")
-        self.say(render_view_text(t.view(seat), t.config, t.names, color=self.color))
+        self.show_board(seat, always=switched)
+        self.say(self.text(seat, "decision"))
         while True:
-            answer = self.ask_line(f"Player {seat}, your choice [1-{len(choices)}]: ").strip()
+            answer = self.ask_line(
+                f"Player {seat}, your choice [1-{len(choices)}, b board, h help, q save and quit]: "
+            ).strip()
             if answer.lower() in ("q", "quit", "exit"):
-                raise Stop("You stopped the game.")
+                raise Stop(f"You quit at turn {t.game.turn}.")
             if answer.lower() in ("b", "board"):
-                self.say(render_view_text(t.view(seat), t.config, t.names, color=self.color))
+                self.show_board(seat, always=True)
+                self.say(self.text(seat, "decision"))
                 continue
             if answer.lower() in ("h", "help", "?"):
                 self.say(HELP)
@@ -151,11 +164,29 @@ class TerminalGame:
             t.save()
             return
 
+    def text(self, seat: int, part: str) -> str:
+        """What ``seat`` sees: ``part`` of :func:`render_view_text` of its view."""
+        t = self.table
+        return render_view_text(t.view(seat), t.config, t.names, color=self.color, part=part)
+
+    def show_board(self, seat: int, *, always: bool = False) -> None:
+        """The board, for the first decision of a turn if it changed since ``seat`` saw it
+        last, or ``always`` (asked for, or the screen was cleared for another person)."""
+        turn = self.table.game.turn
+        board = self.text(seat, "board")
+        seen_turn, seen = self.boards.get(seat, (-1, ""))
+        if always or (turn != seen_turn and board != seen):
+            self.say(board)
+            self.say("")
+            self.boards[seat] = (turn, board)
+        elif turn != seen_turn:
+            self.boards[seat] = (turn, board)
+
     def ask_line(self, prompt: str) -> str:
         try:
             return self.read(prompt)
         except EOFError:
-            raise Stop("End of input before the game ended.") from None
+            raise Stop("End of input before the game ended.", ended=True) from None
 
 
 def move_lines(move: Move, names: list[str], viewers: list[int]) -> list[str]:

@@ -41,11 +41,14 @@ def render_view_text(
     *,
     color: bool = False,
     choices: bool = True,
+    part: str = "all",
 ) -> str:
     """``view`` as text: the areas, the players, the piles, the hand, the decision and (for
-    the deciding seat, with ``choices``) its legal actions numbered from 1."""
+    the deciding seat, with ``choices``) its legal actions numbered from 1. ``part``:
+    ``"board"`` the table alone (title, areas, players, piles), ``"decision"`` the rest (the
+    hand, what the seat knows of others' cards, the decision), ``"all"`` both."""
     cfg = view_config(view, config) or GameConfig(num_players=view["num_players"])
-    text = themed(_Text(view, cfg, list(players or []), color).draw(choices), cfg.theme)
+    text = themed(_Text(view, cfg, list(players or []), color).draw(choices, part), cfg.theme)
     notes = notes_for([text], cfg.theme)
     return "\n".join([text, *notes]) if notes else text
 
@@ -74,7 +77,13 @@ class _Text:
             label += ", you"
         return self.paint(q, label + ")")
 
-    def draw(self, choices: bool) -> str:
+    def draw(self, choices: bool, part: str = "all") -> str:
+        lines = self.board() if part in ("all", "board") else []
+        if part in ("all", "decision"):
+            lines += self.hand_and_decision(choices)
+        return "\n".join(lines).rstrip("\n")
+
+    def board(self) -> list[str]:
         v = self.v
         see = "everything revealed" if self.revealed else f"seen by player {v['seat']}"
         state = "game over" if v["terminal"] else f"turn {v['turn']}, player {v['active']}'s turn"
@@ -88,6 +97,11 @@ class _Text:
             lines += self.player(q)
         lines.append("")
         lines += self.piles()
+        return lines
+
+    def hand_and_decision(self, choices: bool) -> list[str]:
+        v = self.v
+        lines = []
         if not self.revealed:
             lines.append(self.bold("Your hand:") + ("" if v["hand"] else " (empty)"))
             lines += [
@@ -100,7 +114,7 @@ class _Text:
                     lines.append(f"You know {self.who(q)} holds: {known}")
         lines.append("")
         lines += self.decision(choices)
-        return "\n".join(lines)
+        return lines
 
     def areas(self) -> list[str]:
         v = self.v

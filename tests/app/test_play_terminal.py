@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from nanty_env.records import check_record, load_record
 
@@ -54,12 +55,27 @@ def test_bad_input_asks_again_and_end_of_input_stops_clearly(nanty, tmp_path) ->
     assert len(humans) >= 3  # the three valid answers were played
 
 
-def test_q_stops_and_saves(nanty, tmp_path) -> None:
+def test_q_saves_and_quits(nanty, tmp_path) -> None:
     out = nanty(
         ["play", "--bots", "random,random", "--seed", "2", "--records", str(tmp_path)], "1\nq\n"
     )
-    assert out.returncode == 3 and "You stopped the game." in out.stdout
-    assert len(list(tmp_path.iterdir())) == 1
+    assert "q save and quit]: " in out.stdout  # every prompt says what q does
+    assert out.returncode == 0  # quitting is no error (the end of a pipe's input is: 3)
+    (path,) = tmp_path.iterdir()
+    assert re.search(r"You quit at turn \d+\. The game is stopped and saved to ", out.stdout)
+    assert f"nanty replay {path}" in out.stdout
+    assert load_record(path)["outcome"] is None
+
+
+def test_the_board_is_shown_when_it_changed_at_a_turn_start_and_on_b(nanty, tmp_path) -> None:
+    args = ["play", "--bots", "random,random,random", "--seed", "3", "--records", str(tmp_path)]
+    text = nanty(args, "1\n" * 5000).stdout
+    decisions = text.count("your choice [")
+    boards = text.count("Nanty Narking — turn")
+    assert decisions > 40 and 0 < boards < decisions / 2  # not at every decision
+    assert text.count("Your decision:") == decisions  # the hand and the question: always
+    asked = nanty([*args, "--no-color"], "1\nb\nb\nq\n").stdout
+    assert asked.count("Nanty Narking — turn") == 3  # the first decision's, then each 'b'
 
 
 def test_hot_seat_calls_each_person_before_showing_a_hand(nanty, tmp_path) -> None:
