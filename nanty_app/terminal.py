@@ -102,7 +102,8 @@ class TerminalGame:
         if seat >= 0:
             self.say(render_view_text(final, t.config, t.names, color=self.color))
         else:
-            self.say("\nGame over. " + outcome_words(o.winners, o.reason, t.config.theme, t.config))
+            said = outcome_words(o.winners, o.reason, t.config.theme, t.config, t.game.persona)
+            self.say("\nGame over. " + said)
         if o.points:
             self.say("Points: " + ", ".join(f"player {q} {p}" for q, p in enumerate(o.points)))
         mine = [s for s in self.humans if s in o.winners]

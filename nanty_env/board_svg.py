@@ -516,14 +516,30 @@ class _Picture:
             f'rx="8" fill="#3b2f20"/>'
         )
         if v["terminal"]:
-            line = "Game over. " + outcome_words(
-                v.get("winners", []), v.get("reason", ""), self.theme, self.cfg
+            said = outcome_words(
+                v.get("winners", []),
+                v.get("reason", ""),
+                self.theme,
+                self.cfg,
+                v.get("personalities"),
             )
-            self.text(MAP_X + 16, y + 30, line, 16, weight="bold", fill="#ffe9a8", cls="decision")
+            lines = _wrap("Game over. " + said, 130)[:2]
+            top = y + (22 if len(lines) > 1 else 28)
+            for k, line in enumerate(lines):
+                self.text(
+                    MAP_X + 16,
+                    top + 17 * k,
+                    line.strip(),
+                    14,
+                    weight="bold",
+                    fill="#ffe9a8",
+                    cls="decision",
+                )
             pts = v.get("points")
             if pts:
                 scores = ", ".join(f"player {q} {p}" for q, p in enumerate(pts))
-                self.text(MAP_X + 16, y + 50, f"Points: {scores}", 12, fill="#f5edd9")
+                x = WIDTH - MAP_X - 16
+                self.text(x, y + 28, f"Points: {scores}", 12, fill="#f5edd9", anchor="end")
             return
         question, choices = decision_words(v, self.theme, self.cfg)
         cp = v["current_player"]

@@ -214,12 +214,17 @@ def cthulhu_outcome_words(
         kind, detail = None, ""
     if kind is Termination.SUDDEN_DEATH:
         idx = t.data.objective_index.get(detail)
-        name = t.data.objectives[idx].title if idx is not None else detail
-        return f"{who} {verb}: the secret objective {name} is met"
+        if idx is None:
+            return f"{who} {verb}: the secret objective {detail} is met"
+        objective = t.data.objectives[idx]
+        return f"{who} {verb}: the secret objective {objective.title} is met ({objective.text.rstrip('.')})"
     if kind is Termination.DECK and detail == "objective":
-        return f"The draw pile ran out: {who} {verb} with Sloth"
+        return (
+            f"The draw pile ran out: {who} {verb} with the secret objective Sloth "
+            "(it wins when the game ends by the draw pile or by doomsday)"
+        )
     if kind is Termination.DECK:
-        return f"The draw pile ran out: {who} {verb} on points"
+        return f"The draw pile ran out and no objective was met: {who} {verb} on points"
     if kind is Termination.DOOMSDAY:
         return f"Doomsday: the Insanity marker reached 13 and Azathoth awakes: {who} {verb}"
     return f"{who} {verb} ({reason})"

@@ -181,7 +181,7 @@ class _Text:
             mark = " ★ winner"
         elif q == v["active"] and not v["terminal"]:
             mine = not self.revealed and q == v["seat"]
-            mark = " ◆ your turn" if mine else " ◆ their turn"
+            mark = " ◆ your turn" if mine else " ◆ on turn"
         out = [f"{self.who(q)}{mark}: " + " · ".join(facts)]
         if self.x:
             k = self.objective(q)
@@ -247,7 +247,11 @@ class _Text:
         v = self.v
         if v["terminal"]:
             line = outcome_words(
-                v.get("winners", []), v.get("reason", ""), self.cfg.theme, self.cfg
+                v.get("winners", []),
+                v.get("reason", ""),
+                self.cfg.theme,
+                self.cfg,
+                v.get("personalities"),
             )
             out = [self.bold("Game over. ") + line]
             if v.get("points"):

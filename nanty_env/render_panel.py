@@ -136,7 +136,7 @@ class _Facts:
         if v["terminal"] and q in v.get("winners", []):
             mark = "★ winner"
         elif q == v["active"] and not v["terminal"]:
-            mark = "◆ your turn" if not self.revealed and q == v["seat"] else "◆ their turn"
+            mark = "◆ your turn" if not self.revealed and q == v["seat"] else "◆ on turn"
         return SeatFacts(
             seat=q,
             label=seat_label(v, q, self.players),

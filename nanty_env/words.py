@@ -127,9 +127,13 @@ class Words:
         if fam == "CONFIRM":
             return self._confirm(frame)
         if fam == "PLAY_CARD":
-            suffix = " in reply" if kind == "react" else ""
-            return f"play {self.card(arg)}{suffix}"
+            if kind == "react":
+                says = REACT_WORDS.get(self.t.data.cards[arg].effect, "play {card} in reply")
+                return says.format(card=self.card(arg), agent=self.terms["agent"])
+            return f"play {self.card(arg)}"
         if fam == "DISCARD_CARD":
+            if kind != "discard" and "interrupt" in self.t.data.cards[arg].symbols:
+                return f"discard {self.card(arg)} ({INTERRUPT_DISCARD})"
             return f"discard {self.card(arg)}"
         if fam == "SELECT_CARD":
             verb = SELECT_VERBS.get(kind, "choose {card}")
@@ -244,7 +248,7 @@ def _react_question(w: Words, f: Frame) -> str:
         area=w.area(f["area"]) if f.get("area", -1) >= 0 else "the city",
         src=f.get("source", ""),
     )
-    return f"Out of turn: {threat}. Block it, or let it happen"
+    return f"Out of turn: {threat}. Play an interrupt card, or let it happen"
 
 
 def _discard_question(w: Words, f: Frame) -> str:
@@ -342,6 +346,19 @@ PASS_WORDS: Mapping[str, str] = {
     "buy_building": "buy nothing",
     "half_build": "do not build",
 }
+
+REACT_WORDS: Mapping[str, str] = {
+    "interrupt_prevent_move_or_removal": "play {card}: stop it",
+    "interrupt_prevent_removal": "play {card}: stop the removal",
+    "interrupt_immune_to_text": "play {card}: ignore that card's text",
+    "interrupt_replace_removed_agent": (
+        "play {card}: your {agent} is still removed, then you place it in another area"
+    ),
+}
+"""What playing an interrupt card in reply does, by its effect (it does not always block)."""
+
+INTERRUPT_DISCARD = "an interrupt card may be discarded at any time of your turn"
+"""Why a card can be discarded in the middle of a decision about something else."""
 
 PRIVATE_SELECT = ("give_cards", "sell", "keep_one", "money_or_card")
 """Decisions where the chosen card changes hands face down."""
@@ -457,16 +474,26 @@ def goal_words(personality: int, num_players: int, threshold_set: str, theme: st
 
 
 def outcome_words(
-    winners: Sequence[int], reason: str, theme: str, config: GameConfig | None = None
+    winners: Sequence[int],
+    reason: str,
+    theme: str,
+    config: GameConfig | None = None,
+    personalities: Sequence[int] | None = None,
 ) -> str:
     """How the game ended, in a sentence, from an outcome's saved ``reason`` (records keep it
-    so); read through :class:`~nanty_env.engine.Outcome`'s termination and detail (an
-    expansion game's ending in the expansion's words)."""
-    return themed(_outcome_words(winners, reason, theme, config), theme)
+    so): who won and by which goal or ending, read through
+    :class:`~nanty_env.engine.Outcome`'s termination and detail (an expansion game's ending in
+    the expansion's words). ``config`` adds the goal met; ``personalities`` (every seat's,
+    shown once the game is over) name the personality that won when the draw pile ran out."""
+    return themed(_outcome_words(winners, reason, theme, config, personalities), theme)
 
 
 def _outcome_words(
-    winners: Sequence[int], reason: str, theme: str, config: GameConfig | None = None
+    winners: Sequence[int],
+    reason: str,
+    theme: str,
+    config: GameConfig | None,
+    personalities: Sequence[int] | None,
 ) -> str:
     if (config is not None and config.expansion is not None) or _expansion_reason(reason):
         from nanty_env.cthulhu_words import cthulhu_outcome_words
@@ -483,13 +510,25 @@ def _outcome_words(
     if kind is Termination.GOAL:
         idx = d.personality_index.get(detail)
         name = personality_name(idx, theme) if idx is not None else detail
-        return f"{who} {verb}: the secret goal of {name} is met"
+        goal = ""
+        if idx is not None and config is not None:
+            goal = goal_words(idx, config.num_players, config.threshold_set, theme)
+        said = f"{who} {verb} as {name}: the secret goal is met"
+        return f"{said} ({goal})" if goal else said
     if kind is Termination.DECK and detail == "personality":
+        known = personalities is not None and len(winners) == 1
+        if known:
+            k = personalities[winners[0]]
+            rule = END_RULE_WORDS.get(d.personalities[k].end_rule, "")
+            rule = rule.format(agents=d.themes[theme]["agents"])
+            name = personality_name(k, theme)
+            said = f"The draw pile ran out: {who} {verb} by their personality, {name}"
+            return said + (f" ({rule})" if rule else "")
         return f"The draw pile ran out: {who} {verb} by their personality"
     if kind is Termination.DECK:
-        return f"The draw pile ran out: {who} {verb} on points"
+        return f"The draw pile ran out and no goal was met: {who} {verb} on points"
     if kind is Termination.RIOTS:
-        return f"Riots with eight trouble markers: {who} {verb} on points"
+        return f"Riots with eight trouble markers end the game: {who} {verb} on points"
     return f"{who} {verb} ({reason})"
 
 
@@ -505,7 +544,8 @@ def log_lines(game: Any, start: int = 0) -> list[str]:
         line = _LOG_PREFIX.sub("", line)
         if line.startswith(_GAME_OVER) and game.outcome is not None:
             o, cfg = game.outcome, game.cfg
-            line = "Game over. " + outcome_words(o.winners, o.reason, cfg.theme, cfg) + "."
+            said = outcome_words(o.winners, o.reason, cfg.theme, cfg, list(game.persona))
+            line = f"Game over. {said}."
         out.append(themed(line, game.cfg.theme))
     return out
 

@@ -36,7 +36,9 @@ def game_state(gid: str, table: Table) -> dict[str, Any]:
         o = table.game.outcome
         outcome = {
             "winners": list(o.winners),
-            "text": outcome_words(o.winners, o.reason, table.config.theme, table.config),
+            "text": outcome_words(
+                o.winners, o.reason, table.config.theme, table.config, list(table.game.persona)
+            ),
             "points": None if o.points is None else list(o.points),
             "you_won": 0 in o.winners,
         }
@@ -122,7 +124,7 @@ def picture(game: Game, names: list[str], who: str | int = "all") -> dict[str, A
         o = game.outcome
         outcome = {
             "winners": list(o.winners),
-            "text": outcome_words(o.winners, o.reason, cfg.theme, cfg),
+            "text": outcome_words(o.winners, o.reason, cfg.theme, cfg, list(game.persona)),
             "points": None if o.points is None else list(o.points),
         }
     return {

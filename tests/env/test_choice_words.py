@@ -1,16 +1,17 @@
 """The words of a choice say what happens: skipping a symbol says what is not done, a card
-played in answer to another says so without claiming it blocks, and the seat that decides is
-told it is its own turn."""
+played in answer to another says what it does (it does not always block), an interrupt card
+discarded in the middle of another decision says why, the seat that decides is told it is its
+own turn, and the end of the game names the winner and the goal or ending."""
 
 from __future__ import annotations
 
 import random
 
 from nanty_env.board_svg import board_svg
-from nanty_env.engine import Game, GameConfig, frame_fields
+from nanty_env.engine import Game, GameConfig, frame_fields, tables
 from nanty_env.engine import actions as A
 from nanty_env.render import render_view_text
-from nanty_env.words import words_for
+from nanty_env.words import INTERRUPT_DISCARD, outcome_words, words_for
 
 
 def choice_words_seen(kinds: set[str], games: int = 30) -> dict[str, list[str]]:
@@ -34,10 +35,37 @@ def test_skipping_a_symbol_and_playing_in_reply_say_what_happens() -> None:
     assert skips and all(w.startswith("don't ") and w.endswith("(skip this symbol)") for w in skips)
     assert "don't carry out the card's text (skip this symbol)" in skips
     plays = [w for w in seen["react"] if w.startswith("play ")]
-    assert plays and all(w.endswith(" in reply") and "block" not in w for w in plays)
+    assert plays and not any("block" in w or w.endswith(" in reply") for w in plays)
+    replaced = [w for w in plays if "Red-Headed League" in w or "Victor Frankenstein" in w]
+    assert replaced and all(
+        w.endswith("is still removed, then you place it in another area") for w in replaced
+    )  # it moves your piece: it blocks nothing
 
 
-def test_the_deciding_seat_reads_your_turn_and_the_others_their_turn() -> None:
+def test_an_interrupt_discarded_mid_decision_says_why() -> None:
+    seen = choice_words_seen({"card", "main", "end"})
+    discards = [w for k in seen for w in seen[k] if w.startswith("discard ")]
+    assert discards and all(w.endswith(f"({INTERRUPT_DISCARD})") for w in discards)
+
+
+def test_the_end_names_the_winner_and_the_goal_or_ending() -> None:
+    config = GameConfig(num_players=3)
+    goal = outcome_words([1], "personality:lord_balmoral", "nanty", config)
+    assert goal.startswith("player 1 wins as Lord Balmoral: the secret goal is met (")
+    assert "areas" in goal
+    holmes = tables().data.personality_index["sherlock_holmes"]
+    deck = outcome_words([2], "deck_exhausted:personality", "nanty", config, [0, 1, holmes])
+    assert deck == (
+        "The draw pile ran out: player 2 wins by their personality, Sherlock Holmes "
+        "(win if nobody has won when the draw pile runs out)"
+    )
+    assert "on points" in outcome_words([0], "deck_exhausted:points", "nanty", config)
+    x = GameConfig(num_players=3, expansion="cthulhu")
+    said = outcome_words([0], "objective:gluttony", "nanty", x)
+    assert said.startswith("player 0 wins: the secret objective Gluttony is met (At the start")
+
+
+def test_the_deciding_seat_reads_your_turn_and_the_others_on_turn() -> None:
     config = GameConfig(num_players=3)
     g = Game.new(config, 1)
     g.apply(A.PASS if A.PASS in g.legal_actions() else g.legal_actions()[0])
@@ -45,9 +73,9 @@ def test_the_deciding_seat_reads_your_turn_and_the_others_their_turn() -> None:
     mine, other = g.view(active), g.view((active + 1) % 3)
     assert "◆ your turn" in render_view_text(mine, config, [])
     assert "◆ your turn" not in render_view_text(other, config, [])
-    assert "◆ their turn" in render_view_text(other, config, [])
+    assert "◆ on turn" in render_view_text(other, config, [])
     assert "◆ your turn" in board_svg(mine, config, [])
-    assert "◆ their turn" in board_svg(other, config, [])
+    assert "◆ on turn" in board_svg(other, config, [])
 
 
 def test_the_end_of_the_game_is_told_in_words_not_its_raw_reason() -> None:
