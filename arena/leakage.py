@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import bot_rngs, play_game
-from agents.beliefs import Belief, PolicyModel, PriorModel, is_public
+from agents.beliefs import Belief, FittedModel, LikelihoodModel, PolicyModel, PriorModel, is_public
 from agents.registry import make_bot
 from agents.rulesets import game_roles
 from arena.paired import paired
@@ -54,6 +54,9 @@ class LeakageLogger:
         opponent: the bot in every other seat.
         observer_bot: the bot the observer's policy model assumes (None: ``bot`` itself).
         samples, epsilon, kinds: the policy model's options (:class:`PolicyModel`).
+        observer: ``policy`` (the policy model above: the best observer) or ``fitted`` (the
+            shipped role model, which HeuristicBot opponents read: what the bot's table
+            actually sees).
     """
 
     bot: str
@@ -62,19 +65,21 @@ class LeakageLogger:
     samples: int = 1
     epsilon: float = 0.2
     kinds: tuple[str, ...] | None = None
+    observer: str = "policy"
+
+    def model(self, seat: int) -> LikelihoodModel:
+        """The observer's likelihood model, watching ``seat``."""
+        if self.observer == "fitted":
+            return FittedModel()
+        return PolicyModel(
+            self.observer_bot or self.bot, self.samples, self.epsilon, self.kinds, targets=[seat]
+        )
 
     def __call__(self, label: str, config: GameConfig, seed: int) -> dict[str, Any]:
         n = config.num_players
         me = seed % n
         watcher = (me + 1) % n
-        model = PolicyModel(
-            self.observer_bot or self.bot,
-            self.samples,
-            self.epsilon,
-            self.kinds,
-            targets=[me],
-        )
-        belief = Belief(config, watcher, model, seed)
+        belief = Belief(config, watcher, self.model(me), seed)
         prior = Belief(config, watcher, PriorModel(), seed)
         cost = {"seconds": 0.0, "public_actions": 0}
         rows: list[dict[str, Any]] = []
@@ -244,11 +249,20 @@ def run_leakage(
     workers: int | None = None,
     progress: bool = True,
     ray_address: str | None = None,
+    observer: str = "policy",
 ) -> dict[str, Any]:
     """One leakage run: ``games`` games (seeds ``seed * 100000 + i``) of ``bot`` against
-    ``opponent``, reported by :func:`leakage_report`."""
+    ``opponent``, reported by :func:`leakage_report` (``observer``: ``policy`` or
+    ``fitted``, see :class:`LeakageLogger`)."""
+    if observer not in ("policy", "fitted"):
+        raise ValueError(f"observer must be policy or fitted, got {observer!r}")
     logger = LeakageLogger(
-        bot, opponent, observer_bot, samples, kinds=None if kinds is None else tuple(kinds)
+        bot,
+        opponent,
+        observer_bot,
+        samples,
+        kinds=None if kinds is None else tuple(kinds),
+        observer=observer,
     )
     logs = seeded_games(
         logger,
@@ -263,7 +277,7 @@ def run_leakage(
     )
     head = {
         "bot": bot,
-        "observer": f"policy:{observer_bot or bot}",
+        "observer": "fitted" if observer == "fitted" else f"policy:{observer_bot or bot}",
         "opponent": opponent,
         "players": players,
         "seed": seed,
@@ -309,9 +323,9 @@ def _interval(lo: float | None, hi: float | None, pct: bool = False) -> str:
 def format_markdown(table: dict[str, Any]) -> str:
     """The table as markdown: one row per bot."""
     lines = [
-        "| bot | players | games | turn 50 % [95 %] | AUC [95 %] (chance) | log-loss (chance) "
+        "| bot | observer | players | games | turn 50 % [95 %] | AUC [95 %] (chance) | log-loss (chance) "
         "| win rate [95 %] | paired vs first: difference [95 %], p | observer ms/action |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in table["rows"]:
         t50 = "never" if r["turn50"] is None else str(r["turn50"])
@@ -324,7 +338,7 @@ def format_markdown(table: dict[str, Any]) -> str:
                 f"{p['difference']:+.1%} {_interval(*p['ci95'], pct=True)}, p = {p['p_value']:.2g}"
             )
         lines.append(
-            f"| `{r['bot']}` | {r['players']} | {r['games']} | {t50} | "
+            f"| `{r['bot']}` | `{r['observer']}` | {r['players']} | {r['games']} | {t50} | "
             f"{r['auc']:.2f} {_interval(*r['auc_ci95'])} ({r['auc_chance']:.2f}) | "
             f"{r['log_loss']:.2f} ({r['log_loss_chance']:.2f}) | "
             f"{r['win_rate']:.0%} {_interval(*r['win_ci95'], pct=True)} | {pair} | "

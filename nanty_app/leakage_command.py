@@ -45,6 +45,7 @@ def cmd_leakage(args: argparse.Namespace) -> int:
         workers=args.workers,
         progress=not args.no_progress,
         ray_address=args.ray_address,
+        observer=args.observer,
     )
     print(
         f"leakage: {args.games} games per bot at {args.players} players against "
@@ -85,6 +86,13 @@ def add_leakage_parser(sub: Any) -> None:
     p.add_argument("--games", type=positive_int, default=20, help="games per bot")
     p.add_argument("--seed", type=non_negative_int, default=1, help="base seed of the games")
     p.add_argument("--opponent", default="heuristic", help="bot spec of every seat but the bot's")
+    p.add_argument(
+        "--observer",
+        choices=("policy", "fitted"),
+        default="policy",
+        help="who reads the bot: its policy model (the best observer) or the shipped fitted "
+        "role model (what HeuristicBot opponents read)",
+    )
     p.add_argument(
         "--observer-bot",
         help="the bot the observer's policy model assumes (default: each row's own bot)",

@@ -84,7 +84,7 @@ def test_random_bot_gives_nothing_away_and_rows_share_games() -> None:
     assert a["won"] == b["won"]  # same deals, same seats, same bots: the same games
     p = b["paired_with_first"]
     assert (p["games"], p["difference"], p["only_this"], p["only_first"]) == (2, 0.0, 0, 0)
-    assert "| `random` | 2 | 2 |" in format_markdown(table)
+    assert "| `random` | `policy:random` | 2 | 2 |" in format_markdown(table)
 
 
 def test_the_observer_reads_only_its_own_view(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -102,6 +102,26 @@ def test_the_observer_reads_only_its_own_view(monkeypatch: pytest.MonkeyPatch) -
     d = LeakageLogger("random", "random")("x", GameConfig(num_players=3, log=False), 4)
     assert d["seat"] == 4 % 3 and d["observer"] == (4 % 3 + 1) % 3
     assert seen and all(s == v == d["observer"] for s, v in seen)
+
+
+def test_fitted_observer_reads_the_bot_with_the_shipped_model() -> None:
+    r = leakage_table(
+        ["random"],
+        3,
+        1,
+        5,
+        opponent="random",
+        observer="fitted",
+        workers=1,
+        progress=False,
+        boot=20,
+    )["rows"][0]
+    assert r["observer"] == "fitted" and r["cost"]["public_actions"] > 0
+    assert r["log_loss"] != pytest.approx(
+        r["log_loss_chance"]
+    )  # the model moves away from the prior
+    with pytest.raises(ValueError):
+        leakage_table(["random"], 3, 1, 5, observer="oracle", workers=1, progress=False)
 
 
 @pytest.mark.slow
