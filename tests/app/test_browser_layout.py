@@ -18,22 +18,30 @@ MIN_PAGE_PX = 12.0  # the smallest page text (log lines, hints)
 MIN_BOARD_PX = 10.5  # the smallest label drawn on the board, as shown
 
 # Every text box on the page: text nodes measured line by line (Range rects) and the SVG's
-# <text> elements, with their font size as shown and whether an ancestor clips them.
+# <text> elements, with their font size as shown and what cuts them. A line scrolled out of a
+# scrolling box (the log) is not shown, so not measured; one scrolled half out is measured by
+# its shown part. Cut sideways, or by a box that hides its overflow, is clipping.
 MEASURE = """() => {
   const boxes = [];
-  const clipped = (rect, node) => {
+  const measure = (rect, node) => {
+    let [left, top, right, bottom] = [rect.left, rect.top, rect.right, rect.bottom];
     for (let el = node.parentElement; el; el = el.parentElement) {
       const style = getComputedStyle(el);
       const r = el.getBoundingClientRect();
-      const inX = rect.left >= r.left - 1 && rect.right <= r.right + 1;
-      const inY = rect.top >= r.top - 1 && rect.bottom <= r.bottom + 1;
-      if (el instanceof SVGSVGElement && !(inX && inY)) return "outside its picture";
-      if (style.overflowX !== "visible" && !inX) return `cut by ${el.tagName}.${el.className}`;
+      const inX = left >= r.left - 1 && right <= r.right + 1;
+      const inY = top >= r.top - 1 && bottom <= r.bottom + 1;
+      if (el instanceof SVGSVGElement && !(inX && inY)) return {clip: "outside its picture"};
+      if (style.overflowX !== "visible" && !inX) return {clip: `cut by ${el.tagName}.${el.className}`};
       const hides = style.overflowY === "hidden" || style.overflowY === "clip";
-      if (hides && !inY) return `cut by ${el.tagName}.${el.className}`;
+      if (hides && !inY) return {clip: `cut by ${el.tagName}.${el.className}`};
+      if (style.overflowY === "auto" || style.overflowY === "scroll") {
+        top = Math.max(top, r.top);
+        bottom = Math.min(bottom, r.bottom);
+        if (bottom - top < 1) return null;  // scrolled away
+      }
     }
     const page = document.documentElement.clientWidth;
-    return rect.right > page + 1 ? "past the page's right edge" : "";
+    return {box: [left, top, right, bottom], clip: right > page + 1 ? "past the page's edge" : ""};
   };
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -45,8 +53,9 @@ MEASURE = """() => {
     const size = parseFloat(getComputedStyle(parent).fontSize);
     for (const r of range.getClientRects()) {
       if (r.width < 1 || r.height < 1) continue;
-      boxes.push({text: node.textContent.trim().slice(0, 40), size, board: false,
-                  box: [r.left, r.top, r.right, r.bottom], clip: clipped(r, node)});
+      const seen = measure(r, node);
+      if (seen) boxes.push({text: node.textContent.trim().slice(0, 40), size, board: false,
+                            box: seen.box || [r.left, r.top, r.right, r.bottom], clip: seen.clip});
     }
   }
   for (const svg of document.querySelectorAll("svg")) {
@@ -55,8 +64,9 @@ MEASURE = """() => {
     for (const t of svg.querySelectorAll("text")) {
       const r = t.getBoundingClientRect();
       const size = parseFloat(t.getAttribute("font-size")) * scale;
-      boxes.push({text: t.textContent.slice(0, 40), size, board: true,
-                  box: [r.left, r.top, r.right, r.bottom], clip: clipped(r, t)});
+      const seen = measure(r, t);
+      if (seen) boxes.push({text: t.textContent.slice(0, 40), size, board: true,
+                            box: seen.box || [r.left, r.top, r.right, r.bottom], clip: seen.clip});
     }
   }
   return boxes;
@@ -123,5 +133,46 @@ def test_the_table_reads_at_laptop_size_and_up(url, theme, expansion, tmp_path_f
             page.screenshot(path=str(shots / name), full_page=True)
             problems = layout_problems(page)
             assert problems == [], f"{name}: {problems[:12]}"
+            page.close()
+        browser.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("theme,expansion", [GAMES[0], GAMES[3]])
+def test_a_watched_game_with_every_hand_reads_at_laptop_size_and_up(
+    url, theme, expansion, tmp_path_factory
+) -> None:
+    """The most text the page shows: four bots' game watched to its end, every hand and the
+    next cards revealed, the outcome and a long log."""
+    shots = tmp_path_factory.mktemp("layout_watch")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        for width, height in SIZES:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(url + "/")
+            page.click("#tab-watch")
+            page.wait_for_selector("#seat-3 option", state="attached")
+            for seat, bot in enumerate(["heuristic", "random", "random", "random"]):
+                page.select_option(f"#seat-{seat}", bot)
+            page.select_option("#watch-theme", theme)
+            page.select_option("#watch-expansion", expansion)
+            page.fill("#watch-seed", "8")
+            page.click("#watch-start")
+            page.wait_for_selector("#watcher:not([hidden])")
+            log = page.locator("#watch-log li")
+            for k in range(1, 13):  # twelve decisions, one at a time
+                page.click("#watch-step")
+                sync_api.expect(log).to_have_count(k)
+            assert "Hand:" in page.inner_text("#watch-players")  # every hand revealed
+            name = f"watch_{width}x{height}_{theme}_{expansion or 'base'}"
+            page.screenshot(path=str(shots / f"{name}_mid.png"), full_page=True)
+            problems = layout_problems(page)
+            assert problems == [], f"{name} mid-game: {problems[:12]}"
+            page.select_option("#watch-speed", "0")
+            page.click("#watch-play")
+            page.wait_for_selector("#watch-result:not([hidden])", timeout=120_000)
+            page.screenshot(path=str(shots / f"{name}_end.png"), full_page=True)
+            problems = layout_problems(page)
+            assert problems == [], f"{name} at the end: {problems[:12]}"
             page.close()
         browser.close()
