@@ -28,6 +28,7 @@ from nanty_app.arguments import UsageError, non_negative_int
 from nanty_app.table import HUMAN, Move, Table
 from nanty_env.engine import GameConfig
 from nanty_env.render import COLOUR_NAMES, render_view_text
+from nanty_env.theme_text import game_title
 from nanty_env.words import outcome_words
 
 CLEAR = "\x1b[2J\x1b[H"
@@ -120,7 +121,7 @@ class TerminalGame:
         seats = ", ".join(
             f"player {s} ({COLOUR_NAMES[s]}): {t.names[s]}" for s in range(len(t.seats))
         )
-        title = "Nanty Narking: The Rise of Cthulhu" if t.config.expansion else "Nanty Narking"
+        title = game_title(t.config.theme, t.config.expansion)
         deal = f", seed {t.seed}" if self.seed_known else ""
         return f"{title}{deal}. {seats}.\n{HELP}"
 

@@ -27,8 +27,6 @@ from nanty_env.words import (
     symbols_words,
 )
 
-GAME_TITLE = "Nanty Narking: The Rise of Cthulhu"
-
 CTHULHU_SYMBOL_WORDS: Mapping[str, str] = {
     **SYMBOL_WORDS,
     "minion": "place or move a minion",

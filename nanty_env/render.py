@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from nanty_env.engine import NUM_AREAS, GameConfig, tables_for
-from nanty_env.theme_text import notes_for, themed
+from nanty_env.theme_text import game_title, notes_for, themed
 from nanty_env.words import (
     card_words,
     decision_words,
@@ -87,9 +87,7 @@ class _Text:
         v = self.v
         see = "everything revealed" if self.revealed else f"seen by player {v['seat']}"
         state = "game over" if v["terminal"] else f"turn {v['turn']}, player {v['active']}'s turn"
-        title = self.terms["game_title"]
-        if self.x:
-            from nanty_env.cthulhu_words import GAME_TITLE as title
+        title = game_title(self.cfg.theme, self.cfg.expansion)
         lines = [self.bold(f"{title} — {state} — {see}"), ""]
         lines += self.areas()
         lines.append("")

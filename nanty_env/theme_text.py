@@ -28,6 +28,12 @@ THEME_NAMES = {"nanty": "London", "discworld": "Discworld"}
 TERMS = ("agents", "agent", "grenadiers", "grenadier", "citizens", "citizen", "trouble_marker")
 
 
+def game_title(theme: str, expansion: str | None = None) -> str:
+    """The game's title in ``theme`` (with the expansion's name in an expansion game)."""
+    title = tables().data.themes[theme]["game_title"]
+    return f"{title}: The Rise of Cthulhu" if expansion else title
+
+
 def card_name(card_id: str, theme: str) -> str:
     """The name of the card ``card_id`` (an expansion card is named as the base card it
     dresses) in ``theme``; a name borrowed from the other theme ends in :data:`NAME_MARK`."""
