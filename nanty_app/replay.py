@@ -15,6 +15,7 @@ from nanty_env.board_svg import revealed_view
 from nanty_env.engine import IllegalActionError
 from nanty_env.records import RecordError, check_record, load_record, new_game, record_config
 from nanty_env.render import COLOUR_NAMES, render_view_text
+from nanty_env.theme_text import themed
 from nanty_env.words import log_lines, outcome_words
 
 EXIT_MISMATCH, EXIT_UNREADABLE = 1, 2
@@ -50,7 +51,8 @@ def print_replay(record: Mapping[str, Any], out: TextIO, *, boards: bool = False
         seat = entry.get("seat", game.current_player)
         label = names[seat] if 0 <= seat < len(names) else ""
         who = f"player {seat}" + (f" ({label})" if label else "")
-        print(f"  {i:>4}. {who}: {printable(entry.get('text', entry['action']))}", file=out)
+        said = themed(printable(entry.get("text", entry["action"])), cfg.theme)
+        print(f"  {i:>4}. {who}: {said}", file=out)
         before = len(game.log)
         try:
             game.apply(int(entry["action"]))
@@ -83,7 +85,7 @@ def _hands_line(game: Any, cfg: Any) -> str:
     for s in range(game.n):
         hand = ", ".join(w.card(c) for c in sorted(state["hands"][s])) or "(empty)"
         parts.append(f"   player {s} £{state['money'][s]}: {hand}")
-    return "\n".join(parts)
+    return themed("\n".join(parts), cfg.theme)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -18,6 +18,7 @@ from nanty_app.web.views import MAX_STEP_DIGITS, picture
 from nanty_env.board_svg import SEAT_COLOURS
 from nanty_env.engine import Game, IllegalActionError
 from nanty_env.records import RecordError, load_record, new_game, parse_record
+from nanty_env.theme_text import themed
 from nanty_env.words import log_lines
 
 MAX_UPLOADS = 32  # uploaded records kept (the oldest go first) ...
@@ -171,6 +172,7 @@ class Shelf:
                 lines = log_lines(game, before)
                 at += 1
             names = rec["players"]
+            theme = game.cfg.theme
             shown = picture(game, names, "all")  # as a watched game with everything revealed
             answer = {
                 "name": name,
@@ -180,8 +182,8 @@ class Shelf:
                 "colours": list(SEAT_COLOURS[: len(names)]),
                 "svg": shown["svg"],
                 "panel": shown["panel"],
-                "last": actions[k - 1] if k > 0 else None,
-                "next": actions[k] if k < len(actions) else None,
+                "last": _themed(actions[k - 1], theme) if k > 0 else None,
+                "next": _themed(actions[k], theme) if k < len(actions) else None,
                 "lines": lines if k > 0 else [],
                 "question": shown["question"],
                 "over": shown["over"],
@@ -197,3 +199,9 @@ class Shelf:
                 while len(self.cursors) > MAX_CURSORS:
                     self.cursors.popitem(last=False)
         return answer
+
+
+def _themed(action: Mapping[str, Any], theme: str) -> dict[str, Any]:
+    """A record's action with its words in the game's theme (records saved before one theme
+    at a time may mix them)."""
+    return {**action, "text": themed(str(action.get("text", "")), theme)}
