@@ -1,11 +1,14 @@
-"""Take the browser screenshots of the README and docs/play-and-watch.md again.
+"""Take the pictures of the README and docs/play-and-watch.md again.
 
-    python docs/img/screenshots.py            # writes board.png, browser_play.png, browser_replay.png
+    python docs/img/screenshots.py   # board.png, browser_play.png, browser_replay.png,
+                                     # board_seat.png, board_revealed.png
 
 Starts the real web app (``nanty serve``'s) on a free loopback port with a scratch records
 folder, drives Debian's chromium headless through Playwright (as ``tests/app/test_browser.py``
 does), plays seed 3 against two bots by always taking the first choice, and photographs the
-table at 1280 × 800 mid-game and then the game's replay. The PNGs are stored in a palette of
+table at 1280 × 800 mid-game and then the game's replay. The two board pictures are the SVG
+(``nanty_env.board_svg``) as ``render_mode="rgb_array"`` draws it, for a seat and with
+everything revealed, 60 random decisions into seed 5. The PNGs are stored in a palette of
 ``COLOURS`` colours so that they stay small.
 """
 
@@ -64,8 +67,28 @@ def serve(records: Path):
     return f"http://127.0.0.1:{port}", server
 
 
+def board_pictures() -> None:
+    """The SVG board of one seat and with everything revealed, as PNGs."""
+    import numpy as np
+
+    from nanty_env.board_svg import board_svg, revealed_view
+    from nanty_env.engine import Game, GameConfig
+    from nanty_env.render_image import svg_to_png
+
+    game = Game.new(GameConfig(num_players=4), seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        game.apply(int(rng.choice(game.legal_actions())))
+    names = ["you", "heuristic", "random", "random"]
+    seat = svg_to_png(board_svg(game.view(0), game.cfg, names))
+    print("board_seat.png", save_small(seat, HERE / "board_seat.png"), "bytes")
+    everything = svg_to_png(board_svg(revealed_view(game), game.cfg, names))
+    print("board_revealed.png", save_small(everything, HERE / "board_revealed.png"), "bytes")
+
+
 def main() -> int:
     sys.path.insert(0, str(ROOT))
+    board_pictures()
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as scratch:
