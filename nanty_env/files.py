@@ -75,16 +75,31 @@ def read_capped(path: str | Path, limit: int) -> bytes:
     return data
 
 
+class BadJSON(ValueError):
+    """Text that is not strict JSON (one line saying why)."""
+
+
+def strict_loads(text: str) -> Any:
+    """The JSON value of ``text``, refusing what Python's parser would let through or turn
+    into another error: NaN and infinities, nesting too deep for the parser, integers too long
+    to convert. Every fault is one :class:`BadJSON` of one line."""
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise BadJSON("nested too deeply") from None
+    except ValueError as e:  # JSONDecodeError, NaN, an integer of more than 4300 digits
+        raise BadJSON(str(e).splitlines()[0][:200]) from None
+
+
 def read_json(path: str | Path, limit: int, what: str = "JSON file") -> Any:
     """The JSON value in ``path``: size-checked before it is read (:func:`read_capped`), UTF-8,
     no NaN or infinities, nesting within the parser's depth; any fault is one
     :class:`UnreadableFile` naming ``path`` and ``what`` it should have been."""
     try:
-        text = read_capped(path, limit).decode()
-        return json.loads(text, parse_constant=_no_constant)
+        return strict_loads(read_capped(path, limit).decode())
     except FileTooLarge as e:
         raise FileTooLarge(f"{path}: {e}; too large for a {what}") from None
-    except (ValueError, RecursionError) as e:
+    except ValueError as e:  # BadJSON, or bytes that are not UTF-8
         raise UnreadableFile(f"{path}: not valid JSON for a {what} ({str(e)[:200]})") from None
     except OSError as e:
         raise UnreadableFile(f"{path}: cannot be read ({e.strerror or e})") from None
@@ -102,4 +117,4 @@ def read_model(path: str | Path, what: str, build: Callable[[Any], T]) -> T:
 
 
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not allowed")
+    raise ValueError(f"{name} is not a JSON number")

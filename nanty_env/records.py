@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from nanty_env.engine import Game, GameConfig, IllegalActionError, frame_fields
-from nanty_env.files import FileTooLarge, atomic_write_text, read_capped
+from nanty_env.files import BadJSON, FileTooLarge, atomic_write_text, read_capped, strict_loads
 
 FORMAT = "nanty-narking-record"
 VERSION = 1
@@ -233,16 +233,13 @@ def load_record(path: str | Path) -> dict[str, Any]:
 
 
 def loads_json(text: str, source: str = "record") -> Any:
-    """``json.loads`` whose every failure is a one-line :class:`RecordError`: bad JSON, nesting
-    too deep for the parser, numbers too long to convert."""
+    """Strict JSON (:func:`~nanty_env.files.strict_loads`) whose every failure is a one-line
+    :class:`RecordError`: bad JSON, NaN or infinities, nesting too deep for the parser,
+    numbers too long to convert."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
+        return strict_loads(text)
+    except BadJSON as e:
         raise RecordError(f"{source}: not JSON ({e})") from e
-    except RecursionError as e:
-        raise RecordError(f"{source}: not a record (JSON nested too deeply)") from e
-    except ValueError as e:  # e.g. an integer of more than 4300 digits
-        raise RecordError(f"{source}: not JSON ({str(e).split(':')[0]})") from e
 
 
 def parse_record(obj: Any, source: str = "record") -> dict[str, Any]:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import ipaddress
-import json
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
+
+from nanty_env.files import BadJSON, strict_loads
 
 if TYPE_CHECKING:
     from starlette.requests import Request
@@ -46,15 +47,9 @@ def parse_json(raw: bytes) -> Any:
     except UnicodeDecodeError as e:
         raise ApiError(400, f"the body is not UTF-8 text ({e.reason} at byte {e.start})") from e
     try:
-        return json.loads(text, parse_constant=_no_constant)
-    except RecursionError as e:
-        raise ApiError(400, "malformed JSON: nested too deeply") from e
-    except ValueError as e:  # JSONDecodeError, NaN, an integer of more than 4300 digits
-        raise ApiError(400, f"malformed JSON: {first_line(e)}") from e
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
+        return strict_loads(text)
+    except BadJSON as e:
+        raise ApiError(400, f"malformed JSON: {e}") from e
 
 
 async def read_body(request: Request, cap: int) -> bytes:

@@ -132,7 +132,7 @@ def test_broken_json_is_one_line_and_exit_2(capsys, tmp_path, record_file, check
     text = path.read_text()
     cases = {
         "deep.json": ("[" * 3000 + "]" * 3000, "nested too deeply"),
-        "nan.json": (text.replace('"seed": 21', '"seed": NaN'), "got nan"),
+        "nan.json": (text.replace('"seed": 21', '"seed": NaN'), "NaN is not a JSON number"),
         "inf.json": (text.replace('"seed": 21', '"seed": 1e400'), "got inf"),
         "digits.json": (text.replace('"seed": 21', '"seed": ' + "9" * 5000), "not JSON"),
         "latin1.json": (text.replace("player", "pl\xe4yer").encode("latin-1"), "not a text"),
