@@ -25,7 +25,7 @@ from nanty_env.board_layout import (
     river_y,
 )
 from nanty_env.engine import Game, GameConfig, tables_for
-from nanty_env.render_panel import HandCard, SeatFacts, panel, seat_label
+from nanty_env.render_panel import HandCard, Panel, SeatFacts, panel, seat_label
 from nanty_env.theme_text import RIVERS, themed
 from nanty_env.words import decision_words, outcome_words, view_config, words_for
 
@@ -95,6 +95,7 @@ LINE_INK["hand"] = "#1f3b57"
 class _Picture:
     def __init__(self, view: View, cfg: GameConfig, players: list[str], with_panel: bool) -> None:
         self.with_panel = with_panel
+        self.dense = False  # the panel in smaller lines (set when it is drawn)
         self.v = view
         self.cfg = cfg
         self.n = view["num_players"]
@@ -441,6 +442,9 @@ class _Picture:
             f'fill="#fbf6ea" stroke="#cbb994"/>'
         )
         facts = panel(self.v, self.cfg, self.players)
+        # a long game of the expansion may say more than the panel holds: then it is said
+        # in smaller lines, and the hand by its cards' names only
+        self.dense = self.panel_height(facts, 14, 15) > MAP_H - 10
         y += 14
         for seat in facts.seats:
             y = self.player_block(x, y, seat)
@@ -448,11 +452,23 @@ class _Picture:
         if facts.hand is not None:
             self.hand(x, y + 6, facts.hand, facts.known)
 
+    def panel_height(self, facts: Panel, line: float, pile_line: float) -> float:
+        """How tall the panel of ``facts`` is drawn with lines ``line`` and ``pile_line`` apart
+        and every card's name on a line of its own."""
+        height = 14.0
+        for seat in facts.seats:
+            height += 40 + line * sum(len(_wrap(f.text, 58)) for f in seat.lines)
+        height += 4 + pile_line * sum(len(_wrap(r, 60)) for r in facts.piles + facts.notes)
+        if facts.hand is not None:
+            height += 24 + 16 * len(facts.hand) + 14 * len(facts.known)
+        return height
+
     def player_block(self, x: float, y: float, seat: SeatFacts) -> float:
         q = seat.seat
         top = y - 12
         lines = [(s, LINE_INK[line.kind]) for line in seat.lines for s in _wrap(line.text, 58)]
-        height = 22 + 14 * len(lines)
+        step, size = (12, 10) if self.dense else (14, 11)
+        height = 22 + step * len(lines)
         stroke = "#c0392b" if seat.deciding else "#d8c9a6"
         self.add(
             f'<rect class="player-block" data-seat="{q}" x="{x - 2}" y="{top}" '
@@ -465,14 +481,15 @@ class _Picture:
         self.text(x + PANEL_W - 20, y + 4, seat.money, 14, weight="bold", anchor="end")
         yy = y + 19
         for s, fill in lines:
-            self.text(x + 8, yy, s, 11, fill=fill)
-            yy += 14
+            self.text(x + 8, yy, s, size, fill=fill)
+            yy += step
         return top + height + 18
 
     def piles(self, x: float, y: float, rows: Sequence[str]) -> float:
+        step, size = (13, 10.5) if self.dense else (15, 11.5)
         for s in [line for r in rows for line in _wrap(r, 60)]:
-            self.text(x, y, s, 11.5)
-            y += 15
+            self.text(x, y, s, size)
+            y += step
         return y
 
     def hand(self, x: float, y: float, cards: Sequence[HandCard], known: Sequence[str]) -> float:
@@ -481,6 +498,11 @@ class _Picture:
         self.text(x, y + 2, f"Your hand ({len(cards)})", 13, weight="bold")
         y += 18
         known_lines = [s for k in known for s in _wrap(k, 60)]
+        if self.dense:  # the names only, one after another
+            for s in _wrap(", ".join(c.name for c in cards), 60) + known_lines:
+                self.text(x + 8, y, s.strip(), 10.5, weight="bold")
+                y += 13
+            return y
         room = MAP_Y + MAP_H - 6 - y - 14 * len(known_lines) - 16 * len(cards)
         per_card = max(0, min(2, int(room // (12 * max(1, len(cards))))))
         for card in cards:

@@ -168,3 +168,32 @@ def test_pettingzoo_render_test_passes(monkeypatch) -> None:
     assert e.render() is None
     e.close()
     assert os.environ["SDL_VIDEODRIVER"] == "dummy"
+
+
+def test_the_panel_holds_everything_it_says_and_the_whole_hand() -> None:
+    """Four players of the expansion say the most (objectives, Elder Ones, face-up cards):
+    every line of the panel still lies inside it, and every card of the hand is named."""
+    from nanty_env.board_layout import MAP_H
+    from nanty_env.board_svg import MAP_Y, PANEL_X
+    from nanty_env.words import words_for
+
+    checked = 0
+    for expansion in (None, "cthulhu"):
+        cfg = GameConfig(num_players=4, expansion=expansion)
+        words = words_for(cfg.theme, 4, cfg)
+        for seed in range(6):
+            g, rng = Game.new(cfg, seed=seed), np.random.default_rng(seed)
+            for step in range(200):
+                if g.is_terminal:
+                    break
+                if step % 10 == 0:
+                    v = g.view(g.current_player)
+                    svg = board_svg(v, cfg)
+                    texts = re.findall(r'<text x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)<', svg)
+                    panel = [(float(y), t) for x, y, t in texts if float(x) > PANEL_X - 10]
+                    assert max(y for y, _ in panel) <= MAP_Y + MAP_H, seed
+                    shown = unescape(" ".join(t for _, t in panel))
+                    assert all(words.card(c) in shown for c in v["hand"])
+                    checked += 1
+                g.apply(int(rng.choice(g.legal_actions())))
+    assert checked >= 150
