@@ -24,8 +24,11 @@ def learning_curve(out: Path, path: Path | None = None) -> Path:
             rows = [r for r in rows if r["policy_seat_win_rate"] != ""]
             t = np.array([int(r["env_steps"]) for r in rows])
             rate = np.array([float(r["policy_seat_win_rate"]) for r in rows])
-            label = "training games (policy seats, last 200)"
-            ax.plot(t, rate, color="0.6", marker="." if len(t) < 30 else "", label=label)
+            ax.plot(t, rate, color="0.8", lw=0.8, label="training games, each round")
+            k = max(1, min(20, len(rate) // 5))
+            if k > 1:
+                smooth = np.convolve(rate, np.ones(k) / k, mode="valid")
+                ax.plot(t[k - 1 :], smooth, color="0.4", label=f"rolling {k} rounds")
         elif rows:
             t = np.array([int(r["timesteps"]) for r in rows])
             won = np.array([int(r["won"]) for r in rows], dtype=float)
