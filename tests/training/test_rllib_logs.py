@@ -1,6 +1,7 @@
 """The RLlib backend's logs: a tiny run in a Ray started here (local, one CPU, sampling in the
-driver) writes ``progress.csv``, TensorBoard events with the rollout and learner figures, and
-the SB3 path's learning-curve PNG."""
+driver) writes ``progress.csv``, ``eval.csv`` (each checkpoint's policy against RandomBot),
+TensorBoard events with the rollout, learner and evaluation figures, and the SB3 path's
+learning-curve PNG."""
 
 from __future__ import annotations
 
@@ -30,7 +31,9 @@ TINY = {
     "ppo.hidden": [16],
     "ray.num_env_runners": 0,
     "ray.num_cpus": 1,
-    "checkpoint_every": 10,
+    "checkpoint_every": 1,
+    "eval.games": 4,
+    "eval.opponents": ["random"],
 }
 
 
@@ -50,6 +53,11 @@ def test_a_tiny_rllib_run_logs_to_tensorboard_and_draws_its_learning_curve(tmp_p
     acc = EventAccumulator(str(events)).Reload()
     steps = [e.step for e in acc.Scalars("time/env_steps_per_second")]
     assert steps == [int(r["env_steps"]) for r in rows]  # one point a round, at its env steps
+
+    evals = list(csv.DictReader((out / "eval.csv").open()))  # every checkpoint's policy
+    assert [int(r["timesteps"]) for r in evals] == [int(r["env_steps"]) for r in rows]
+    assert all(r["opponent"] == "random" and int(r["games"]) == 4 for r in evals)
+    assert "eval/win_rate_vs_random" in tags
 
     png = (out / "learning_curve.png").read_bytes()
     assert png.startswith(b"\x89PNG") and len(png) > 5_000

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from training.config import _choice, _positive, check_ruleset, read_config
+from training.config import _bot_spec, _choice, _positive, check_ruleset, read_config
 from training.potentials import SHAPINGS
 
 
@@ -111,6 +111,22 @@ class RaySection:
 
 
 @dataclass(frozen=True)
+class RLlibEvalSection:
+    """At every exported checkpoint and at the end: ``games`` games (seats rotated) of the
+    exported policy against ``num_players - 1`` copies of each opponent, into ``eval.csv``
+    and the learning curve (``games: 0``: no evaluation)."""
+
+    games: int = 16
+    opponents: list[str] = field(default_factory=lambda: ["random"])
+
+    def validate(self) -> None:
+        if self.games < 0:
+            raise ValueError(f"games must be 0 or more, got {self.games!r}")
+        for o in self.opponents:
+            _bot_spec("opponents", o, allow=("random", "heuristic"))
+
+
+@dataclass(frozen=True)
 class RLlibConfig:
     seed: int = 0
     out: str = "runs/rllib_quick"
@@ -123,6 +139,7 @@ class RLlibConfig:
     opponents: OpponentsSection = field(default_factory=OpponentsSection)
     ppo: RLlibPPOSection = field(default_factory=RLlibPPOSection)
     ray: RaySection = field(default_factory=RaySection)
+    eval: RLlibEvalSection = field(default_factory=RLlibEvalSection)
 
     def validate(self) -> None:
         _positive("checkpoint_every", self.checkpoint_every)

@@ -1,6 +1,7 @@
 """What an RLlib training run writes as it goes: ``progress.csv`` (one row a training round),
-TensorBoard events under ``tb/`` and, at the end, ``learning_curve.png``, the figure of the
-SB3 path (:func:`training.plots.learning_curve`).
+``eval.csv`` (the exported policy against scripted opponents at every checkpoint, with 95 %
+intervals), TensorBoard events under ``tb/`` and, at the end, ``learning_curve.png``, the
+figure of the SB3 path (:func:`training.plots.learning_curve`).
 
 TensorBoard (``tensorboard --logdir runs/rllib_quick/tb``) gets the round's rollout figures
 (the policy seats' win rate, episode length, throughput) and the shared policy's learner
@@ -23,6 +24,7 @@ PROGRESS_FIELDS = (
     "env_steps_per_second",
 )
 LEARNER_STATS = ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "total_loss")
+EVAL_FIELDS = ("timesteps", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high")
 
 
 class RunLog:
@@ -72,6 +74,26 @@ class RunLog:
                 self.tb.add_scalar(tag, float(value), steps)
         self.tb.flush()
 
+    def evaluate(self, policy_path: Path, cfg: Any, steps: int) -> list[dict[str, Any]]:
+        """Play the exported policy at ``policy_path`` against each of ``cfg.eval.opponents``
+        (``cfg``: the run's :class:`~training.rllib.config.RLlibConfig`); append the rows to
+        ``eval.csv`` and TensorBoard."""
+        rows = [
+            {"timesteps": steps, "opponent": opp, **play_policy(policy_path, opp, cfg, steps)}
+            for opp in cfg.eval.opponents
+        ]
+        path = self.out / "eval.csv"
+        new = not path.exists()
+        with path.open("a", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=EVAL_FIELDS)
+            if new:
+                writer.writeheader()
+            writer.writerows(rows)
+        for row in rows:
+            self.tb.add_scalar(f"eval/win_rate_vs_{row['opponent']}", row["win_rate"], steps)
+        self.tb.flush()
+        return rows
+
     def close(self) -> None:
         self.file.close()
         self.tb.close()
@@ -81,6 +103,37 @@ class RunLog:
         from training.plots import learning_curve
 
         return learning_curve(self.out)
+
+
+def play_policy(path: Path, opponent: str, cfg: Any, steps: int) -> dict[str, Any]:
+    """``cfg.eval.games`` games of the policy checkpoint ``path`` against copies of
+    ``opponent``, the policy's seat rotated, dealt from seeds of ``cfg.seed`` and ``steps``:
+    games, wins, win rate and its 95 % Wilson interval."""
+    from agents.base import play_game
+    from agents.policy import PolicyBot, load_for_env
+    from agents.registry import make_bot
+    from arena.stats import wilson_interval
+    from nanty_env.engine import GameConfig
+
+    e = cfg.env
+    game = GameConfig(
+        num_players=e.num_players,
+        personalities=e.personalities,
+        thresholds=e.thresholds,
+        expansion=e.expansion,
+        content=e.content,
+        log=False,
+    )
+    policy = load_for_env(path)
+    games, wins = cfg.eval.games, 0
+    for k in range(games):
+        seat = k % e.num_players
+        bots = [make_bot(opponent) for _ in range(e.num_players)]
+        bots[seat] = PolicyBot(policy=policy)
+        _, record = play_game(bots, game, seed=(cfg.seed + steps) * 100_003 + k)
+        wins += seat in record.winners
+    lo, hi = wilson_interval(wins, games)
+    return {"games": games, "wins": wins, "win_rate": wins / games, "ci_low": lo, "ci_high": hi}
 
 
 def _round(x: Any) -> float | str:

@@ -5,7 +5,8 @@ action-masking policy for every seat the bots do not play.
 trained policy as a nanty-policy checkpoint, playable by ``nanty eval --checkpoint``),
 ``checkpoints/step_N.*`` and ``checkpoints/last.*`` (the same, every ``checkpoint_every``
 iterations), ``progress.csv`` (one row per iteration: env steps, episodes, the policy seats' win
-rate, throughput), ``tb/`` (TensorBoard: the same and the learner's losses),
+rate, throughput), ``eval.csv`` (the exported policy against ``eval.opponents`` at every
+checkpoint), ``tb/`` (TensorBoard: the same and the learner's losses),
 ``learning_curve.png`` (the SB3 path's figure) and ``train.json`` (totals and the measured env
 steps per second); see :mod:`training.rllib.logs`.
 
@@ -163,7 +164,7 @@ def _loop(algo: Any, cfg: RLlibConfig, out: Path, progress: bool) -> dict[str, A
         deadline = time.monotonic() + 60 * cfg.time_limit_minutes
     bar = _bar(total, progress)
     t0 = time.perf_counter()
-    steps, iteration = 0, 0
+    steps, iteration, evaluating = 0, 0, 0.0
     with RunLog(out, POLICY) as log:
         while steps < total and (deadline is None or time.monotonic() < deadline):
             result = algo.train()
@@ -174,16 +175,25 @@ def _loop(algo: Any, cfg: RLlibConfig, out: Path, progress: bool) -> dict[str, A
             bar.refresh()
             if iteration % cfg.checkpoint_every == 0:
                 _export(algo, cfg, out / "checkpoints", steps, iteration)
+                if cfg.eval.games:
+                    e0 = time.perf_counter()
+                    log.evaluate(out / "checkpoints" / "last", cfg, steps)
+                    evaluating += time.perf_counter() - e0
+        bar.close()
+        wall = time.perf_counter() - t0 - evaluating  # training alone
+        _export(algo, cfg, out / "checkpoints", steps, iteration)
+        _export(algo, cfg, out, steps, iteration, name="model")
+        if cfg.eval.games and iteration % cfg.checkpoint_every:
+            e0 = time.perf_counter()
+            log.evaluate(out / "model", cfg, steps)
+            evaluating += time.perf_counter() - e0
         log.curve()
-    bar.close()
-    wall = time.perf_counter() - t0
-    _export(algo, cfg, out / "checkpoints", steps, iteration)
-    _export(algo, cfg, out, steps, iteration, name="model")
     return {
         "timesteps": steps,
         "iterations": iteration,
         "seconds": round(wall, 1),
         "env_steps_per_second": round(steps / wall, 1) if wall else None,
+        "eval_seconds": round(evaluating, 1),
         "num_env_runners": cfg.ray.num_env_runners,
         "ray_address": cfg.ray.address,
     }
