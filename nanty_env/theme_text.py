@@ -34,10 +34,13 @@ def game_title(theme: str, expansion: str | None = None) -> str:
     return f"{title}: The Rise of Cthulhu" if expansion else title
 
 
-def card_name(card_id: str, theme: str) -> str:
+def card_name(card_id: str, theme: str, own: str = "") -> str:
     """The name of the card ``card_id`` (an expansion card is named as the base card it
-    dresses) in ``theme``; a name borrowed from the other theme ends in :data:`NAME_MARK`."""
+    dresses) in ``theme``; a name borrowed from the other theme ends in :data:`NAME_MARK`.
+    A card no base card dresses (a content pack's own) keeps its ``own`` name."""
     data = tables().data
+    if card_id not in data.card_index:
+        return own or card_id
     card = data.cards[data.card_index[card_id]]
     name = card.name(theme)
     return name + NAME_MARK if theme == "nanty" and not card.nanty_name_known else name
@@ -115,7 +118,9 @@ def _names_swap(theme: str) -> tuple[re.Pattern[str], Callable[[re.Match[str]], 
     named: list[tuple[str, set[str]]] = []
     packs = [data, tables_for(GameConfig(num_players=4, expansion="cthulhu")).data]
     for pack in packs:
-        named += [(card_name(c.id, theme), {c.name(t) for t in THEMES}) for c in pack.cards]
+        named += [
+            (card_name(c.id, theme, c.name(theme)), {c.name(t) for t in THEMES}) for c in pack.cards
+        ]
     for k, p in enumerate(data.personalities):
         named.append((personality_name(k, theme), {p.name(t) for t in THEMES}))
     for e in data.events:

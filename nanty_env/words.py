@@ -73,9 +73,10 @@ class Words:
 
     # ------------------------------------------------------------------ names
     def card(self, c: int) -> str:
-        return (
-            "a hidden card" if c == HIDDEN_CARD else card_name(self.t.data.cards[c].id, self.theme)
-        )
+        if c == HIDDEN_CARD:
+            return "a hidden card"
+        card = self.t.data.cards[c]
+        return card_name(card.id, self.theme, card.name(self.theme))
 
     def area(self, a: int) -> str:
         return self.t.data.areas[a].name(self.theme)
