@@ -366,7 +366,8 @@ def plot_accuracy(table: dict[str, Any], path: str | Path) -> Path:
     ax.plot(np.array(r0["own_turn"])[keep], chance[keep], "k:", label="chance (prior)")
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("the bot's own turns played")
-    ax.set_ylabel("observer's top-1 accuracy (its policy model)")
+    fitted = table["rows"][0]["observer"] == "fitted"
+    ax.set_ylabel(f"top-1 accuracy ({'fitted role model' if fitted else 'its own policy model'})")
     ax.set_ylim(0, 1)
     ax.set_title(f"leakage, {table['games']} games per bot (seed {table['seed']})")
     ax.legend(fontsize=7, loc="upper left")
