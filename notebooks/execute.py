@@ -22,7 +22,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-NOTEBOOKS = ("01_quickstart.ipynb", "02_train_ppo.ipynb", "03_evaluate.ipynb")
+NOTEBOOKS = (
+    "01_quickstart.ipynb",
+    "02_train_ppo.ipynb",
+    "03_evaluate.ipynb",
+    "04_hidden_roles.ipynb",
+)
 BUDGETS = {"NANTY_NOTEBOOK_STEPS": "2048", "NANTY_NOTEBOOK_GAMES": "24", "MPLBACKEND": "Agg"}
 MAX_WIDTH = 640
 COLOURS = 64

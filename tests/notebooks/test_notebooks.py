@@ -47,7 +47,9 @@ def execute_module():
     return module
 
 
-@pytest.mark.parametrize("name", ["01_quickstart", "02_train_ppo", "03_evaluate"])
+@pytest.mark.parametrize(
+    "name", ["01_quickstart", "02_train_ppo", "03_evaluate", "04_hidden_roles"]
+)
 def test_committed_notebooks_show_their_outputs_and_plots_and_stay_small(name: str) -> None:
     """The notebooks are stored executed (``python notebooks/execute.py``): every code cell
     has run and shows something, none failed, each shows a picture, and the file is small."""
