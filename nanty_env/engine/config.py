@@ -8,11 +8,12 @@ from typing import Any
 
 from nanty_env.data.model import PERSONALITY_SETS as CARD_SETS
 from nanty_env.data.model import THEMES, THRESHOLD_SETS
+from nanty_env.engine.ruleset import known_rulesets
 
 CLASSIC = "classic"  # the standard cards with the rulebook's thresholds (player aid variant C)
 PERSONALITY_SETS = (*CARD_SETS, CLASSIC)  # what ``GameConfig.personalities`` may be
 WINDOW_POLICIES = ("public", "holders")
-EXPANSIONS = ("cthulhu",)
+EXPANSIONS = ("cthulhu",)  # the shipped expansion; ``known_rulesets()`` adds registered ones
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +34,10 @@ class GameConfig:
             only to a player who can actually respond (fewer decisions, but who is asked leaks
             information through ``current_player``).
         log: keep a human-readable log of the game.
-        expansion: ``None`` for the base game, ``"cthulhu"`` for *The Rise of Cthulhu* (which
-            ignores ``personalities`` and ``thresholds``: its players get objectives instead).
+        expansion: the ruleset: ``None`` for the base game, ``"cthulhu"`` for *The Rise of
+            Cthulhu* (which ignores ``personalities`` and ``thresholds``: its players get
+            objectives instead), or the name of another registered ruleset
+            (``nanty_env.engine.ruleset``, ``docs/rulesets.md``).
         content: with an expansion, a path to the user's own content pack (a TOML file or a
             directory of TOML files, see ``nanty_env/data/cthulhu/README.md``); ``None`` plays
             the shipped pack.
@@ -57,7 +60,7 @@ class GameConfig:
         _check("theme", self.theme, THEMES)
         _check("interrupt_windows", self.interrupt_windows, WINDOW_POLICIES)
         if self.expansion is not None:
-            _check("expansion", self.expansion, EXPANSIONS)
+            _check("expansion", self.expansion, known_rulesets() or EXPANSIONS)
         if self.content is not None:
             if self.expansion is None:
                 raise ValueError("content packs are for an expansion: give expansion= too")

@@ -25,9 +25,7 @@ from pathlib import Path
 from nanty_env.data import SYMBOLS
 from nanty_env.data.cthulhu import CTHULHU_SYMBOLS
 from nanty_env.engine import actions as A
-from nanty_env.engine import flow
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.cthulhu import flow as cthulhu_flow
 from nanty_env.engine.game import Game
 from nanty_env.engine.tables import Tables
 
@@ -160,9 +158,7 @@ def _universe(t: Tables, expansion: str | None) -> dict[str, list[str]]:
 
 
 def _is_extra(g: Game, a: int) -> bool:
-    if g.has_elders:
-        return cthulhu_flow.is_extra_action(g, a)
-    return flow.is_extra_action(g, a)
+    return g.ruleset.is_extra_action(g, a)
 
 
 def _record(cov: Coverage, g: Game, a: int) -> None:

@@ -6,23 +6,27 @@ players' unknown hand cards, the draw pile order, other players' personalities a
 set-aside ones, the event deck order and the future dice. Search bots use it to determinise
 without ever touching hidden state; the information-leak tests use ``determinize``.
 
-For the expansion (``cfg.expansion == "cthulhu"``) the other players' objectives and the
-set-aside ones, and the order of the event cards never drawn, are resampled instead of
-personalities and the event deck (see ``nanty_env.engine.cthulhu.determinize``).
+Each ruleset samples through :func:`sample_game` with its own hidden fields: the expansion
+resamples the other players' objectives and the set-aside ones, and the order of the event
+cards never drawn, instead of personalities and the event deck
+(``nanty_env.engine.cthulhu.determinize``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.game import Game
+from nanty_env.engine.ruleset import find_ruleset, game_class
 from nanty_env.engine.setup import personality_deck
-from nanty_env.engine.tables import tables
+from nanty_env.engine.tables import tables, tables_for
 from nanty_env.engine.view import HIDDEN_CARD
+
+if TYPE_CHECKING:
+    from nanty_env.engine.game import Game
 
 
 def determinize(g: Game, seat: int, rng: np.random.Generator) -> Game:
@@ -30,19 +34,10 @@ def determinize(g: Game, seat: int, rng: np.random.Generator) -> Game:
     return sample_from_view(g.view(seat), rng, g.cfg)
 
 
-Sampler = Callable[[dict[str, Any], np.random.Generator, GameConfig], Game]
-
-# expansion name -> its sampler; an expansion registers one when its package is imported
-# (``nanty_env.engine`` imports them all)
-EXPANSION_SAMPLERS: dict[str, Sampler] = {}
-
-
 def sample_from_view(view: dict[str, Any], rng: np.random.Generator, cfg: GameConfig) -> Game:
-    """A full game consistent with ``view`` (see module docstring)."""
-    if cfg.expansion is not None:
-        return EXPANSION_SAMPLERS[cfg.expansion](view, rng, cfg)
-    hands, pool = sample_hands(view, rng, len(tables().data.cards))
-    return rest_of_base_sample(view, rng, cfg, hands, pool)
+    """A full game consistent with ``view`` (see module docstring): the ruleset's sampler
+    (``Ruleset.sample``)."""
+    return find_ruleset(cfg.expansion).sample(view, rng, cfg)
 
 
 def sample_hands(
@@ -77,37 +72,57 @@ def sample_hands(
     return hands, pool
 
 
-def rest_of_base_sample(
-    view: dict[str, Any],
-    rng: np.random.Generator,
-    cfg: GameConfig,
-    hands: list[list[int]],
-    pool: list[int],
-) -> Game:
-    """The base game's remaining hidden state (personalities, event deck), then the game."""
-    seat, n = view["seat"], view["num_players"]
-    others = [q for q in range(n) if q != seat]
+Hidden = Callable[[dict[str, Any], np.random.Generator, GameConfig], dict[str, Any]]
 
-    # Personalities: own and seen set-aside cards are fixed; the rest is shuffled.
+
+def sample_base(view: dict[str, Any], rng: np.random.Generator, cfg: GameConfig) -> Game:
+    """The base game's sampler: hands and draw pile, then personalities and the event deck."""
+    return sample_game(view, rng, cfg, base_hidden)
+
+
+def base_hidden(view: dict[str, Any], rng: np.random.Generator, cfg: GameConfig) -> dict:
+    """The base game's hidden state besides the cards: the personalities (own and seen
+    set-aside ones fixed, the rest shuffled) and the order of the event deck."""
+    seat, n = view["seat"], view["num_players"]
     own, seen = view["personality"], set(view["known_unused_personalities"])
     hidden = [x for x in personality_deck(cfg) if x != own and x not in seen]
     rng.shuffle(hidden)
     persona = [own if q == seat else hidden.pop() for q in range(n)]
-    persona_pool = sorted(hidden + list(seen))
-
     events_left = [e for e in range(len(tables().data.events)) if e not in view["events_done"]]
     rng.shuffle(events_left)
+    return {
+        "persona": persona,
+        "persona_pool": sorted(hidden + list(seen)),
+        "event_deck": events_left,
+        "known_unused": [sorted(seen) if q == seat else [] for q in range(n)],
+    }
 
+
+def sample_game(
+    view: dict[str, Any],
+    rng: np.random.Generator,
+    cfg: GameConfig,
+    hidden: Hidden,
+    visible: tuple[int, ...] = (),
+) -> Game:
+    """The skeleton of every ruleset's sampler: the hands and the draw pile from the cards
+    the seat cannot see (``visible``: the ruleset's other open cards), then the ruleset's
+    ``hidden`` fields (drawn in its order, over the base fields taken from the view), then
+    the pending frames and a fresh generator for the future dice."""
+    seat, n = view["seat"], view["num_players"]
+    hands, pool = sample_hands(view, rng, len(tables_for(cfg).data.cards), visible)
+    own = hidden(view, rng, cfg)
     known = [[[] for _ in range(n)] for _ in range(n)]
-    for q in others:
-        known[seat][q] = list(view["known_cards"][q])
+    for q in range(n):
+        if q != seat:
+            known[seat][q] = list(view["known_cards"][q])
     stack = [_frame(f, hands, rng) for f in view["stack"]]
-
+    turn = view["turn"]
     d = {
         "config": cfg.to_dict(),
         "n": n,
         "active": view["active"],
-        "turn": view["turn"],
+        "turn": turn,
         "first_player": view["first_player"],
         "ability_used": sum(bit << a for a, bit in enumerate(view["abilities_used"])),
         "gren": view["grenadiers"],
@@ -120,27 +135,24 @@ def rest_of_base_sample(
         "discard": view["discard"],
         "in_play": view["in_play"],
         "removed": view["removed"],
-        "event_deck": events_left,
         "events_done": view["events_done"],
-        "persona": persona,
-        "persona_pool": persona_pool,
         "city_retired": view["city_retired"],
-        "city_gained": [view["turn"] if x else -1 for x in view["city_gained_this_turn"]],
+        "city_gained": [turn if x else -1 for x in view["city_gained_this_turn"]],
         "played": view["played_this_turn"],
         "agents": view["agents"],
         "hands": hands,
         "loans": view["loans"],
         "penalties": view["penalties"],
-        "known_unused": [sorted(seen) if q == seat else [] for q in range(n)],
         "known": known,
         "stack": stack,
         "outcome": None,
         "rng": np.random.Generator(np.random.PCG64(int(rng.integers(2**63)))).bit_generator.state,
         "log": [],
+        **own,
     }
     # built here from a view of a valid game (search bots draw thousands): not re-validated;
     # tests/engine/test_validation.py checks that such states pass the validator
-    return Game.from_dict(d, validate=False)
+    return game_class(cfg.expansion).from_dict(d, validate=False)
 
 
 def _frame(f: dict[str, Any], hands: list[list[int]], rng: np.random.Generator) -> dict:

@@ -8,8 +8,6 @@ Holmes: play up to two more cards), ``end`` (last chance for abilities; end the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.abilities import usable_abilities, use_ability
@@ -22,21 +20,23 @@ from nanty_env.engine.cards import (
     playable_cards,
     refill,
 )
-from nanty_env.engine.effects import start_effect
-from nanty_env.engine.events import draw_event
-from nanty_env.engine.frames import BASE, Frame, Registry, call, handler, pop, push
+from nanty_env.engine.frames import Frame, handler, pop, push
 from nanty_env.engine.state import GameState
 from nanty_env.engine.tables import AGENTS_PER_PLAYER
-from nanty_env.engine.victory import end_by_deck, start_of_turn_win
+from nanty_env.engine.victory import end_by_deck
 
 
-# ---------------------------------------------------------------------- own-turn extras
+# ---------------------------------------------------------------------- the base game's extras
+def ability_actions(g: GameState, p: int) -> list[int]:
+    """The City Area abilities ``p`` may use now (a new list)."""
+    return [A.ABILITY + a for a in usable_abilities(g, p)] if p in g.building else []
+
+
 def extras(g: GameState, p: int) -> list[int]:
-    """Actions open at every top-level decision of your own turn: City Area abilities,
+    """Actions open at every top-level decision of your own turn: the ruleset's abilities,
     discarding interrupt cards, and Doctor John H. Watson once a card has been played
     (unsorted: callers sort what they build)."""
-    out = [A.ABILITY + a for a in usable_abilities(g, p)] if p in g.building else []
-    return with_interrupt_extras(g, p, out)
+    return with_interrupt_extras(g, p, g.ruleset.ability_actions(g, p))
 
 
 def with_interrupt_extras(g: GameState, p: int, out: list[int]) -> list[int]:
@@ -79,34 +79,41 @@ def handle_extra(g: GameState, p: int, action: int) -> bool:
     return False
 
 
-def _has_ability(g: GameState, p: int) -> bool:
-    return p in g.building and bool(usable_abilities(g, p))
-
-
-# ---------------------------------------------------------------------- card movements
+def refill_hand(g: GameState, f: Frame) -> bool:
+    """The base game's refill step: draw back up to the hand size at once; when the pile is
+    too short the game ends (``end_by_deck``)."""
+    if refill(g, g.active):
+        return True
+    end_by_deck(g)
+    return False
 
 
 # ---------------------------------------------------------------------- frames
 @handler("turn", "the turn cycle (automatic)")
 class Turn:
+    """``s``: 0 start (win check), 1 after the card of the turn, 2 refill (the ruleset's
+    step, which may add a step 3), then the next player. Doctor Watson ends a turn by
+    setting ``s`` to 2."""
+
     @staticmethod
     def options(g: GameState, f: Frame) -> list[int] | None:
         s = f["s"]
         if s == 0:
             g.ability_used = 0
             g.played = []
+            rules = g.ruleset
+            rules.start_turn(g)
             f["p"] = g.active
-            if start_of_turn_win(g, g.active):
+            if rules.start_of_turn_win(g, g.active):
                 return None
             f["s"] = 1
             push(g, {"k": "main", "p": g.active})
         elif s == 1:
             f["s"] = 2
             push(g, {"k": "end", "p": g.active})
+        elif s == 2 and not g.ruleset.refill(g, f):
+            return None
         else:
-            if not refill(g, g.active):
-                end_by_deck(g)
-                return None
             g.active = (g.active + 1) % g.n
             g.turn += 1
             f["s"] = 0
@@ -122,179 +129,112 @@ def with_sorted(out: list[int], more: list[int]) -> list[int]:
     return out
 
 
-def register_own_turn_frames(
-    registry: Registry,
-    extras: Callable[[GameState, int], list[int]],
-    handle_extra: Callable[[GameState, int, int], object],
-) -> None:
-    """Register ``main`` (choose the card of the turn), ``end`` (last chance for abilities;
-    end the turn) and ``two`` (play up to two more cards) in ``registry``: the same decisions
-    in every ruleset, each also offering the ruleset's ``extras`` (applied by
-    ``handle_extra``)."""
-
-    def is_card_of_turn(g: GameState, a: int) -> bool:
-        return A.PLAY_CARD <= a < A.DISCARD_CARD and not g.t.is_interrupt[a - A.PLAY_CARD]
-
-    def with_extras(g: GameState, p: int, out: list[int]) -> list[int]:
-        return with_sorted(out, extras(g, p))
-
-    @handler("main", "choose the card to play this turn", registry)
-    class Main:
-        @staticmethod
-        def options(g: GameState, f: Frame) -> list[int] | None:
-            p = f["p"]
-            return with_extras(g, p, [A.PLAY_CARD + c for c in playable_cards(g, p)] or [A.PASS])
-
-        @staticmethod
-        def act(g: GameState, f: Frame, a: int) -> None:
-            p = f["p"]
-            if is_card_of_turn(g, a):
-                pop(g)
-                play_card(g, p, a - A.PLAY_CARD)
-            elif a == A.PASS:
-                g.say(f"player {p} has no card to play and passes")
-                pop(g)
-            else:
-                handle_extra(g, p, a)
-
-    @handler("end", "use abilities or end the turn", registry)
-    class End:
-        @staticmethod
-        def options(g: GameState, f: Frame) -> list[int] | None:
-            return with_extras(g, f["p"], [A.PASS])  # PASS (0) stays first
-
-        @staticmethod
-        def act(g: GameState, f: Frame, a: int) -> None:
-            if a == A.PASS:
-                pop(g)
-            else:
-                handle_extra(g, f["p"], a)
-
-    @handler("two", "play up to two more cards, one after the other", registry)
-    class TwoCards:
-        @staticmethod
-        def options(g: GameState, f: Frame) -> list[int] | None:
-            p = f["p"]
-            if f["left"] <= 0:
-                pop(g)
-                return None
-            return with_extras(g, p, [A.PASS, *[A.PLAY_CARD + c for c in playable_cards(g, p)]])
-
-        @staticmethod
-        def act(g: GameState, f: Frame, a: int) -> None:
-            p = f["p"]
-            if a == A.PASS:
-                pop(g)
-            elif is_card_of_turn(g, a):
-                f["left"] -= 1
-                play_card(g, p, a - A.PLAY_CARD)
-            else:
-                handle_extra(g, p, a)
+def is_card_of_turn(g: GameState, a: int) -> bool:
+    return A.PLAY_CARD <= a < A.DISCARD_CARD and not g.t.is_interrupt[a - A.PLAY_CARD]
 
 
-register_own_turn_frames(BASE, extras, handle_extra)
+def with_extras(g: GameState, p: int, out: list[int]) -> list[int]:
+    return with_sorted(out, extras(g, p))
 
 
-# ---------------------------------------------------------------------- symbols
-def symbol_options(g: GameState, p: int, sym: str, c: int) -> list[int]:
-    """Targets of symbol ``sym`` for ``p`` (without PASS and extras)."""
-    t = g.t
-    if sym == "agent":
-        if g.on_board[p] < AGENTS_PER_PLAYER:
-            return [A.AREA + a for a in board.placement_areas(g, p)]
-        row = g.agents[p]
-        return [A.pawn_action(a, 0) for a in board.AREAS if row[a]]
-    if sym == "building":
-        return [A.AREA + a for a in board.buildable_areas(g, p, 1.0)]
-    if sym == "assassinate":
-        return board.assassination_targets(g, p)
-    if sym == "remove_trouble":
-        return [A.AREA + a for a in board.AREAS if g.trouble[a]]
-    if sym in ("money", "scroll"):
-        return [A.CONFIRM]
-    if sym == "event":
-        return [A.CONFIRM] if g.event_deck else []
-    if sym == "play_another":
-        return [A.PLAY_CARD + x for x in playable_cards(g, p)]
-    if sym == "interrupt":
-        return []
-    raise AssertionError(f"unknown symbol {sym!r} on card {t.card_id(c)}")
-
-
-@handler("card", "resolve the next symbol of the card in play (or skip it)")
-class CardInPlay:
+@handler("main", "choose the card to play this turn")
+class Main:
     @staticmethod
     def options(g: GameState, f: Frame) -> list[int] | None:
-        c, p = f["c"], f["p"]
+        p = f["p"]
+        return with_extras(g, p, [A.PLAY_CARD + c for c in playable_cards(g, p)] or [A.PASS])
+
+    @staticmethod
+    def act(g: GameState, f: Frame, a: int) -> None:
+        p = f["p"]
+        if is_card_of_turn(g, a):
+            pop(g)
+            play_card(g, p, a - A.PLAY_CARD)
+        elif a == A.PASS:
+            g.say(f"player {p} has no card to play and passes")
+            pop(g)
+        else:
+            g.ruleset.handle_extra(g, p, a)
+
+
+@handler("end", "use abilities or end the turn")
+class End:
+    @staticmethod
+    def options(g: GameState, f: Frame) -> list[int] | None:
+        return with_extras(g, f["p"], [A.PASS])  # PASS (0) stays first
+
+    @staticmethod
+    def act(g: GameState, f: Frame, a: int) -> None:
+        if a == A.PASS:
+            pop(g)
+        else:
+            g.ruleset.handle_extra(g, f["p"], a)
+
+
+@handler("two", "play up to two more cards, one after the other")
+class TwoCards:
+    @staticmethod
+    def options(g: GameState, f: Frame) -> list[int] | None:
+        p = f["p"]
+        if f["left"] <= 0:
+            pop(g)
+            return None
+        return with_extras(g, p, [A.PASS, *[A.PLAY_CARD + c for c in playable_cards(g, p)]])
+
+    @staticmethod
+    def act(g: GameState, f: Frame, a: int) -> None:
+        p = f["p"]
+        if a == A.PASS:
+            pop(g)
+        elif is_card_of_turn(g, a):
+            f["left"] -= 1
+            play_card(g, p, a - A.PLAY_CARD)
+        else:
+            g.ruleset.handle_extra(g, p, a)
+
+
+# ---------------------------------------------------------------------- the card in play
+@handler("card", "resolve the next symbol of the card in play (or skip it)")
+class CardInPlay:
+    """One played card, symbol by symbol (``i``: the next), through the ruleset's symbol
+    table (``Ruleset.symbols``)."""
+
+    @staticmethod
+    def options(g: GameState, f: Frame) -> list[int] | None:
+        c, p, i = f["c"], f["p"], f["i"]
         syms = g.t.symbols[c]
-        i = f["i"]
         if i >= len(syms):
             g.stack.pop()
             finish_card(g, c)
             return None
-        sym = syms[i]
-        targets = symbol_options(g, p, sym, c)  # a new sorted list, without PASS (0)
+        rules = g.ruleset
+        symbol = rules.symbols[syms[i]]
+        targets = symbol.options(g, p, c)  # a new sorted list, without PASS (0)
+        usable = rules.ability_actions(g, p)
         # Skip a symbol without targets, but only on public grounds (no ability to use first;
         # a play-another always asks), so that others cannot read the hand from the pause.
-        if not targets and sym != "play_another" and not _has_ability(g, p):
+        if not targets and not symbol.always_asks and not usable:
             f["i"] = i + 1
             return None
-        passable = sym != "event" or not targets  # an event that can happen must
-        with_sorted(targets, extras(g, p))
+        passable = not (targets and symbol.mandatory)
+        with_sorted(targets, with_interrupt_extras(g, p, usable))
         if passable:
             targets.insert(0, A.PASS)
         return targets
 
     @staticmethod
     def act(g: GameState, f: Frame, a: int) -> None:
-        p, c = f["p"], f["c"]
-        sym = g.t.symbols[c][f["i"]]
         if a == A.PASS:
             f["i"] += 1
             return
-        if is_extra_action(g, a):
-            handle_extra(g, p, a)
+        p, c = f["p"], f["c"]
+        rules = g.ruleset
+        if rules.is_extra_action(g, a):
+            rules.handle_extra(g, p, a)
             return
+        sym = g.t.symbols[c][f["i"]]
         f["i"] += 1
-        do_symbol(g, p, c, sym, a)
-
-
-def do_symbol(g: GameState, p: int, c: int, sym: str, a: int) -> None:
-    """Carry out symbol ``sym`` of card ``c`` with target action ``a``."""
-    t = g.t
-    if sym == "agent":
-        if a >= A.PAWN:
-            src, _ = A.split_pawn(a)
-            board.take_pawn(g, p, src)
-            g.say(f"player {p} lifts an agent from {board.area_name(g, src)} to place it again")
-            call(g, {"k": "place_agent", "p": p, "areas": (), "not": src, "src": src})
-        else:
-            board.place_agent(g, p, a - A.AREA)
-    elif sym == "building":
-        board.build(g, p, a - A.AREA, 1.0)
-    elif sym == "assassinate":
-        area, slot = A.split_pawn(a)
-        owner = board.pawn_owner(g, p, slot)
-        if g.cfg.log:
-            g.say(f"player {p} assassinates in {board.area_name(g, area)}")
-        call(g, {"k": "rm", "p": p, "a": area, "o": owner, "src": p, "text": 0, "s": 0})
-    elif sym == "remove_trouble":
-        g.trouble[a - A.AREA] = 0
-        if g.cfg.log:
-            g.say(f"player {p} removes the trouble marker in {board.area_name(g, a - A.AREA)}")
-    elif sym == "money":
-        g.money[p] += t.money[c]
-        if g.cfg.log:
-            g.say(f"player {p} takes £{t.money[c]}")
-    elif sym == "scroll":
-        start_effect(g, p, c)
-    elif sym == "event":
-        draw_event(g, p)
-    elif sym == "play_another":
-        # The card in play is finished before the next one is resolved.
-        pop(g)
-        finish_card(g, c)
-        play_card(g, p, a - A.PLAY_CARD)
+        rules.symbols[sym].do(g, p, c, a)
 
 
 @handler("relocate_building", "all six buildings are out: choose the one to move")

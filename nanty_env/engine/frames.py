@@ -13,9 +13,10 @@ decision when the frame is waiting for one. A handler has two functions:
 Reactions write their verdict into the frame that asked for them (``f["r"]``), found by its
 position ``f["up"]`` on the stack, so no callbacks or generators are needed.
 
-Handlers live in registries, one per ruleset: the base game's (``OPTIONS``/``ACT``) and an
-expansion's (``CTHULHU``), whose handlers add new kinds or replace base ones of the same name
-for that expansion's games only. ``frame_kinds(expansion)`` lists a ruleset's kinds.
+Handlers live in registries, one per ruleset (``Ruleset.handlers``): the base game's
+(``BASE``: ``OPTIONS``/``ACT``) and each derived ruleset's (the expansion's ``CTHULHU``), which
+add new kinds or replace their parent's of the same name for that ruleset's games only.
+``frame_kinds(expansion)`` lists a ruleset's kinds.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from nanty_env.engine.ruleset import find_ruleset
 from nanty_env.engine.state import Act, Frame, GameState, Options
 
 OPTIONS: dict[str, Options] = {}
@@ -42,7 +44,6 @@ class Registry:
 
 BASE = Registry("base", OPTIONS, ACT, DESCRIPTIONS)
 CTHULHU = Registry("cthulhu", {}, {}, {})  # filled by ``nanty_env.engine.cthulhu``
-REGISTRIES = {None: BASE, "cthulhu": CTHULHU}
 
 
 def handler(kind: str, description: str, registry: Registry = BASE) -> Callable[[type], type]:
@@ -63,15 +64,8 @@ def handler(kind: str, description: str, registry: Registry = BASE) -> Callable[
 def ruleset_handlers(
     expansion: str | None = None,
 ) -> tuple[dict[str, Options], dict[str, Act], dict[str, str]]:
-    """The handlers in force for a ruleset: the base game's, overlaid with the expansion's."""
-    reg = REGISTRIES[expansion]
-    if reg is BASE:
-        return OPTIONS, ACT, DESCRIPTIONS
-    return (
-        {**OPTIONS, **reg.options},
-        {**ACT, **reg.act},
-        {**DESCRIPTIONS, **reg.descriptions},
-    )
+    """The handlers in force for a ruleset: the base game's, overlaid with its descendants'."""
+    return find_ruleset(expansion).frame_handlers()
 
 
 def _no_act(g: GameState, f: Frame, action: int) -> None:
@@ -112,8 +106,6 @@ def reply(g: GameState, f: Frame, verdict: int) -> None:
 
 
 def frame_kinds(expansion: str | None = None) -> list[str]:
-    """The frame kinds of the base game (default) or of an expansion, sorted (a stable index
-    for observations)."""
-    if expansion is None:
-        return sorted(OPTIONS)
+    """The frame kinds of the base game (default) or of another ruleset, sorted (a stable
+    index for observations)."""
     return sorted(ruleset_handlers(expansion)[0])

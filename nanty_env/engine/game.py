@@ -2,9 +2,9 @@
 
 The state's fields and the frame loop are :class:`~nanty_env.engine.state.GameState`'s (what
 the rules read and write); ``Game`` adds building a game, applying actions, copies,
-serialisation, views and descriptions. An expansion's game class subclasses it and registers
-itself (:func:`register_expansion`), so ``Game.new`` and ``Game.from_dict`` of an expansion's
-config give that class.
+serialisation, views and descriptions. Another ruleset's game class subclasses it and is
+registered with its ruleset (``ruleset.register_ruleset``), so ``Game.new`` and
+``Game.from_dict`` of that ruleset's config give that class.
 """
 
 from __future__ import annotations
@@ -17,13 +17,14 @@ import numpy as np
 # Importing these modules registers their frame handlers and effects.
 from nanty_env.engine import abilities, effects, events, flow, reactions, setup, validation  # noqa: F401
 from nanty_env.engine import actions as A
+from nanty_env.engine.base_ruleset import BASE_RULESET
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.describe import describe_action
 from nanty_env.engine.errors import EngineError, IllegalActionError, InvalidStateError
-from nanty_env.engine.frames import ACT, OPTIONS
 from nanty_env.engine.game_log import GameLog
 from nanty_env.engine.outcome import Outcome, Termination
 from nanty_env.engine.rng import GameRng, copy_rng, rng_state
+from nanty_env.engine.ruleset import Ruleset, game_class, known_rulesets, register_ruleset
 from nanty_env.engine.state import Act, FixedRolls, Frame, GameState, Options
 from nanty_env.engine.tables import Tables, tables_for
 from nanty_env.engine.view import player_view
@@ -64,8 +65,10 @@ class Game(GameState):
 
     __slots__ = ()
 
-    _options: ClassVar[dict[str, Options]] = OPTIONS
-    _act: ClassVar[dict[str, Act]] = ACT
+    # set by ``register_ruleset`` for each ruleset's game class
+    ruleset: ClassVar[Ruleset]
+    _options: ClassVar[dict[str, Options]]
+    _act: ClassVar[dict[str, Act]]
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -73,8 +76,8 @@ class Game(GameState):
         """A new game dealt from ``seed`` (same config and seed => same game); an expansion's
         config gives that expansion's game class."""
         cfg = config or GameConfig()
-        if cfg.expansion is not None and cls is Game:
-            return expansion_class(cfg.expansion).new(cfg, seed)
+        if cls is Game and cfg.expansion is not None:
+            return game_class(cfg.expansion).new(cfg, seed)
         g = cls.__new__(cls)
         gen = np.random.default_rng(seed)
         g.deal(cfg, gen)  # shuffles with numpy's generator ...
@@ -232,9 +235,9 @@ class Game(GameState):
         """
         expansion = _expansion_of(d)
         if cls is Game and expansion is not None:
-            if expansion not in _EXPANSIONS:
+            if expansion not in known_rulesets():
                 validation.fail("config.expansion", f"{expansion!r} is not a known expansion")
-            return expansion_class(expansion).from_dict(d, validate=validate)
+            return game_class(expansion).from_dict(d, validate=validate)
         if validate:
             validation.check_schema(d, _SCALAR_FIELDS, _LIST_FIELDS, _NESTED_FIELDS)
             cls._check_schema_extra(d)
@@ -306,24 +309,7 @@ class Game(GameState):
         return f"<Game n={self.n} turn={self.turn} player={self.current_player} {self.decision}>"
 
 
-# expansion name -> its game class; an expansion registers its class when its package is
-# imported (``nanty_env.engine`` imports them all)
-_EXPANSIONS: dict[str, type[Game]] = {}
-
-
-def register_expansion(name: str, cls: type[Game]) -> None:
-    """Make ``Game.new`` / ``Game.from_dict`` of a config with ``expansion=name`` give ``cls``."""
-    if name in _EXPANSIONS:
-        raise ValueError(f"expansion {name!r} registered twice")
-    _EXPANSIONS[name] = cls
-
-
-def expansion_class(name: str) -> type[Game]:
-    """The game class of expansion ``name``."""
-    try:
-        return _EXPANSIONS[name]
-    except KeyError:
-        raise ValueError(f"unknown expansion {name!r}") from None
+register_ruleset(BASE_RULESET, Game)
 
 
 def _expansion_of(d: Any) -> str | None:
@@ -360,6 +346,4 @@ __all__ = [
     "Outcome",
     "Tables",
     "Termination",
-    "expansion_class",
-    "register_expansion",
 ]

@@ -11,7 +11,7 @@ class and the imports run one way. An expansion's state subclasses it
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
@@ -19,6 +19,9 @@ from nanty_env.engine.errors import EngineError
 from nanty_env.engine.game_log import GameLog
 from nanty_env.engine.outcome import Outcome
 from nanty_env.engine.tables import Tables
+
+if TYPE_CHECKING:
+    from nanty_env.engine.ruleset import Ruleset
 
 Frame = dict[str, Any]
 Rows = tuple[tuple[int, ...], ...]  # one row per seat, immutable: clones share it
@@ -115,8 +118,8 @@ class FixedRolls:
 class GameState:
     """The fields of a game (see ``docs/engine.md``, State schema) and the frame loop.
 
-    ``_options`` / ``_act`` are the ruleset's frame handlers (set by the ``Game`` class of each
-    ruleset); the other class attributes are the base game's defaults that an expansion's
+    ``ruleset`` and its frame handlers ``_options`` / ``_act`` are set on the game class of
+    each ruleset (``ruleset.register_ruleset``); the other class attributes are the base game's defaults that an expansion's
     state overrides.
     """
 
@@ -161,6 +164,7 @@ class GameState:
     _dice: FixedRolls | None
     _legal: tuple[int, ...] | None
 
+    ruleset: ClassVar[Ruleset]  # what the frames ask where rulesets differ
     _options: ClassVar[dict[str, Options]]
     _act: ClassVar[dict[str, Act]]
     has_elders: ClassVar[bool] = False  # the expansion's Elder Ones (minions that are no agents)

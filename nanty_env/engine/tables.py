@@ -1,8 +1,8 @@
 """Flat lookup tables derived once from the game data, for the engine's hot paths.
 
 Every game holds the tables of its ruleset in ``g.t``: the base game's are built once per
-process (:func:`tables`); an expansion's come from :func:`tables_for`, which caches them by
-content pack.
+process (:func:`tables`); another ruleset's come from its ``Ruleset.tables`` (through
+:func:`tables_for`; the expansion caches them by content pack).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from functools import cache
 
 from nanty_env.data import GameData, load_game_data
 from nanty_env.engine.config import GameConfig
+from nanty_env.engine.ruleset import find_ruleset
 
 AGENTS_PER_PLAYER = 12
 BUILDINGS_PER_PLAYER = 6
@@ -57,16 +58,17 @@ class Tables:
         return tables, ()
 
 
-# expansion name -> its tables for a content pack (None: the shipped one); an expansion
-# registers its builder when its package is imported (``nanty_env.engine`` imports them all)
-EXPANSION_TABLES: dict[str, Callable[[str | None], Tables]] = {}
-
-
 def tables_for(cfg: GameConfig) -> Tables:
-    """The tables of ``cfg``'s ruleset: the base game's, or an expansion's content pack."""
+    """The tables of ``cfg``'s ruleset (``Ruleset.tables``): the base game's, or an
+    expansion's content pack."""
     if cfg.expansion is None:
         return tables()
-    return EXPANSION_TABLES[cfg.expansion](cfg.content)
+    return find_ruleset(cfg.expansion).tables(cfg)
+
+
+def base_tables(cfg: GameConfig) -> Tables:
+    """The base game's tables whatever ``cfg`` says (the base ruleset's ``tables``)."""
+    return tables()
 
 
 @cache

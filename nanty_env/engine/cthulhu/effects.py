@@ -1,5 +1,5 @@
 """Scroll effects of the expansion's cards: the base game's handlers, plus the expansion's own
-(``X_EFFECTS``), which take precedence for the ids they name."""
+(``X_EFFECTS``), which its ruleset merges over the base game's for the ids they name."""
 
 from __future__ import annotations
 
@@ -11,18 +11,10 @@ from nanty_env.engine.cthulhu import pieces
 from nanty_env.engine.cthulhu.cards import take_face_up
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.cthulhu.track import advance_insanity
-from nanty_env.engine.effects.registry import EFFECTS, Effect
+from nanty_env.engine.effects.registry import Effect
 from nanty_env.engine.frames import CTHULHU, Frame, call, handler, pop
 
 Params = Mapping[str, Any]
-
-
-def start_effect(g: CthulhuState, p: int, c: int) -> None:
-    """Carry out the scroll of card ``c`` for player ``p``."""
-    card = g.t.data.cards[c]
-    if card.effect:
-        handler_ = X_EFFECTS.get(card.effect) or EFFECTS[card.effect]
-        handler_(g, p, c, card.params)
 
 
 def move_own_minion_out_of_trouble(g: CthulhuState, p: int, c: int, params: Params) -> None:

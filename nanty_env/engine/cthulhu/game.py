@@ -1,11 +1,11 @@
 """``CthulhuGame``: a :class:`~nanty_env.engine.game.Game` playing *The Rise of Cthulhu*.
 
 ``Game.new(GameConfig(expansion="cthulhu"))`` and ``Game.from_dict`` of such a state return one
-(this module registers the class, the expansion's tables and its determinisation with the
-base engine). It adds the expansion's state (``cthulhu.state``: the Insanity level, Elder Ones,
-Great Old One boards, objectives, face-up cards, building types) to the base game's fields and
-plays by the expansion's frame handlers (``frames.CTHULHU`` over the base ones). Everything else
-(``apply``, ``legal_actions``, ``returns``, ...) is the base class's.
+(this module registers the class with the expansion's ruleset, ``cthulhu.ruleset``). It adds
+the expansion's state (``cthulhu.state``: the Insanity level, Elder Ones, Great Old One boards,
+objectives, face-up cards, building types) to the base game's fields; the rules are the
+ruleset's. Everything else (``apply``, ``legal_actions``, ``returns``, ...) is the base
+class's.
 """
 
 from __future__ import annotations
@@ -18,14 +18,11 @@ import numpy as np
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu import effects, flow, setup, symbols, validation  # noqa: F401
 from nanty_env.engine.cthulhu.describe import describe_cthulhu_action
-from nanty_env.engine.cthulhu.determinize import sample_cthulhu_from_view
+from nanty_env.engine.cthulhu.ruleset import CTHULHU_RULESET
 from nanty_env.engine.cthulhu.state import X_COPIED_LISTS, X_LISTS, X_SCALARS, CthulhuState
-from nanty_env.engine.cthulhu.tables import cthulhu_tables
 from nanty_env.engine.cthulhu.view import player_view
-from nanty_env.engine.determinize import EXPANSION_SAMPLERS
-from nanty_env.engine.frames import ruleset_handlers
-from nanty_env.engine.game import Game, register_expansion
-from nanty_env.engine.tables import EXPANSION_TABLES
+from nanty_env.engine.game import Game
+from nanty_env.engine.ruleset import register_ruleset
 
 
 class CthulhuGame(CthulhuState, Game):
@@ -87,7 +84,4 @@ class CthulhuGame(CthulhuState, Game):
         return describe_cthulhu_action(self, action, self.current_player if seat is None else seat)
 
 
-CthulhuGame._options, CthulhuGame._act, _ = ruleset_handlers("cthulhu")
-register_expansion("cthulhu", CthulhuGame)
-EXPANSION_TABLES["cthulhu"] = cthulhu_tables
-EXPANSION_SAMPLERS["cthulhu"] = sample_cthulhu_from_view
+register_ruleset(CTHULHU_RULESET, CthulhuGame)

@@ -18,12 +18,17 @@ Frames: ``summon``, ``summon_place``, ``pick_minion``, ``move_minion``, ``sacrif
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.cthulhu import pieces
 from nanty_env.engine.cthulhu.state import CthulhuState
+from nanty_env.engine.cthulhu.track import advance_insanity
 from nanty_env.engine.frames import CTHULHU, Frame, call, choices_or_pop, handler, pop, push
 from nanty_env.engine.reactions import BLOCKED, PROCEED, ask
+from nanty_env.engine.ruleset import Symbol
+from nanty_env.engine.symbols import confirm
 from nanty_env.engine.tables import AGENTS_PER_PLAYER
 
 FULL, HALF = 0, 1  # building price: full or half (rounded up)
@@ -330,3 +335,54 @@ class HalfBuild:
         pop(g)
         if a != A.PASS:
             do_building(g, f["p"], a - A.AREA, HALF)
+
+
+# ---------------------------------------------------------------------- the symbol table
+def _minion_options(g: CthulhuState, p: int, c: int) -> list[int]:
+    return minion_options(g, p)
+
+
+def _minion(g: CthulhuState, p: int, c: int, a: int) -> None:
+    do_minion(g, p, a)
+
+
+def _insanity(g: CthulhuState, p: int, c: int, a: int) -> None:
+    advance_insanity(g, p)
+
+
+def _assassinate_options(g: CthulhuState, p: int, c: int) -> list[int]:
+    return assassinate_options(g, p)
+
+
+def _assassinate(g: CthulhuState, p: int, c: int, a: int) -> None:
+    do_assassinate(g, p, a)
+
+
+def _building_options(g: CthulhuState, p: int, c: int) -> list[int]:
+    return [A.AREA + a for a in buildable_areas(g, p, FULL)]
+
+
+def _building(g: CthulhuState, p: int, c: int, a: int) -> None:
+    do_building(g, p, a - A.AREA, FULL)
+
+
+def _summon_options(g: CthulhuState, p: int, c: int) -> list[int]:
+    return [A.CONFIRM] if summon_possible(g, p) else []
+
+
+def _summon(g: CthulhuState, p: int, c: int, a: int) -> None:
+    do_summon(g, p)
+
+
+# What the expansion's cards show, over the base game's table (money, scroll, play another
+# and interrupt are the base game's; None removes a symbol no expansion card shows).
+CTHULHU_SYMBOLS: Mapping[str, Symbol | None] = {
+    "agent": None,
+    "remove_trouble": None,
+    "event": None,
+    "minion": Symbol(_minion_options, _minion),
+    "insanity": Symbol(confirm, _insanity, mandatory=True),
+    "assassinate": Symbol(_assassinate_options, _assassinate),
+    "building": Symbol(_building_options, _building),
+    "summon": Symbol(_summon_options, _summon),
+}

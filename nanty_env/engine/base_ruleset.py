@@ -1,0 +1,31 @@
+"""The base game as a :class:`~nanty_env.engine.ruleset.Ruleset`: the defaults every other
+ruleset derives from (``BASE_RULESET.derive(...)``), registered with ``Game`` by
+``nanty_env.engine.game``."""
+
+from __future__ import annotations
+
+from nanty_env.engine import flow
+from nanty_env.engine.determinize import sample_base
+from nanty_env.engine.effects import EFFECTS
+from nanty_env.engine.frames import BASE
+from nanty_env.engine.ruleset import Ruleset
+from nanty_env.engine.symbols import BASE_SYMBOLS
+from nanty_env.engine.tables import HAND_SIZE, base_tables
+from nanty_env.engine.victory import start_of_turn_win
+
+BASE_RULESET = Ruleset(
+    name="base",
+    expansion=None,
+    parent=None,
+    handlers=BASE,
+    symbols=BASE_SYMBOLS,
+    effects=EFFECTS,
+    ability_actions=flow.ability_actions,
+    is_extra_action=flow.is_extra_action,
+    handle_extra=flow.handle_extra,
+    start_of_turn_win=start_of_turn_win,
+    refill=flow.refill_hand,
+    tables=base_tables,
+    sample=sample_base,
+    hand_size=HAND_SIZE,
+)

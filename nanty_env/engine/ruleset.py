@@ -1,0 +1,176 @@
+"""Rulesets: what one variant of the game changes in the one engine.
+
+The engine's frames are registered once (``flow``, ``reactions``, ``effects`` ...); where
+rulesets differ, a handler asks the game's ruleset (``g.ruleset``, a class attribute of the
+ruleset's game class) instead of naming one: the symbols a card may show, the extra actions
+of a turn, the turn's first and last steps, how the game ends, the hand size, the tables, how
+a game is sampled from a view. The base game is one :class:`Ruleset`; an expansion or a house
+variant is another, written as :meth:`Ruleset.derive` of its parent: the list of what it
+changes. ``docs/rulesets.md`` shows how to write one.
+
+A ruleset is selected by ``GameConfig.expansion`` (``None``: the base game) and registered
+with its game class by :func:`register_ruleset`; :func:`find_ruleset` looks one up. This
+module imports nothing from the engine at run time, so every engine module may ask it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from nanty_env.engine.config import GameConfig
+    from nanty_env.engine.frames import Registry
+    from nanty_env.engine.state import Act, Frame, GameState, Options
+    from nanty_env.engine.tables import Tables
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """One symbol a played card may show: its targets and what choosing one does.
+
+    ``options(g, p, c)``: the targets for seat ``p`` of this symbol on card ``c`` (a new
+    sorted list without PASS; empty: nothing to do); ``do(g, p, c, a)``: carry it out with
+    target ``a``. ``mandatory``: a symbol with targets cannot be skipped (the base game's
+    Random Event, the expansion's Insanity). A symbol without targets is passed over unless
+    the player could use an ability first, or it ``always_asks`` (play another card: that it
+    asks must not tell the others whether the hand holds a playable card).
+    """
+
+    options: Callable[[GameState, int, int], list[int]]
+    do: Callable[[GameState, int, int, int], None]
+    mandatory: bool = False
+    always_asks: bool = False
+
+
+def _nothing(g: GameState) -> None:
+    """A hook that changes nothing."""
+
+
+@dataclass(frozen=True, eq=False)
+class Ruleset:
+    """The hooks and data by which one ruleset differs from the engine's skeleton.
+
+    Attributes:
+        name: the ruleset's name (``"base"``, ``"cthulhu"``, a house variant's).
+        expansion: the ``GameConfig.expansion`` that selects it (None: the base game).
+        parent: the ruleset it derives from (None for the base game).
+        handlers: its own frame handlers, which add new kinds or replace the parent's.
+        symbols: symbol name -> :class:`Symbol` (merged over the parent's by ``derive``).
+        effects: scroll effect id -> handler ``(g, p, card, params)`` (merged likewise).
+        ability_actions: ``(g, p)`` -> the ability actions ``p`` may take now (a new list).
+        is_extra_action: ``(g, a)`` -> whether ``a`` is an own-turn extra (never a target).
+        handle_extra: ``(g, p, a)`` applies an own-turn extra.
+        start_turn: ``(g)`` resets the ruleset's per-turn state at the start of a turn.
+        start_of_turn_win: ``(g, p)`` ends the game and returns True when ``p`` has won.
+        refill: ``(g, f)`` the turn's refill step: True to pass the turn on now, False when
+            it pushed frames (and set the turn frame's next step) or ended the game.
+        hand_size: the hand dealt and refilled to.
+        tables: ``(cfg)`` -> the ruleset's lookup tables.
+        sample: ``(view, rng, cfg)`` -> a game consistent with one seat's view.
+        params: the ruleset's own named values (a house rule's numbers), free for its hooks.
+    """
+
+    name: str
+    expansion: str | None
+    parent: Ruleset | None
+    handlers: Registry
+    symbols: Mapping[str, Symbol]
+    effects: Mapping[str, Callable[..., None]]
+    ability_actions: Callable[[GameState, int], list[int]]
+    is_extra_action: Callable[[GameState, int], bool]
+    handle_extra: Callable[[GameState, int, int], object]
+    start_of_turn_win: Callable[[GameState, int], bool]
+    refill: Callable[[GameState, Frame], bool]
+    tables: Callable[[GameConfig], Tables]
+    sample: Callable[[dict[str, Any], np.random.Generator, GameConfig], Any]
+    start_turn: Callable[[GameState], None] = _nothing
+    hand_size: int = 5
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def derive(self, name: str, expansion: str, handlers: Registry, **changes: Any) -> Ruleset:
+        """A child ruleset: this one with ``changes``; ``symbols``, ``effects`` and ``params``
+        given in ``changes`` are merged over this ruleset's (an item mapped to None is
+        removed)."""
+        for table in ("symbols", "effects", "params"):
+            merged = {**getattr(self, table), **changes.pop(table, {})}
+            changes[table] = {k: v for k, v in merged.items() if v is not None}
+        return replace(
+            self, name=name, expansion=expansion, parent=self, handlers=handlers, **changes
+        )
+
+    def lineage(self) -> list[Ruleset]:
+        """This ruleset and its ancestors, the base game first."""
+        out: list[Ruleset] = []
+        r: Ruleset | None = self
+        while r is not None:
+            out.append(r)
+            r = r.parent
+        return out[::-1]
+
+    def frame_handlers(self) -> tuple[dict[str, Options], dict[str, Act], dict[str, str]]:
+        """The frame handlers in force: each ancestor's, overlaid by its children's."""
+        options: dict[str, Options] = {}
+        act: dict[str, Act] = {}
+        descriptions: dict[str, str] = {}
+        for r in self.lineage():
+            options.update(r.handlers.options)
+            act.update(r.handlers.act)
+            descriptions.update(r.handlers.descriptions)
+        return options, act, descriptions
+
+    def __repr__(self) -> str:
+        return f"<Ruleset {self.name}>"
+
+
+# GameConfig.expansion -> (ruleset, its game class); filled as each ruleset's package is
+# imported (``nanty_env.engine`` imports the shipped ones)
+_REGISTERED: dict[str | None, tuple[Ruleset, type]] = {}
+
+
+def register_ruleset(ruleset: Ruleset, game_class: type) -> None:
+    """Make ``ruleset`` the rules of ``game_class`` and of every config naming its
+    ``expansion`` (``Game.new``, ``Game.from_dict``, ``GameConfig`` accept it from now on)."""
+    if ruleset.expansion in _REGISTERED:
+        raise ValueError(f"ruleset {ruleset.expansion!r} registered twice")
+    options, act, _ = ruleset.frame_handlers()
+    game_class.ruleset = ruleset
+    game_class._options = options
+    game_class._act = act
+    _REGISTERED[ruleset.expansion] = (ruleset, game_class)
+
+
+def find_ruleset(expansion: str | None = None) -> Ruleset:
+    """The ruleset selected by ``GameConfig.expansion`` (None: the base game)."""
+    return _entry(expansion)[0]
+
+
+def game_class(expansion: str | None = None) -> type:
+    """The game class of the ruleset selected by ``expansion``."""
+    return _entry(expansion)[1]
+
+
+def known_rulesets() -> tuple[str, ...]:
+    """The ``GameConfig.expansion`` names of the registered rulesets (the base game's is None,
+    not listed)."""
+    return tuple(k for k in _REGISTERED if k is not None)
+
+
+def _entry(expansion: str | None) -> tuple[Ruleset, type]:
+    try:
+        return _REGISTERED[expansion]
+    except KeyError:
+        raise ValueError(f"unknown expansion {expansion!r}; known: {known_rulesets()}") from None
+
+
+__all__ = [
+    "Ruleset",
+    "Symbol",
+    "find_ruleset",
+    "game_class",
+    "known_rulesets",
+    "register_ruleset",
+]
