@@ -1,4 +1,8 @@
-"""Setting up a game: pieces, money, personalities, the two decks and the first player."""
+"""Setting up a game: pieces, money, personalities, the two decks and the first player.
+
+The steps every ruleset shares (``empty_state``, ``place_start_agents``, ``shuffle_events``,
+``deal_decks``, ``start_game``) are here; a ruleset's game class deals with them in its own
+order (``cthulhu.setup``)."""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from nanty_env.engine.frames import push
 from nanty_env.engine.game_log import GameLog
 from nanty_env.engine.knowledge import no_knowledge
 from nanty_env.engine.state import GameState, empty_rows
-from nanty_env.engine.tables import HAND_SIZE, START_MONEY, tables, tables_for
+from nanty_env.engine.tables import START_MONEY, tables, tables_for
 
 
 def personality_deck(cfg: GameConfig) -> list[int]:
@@ -24,11 +28,12 @@ def personality_deck(cfg: GameConfig) -> list[int]:
     ]
 
 
-def deal(g: GameState, cfg: GameConfig, rng: np.random.Generator) -> None:
-    """Fill ``g`` with a freshly set-up game (rulebook 'Starting the game')."""
-    t = g.t = tables_for(cfg)
+def empty_state(g: GameState, cfg: GameConfig) -> None:
+    """Every base field of ``g`` at its empty value (no pieces, cards or frames yet); a
+    ruleset with fields of its own empties them after this."""
+    g.t = tables_for(cfg)
     n = cfg.num_players
-    g.cfg, g.n, g.rng = cfg, n, rng
+    g.cfg, g.n = cfg, n
     g.agents = ((0,) * NUM_AREAS,) * n
     g.on_board = [0] * n
     g.gren, g.cit, g.trouble = (0,) * NUM_AREAS, (0,) * NUM_AREAS, [0] * NUM_AREAS
@@ -38,44 +43,61 @@ def deal(g: GameState, cfg: GameConfig, rng: np.random.Generator) -> None:
     g.loans = g.penalties = empty_rows(n)
     g.known = no_knowledge(n)
     g.known_unused = empty_rows(n)
+    g.persona, g.persona_pool = (), ()
     g.log, g.stack, g.outcome, g._legal, g._dice = GameLog(), [], None, None, None
     g.turn, g.ability_used, g.played, g.in_play = 0, 0, [], []
-    g.discard, g.events_done = [], ()
+    g.discard, g.events_done, g.removed = [], (), ()
 
-    # One agent of each player and one trouble marker in each starting area.
-    for a in t.start_areas:
-        for seat in range(n):
+
+def place_start_agents(g: GameState) -> None:
+    """One agent of each player and one trouble marker in each starting area."""
+    for a in g.t.start_areas:
+        for seat in range(g.n):
             add_pawn(g, seat, a, trouble=False)
         g.trouble[a] = 1
 
-    pool = personality_deck(cfg)
-    rng.shuffle(pool)
-    g.persona = tuple(pool[:n])
-    g.persona_pool = tuple(sorted(pool[n:]))  # set aside unseen: their order carries no information
 
-    events = list(range(len(t.data.events)))
+def shuffle_events(g: GameState, rng: np.random.Generator) -> None:
+    events = list(range(len(g.t.data.events)))
     rng.shuffle(events)
     g.event_deck = tuple(events)
 
-    removed = t.removed_with_two if n == 2 else frozenset()
-    grey = [c for c in t.grey_cards if c not in removed]
-    red = [c for c in t.red_cards if c not in removed]
-    rng.shuffle(grey)
-    rng.shuffle(red)
-    g.removed = tuple(sorted(removed))
-    g.deck = red + grey  # the top of the draw pile is the end of the list: grey on top of red
-    g.hands = []
-    for _ in range(n):
-        hand = [g.deck.pop() for _ in range(HAND_SIZE)]
-        g.hands.append(hand)
 
-    g.first_player = int(rng.integers(n))
+def deal_decks(g: GameState, rng: np.random.Generator, *, top_first: bool) -> None:
+    """Shuffle the two decks (the top one first, or the bottom one first, as the ruleset's
+    rulebook does it), stack the top deck (``grey_cards``) on the bottom one (``red_cards``)
+    and deal each player the ruleset's hand; with two players some cards leave the game."""
+    t = g.t
+    removed = t.removed_with_two if g.n == 2 else frozenset()
+    top = [c for c in t.grey_cards if c not in removed]
+    bottom = [c for c in t.red_cards if c not in removed]
+    for deck in (top, bottom) if top_first else (bottom, top):
+        rng.shuffle(deck)
+    g.removed = tuple(sorted(removed))
+    g.deck = bottom + top  # the top of the draw pile is the end of the list
+    size = g.ruleset.hand_size
+    g.hands = [[g.deck.pop() for _ in range(size)] for _ in range(g.n)]
+
+
+def deal(g: GameState, cfg: GameConfig, rng: np.random.Generator) -> None:
+    """Fill ``g`` with a freshly set-up game (rulebook 'Starting the game')."""
+    empty_state(g, cfg)
+    g.rng = rng
+    place_start_agents(g)
+    pool = personality_deck(cfg)
+    rng.shuffle(pool)
+    g.persona = tuple(pool[: g.n])
+    g.persona_pool = tuple(sorted(pool[g.n :]))  # set aside unseen: their order says nothing
+    shuffle_events(g, rng)
+    deal_decks(g, rng, top_first=True)  # grey, then red
+    start_game(g, rng)
+
+
+def start_game(g: GameState, rng: np.random.Generator) -> None:
+    """Draw the first player, whose first turn begins (the ``turn`` frame at the bottom of
+    the stack)."""
+    g.first_player = int(rng.integers(g.n))
     g.active = g.first_player
     g.turn = 1
-    start_game(g)
-
-
-def start_game(g: GameState) -> None:
-    """The first player's first turn begins (the ``turn`` frame at the bottom of the stack)."""
     push(g, {"k": "turn", "p": g.active, "s": 0})
     g.say(f"game starts; player {g.active} goes first")

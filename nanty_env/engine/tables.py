@@ -7,9 +7,10 @@ process (:func:`tables`); another ruleset's come from its ``Ruleset.tables`` (th
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from nanty_env.data import GameData, load_game_data
 from nanty_env.engine.config import GameConfig
@@ -71,29 +72,44 @@ def base_tables(cfg: GameConfig) -> Tables:
     return tables()
 
 
+def area_fields(areas: Sequence[Any]) -> dict[str, Any]:
+    """The :class:`Tables` fields every ruleset fills from its board the same way."""
+    return {
+        "near": tuple(frozenset((a.index, *a.neighbours)) for a in areas),
+        "cost": tuple(a.cost for a in areas),
+        "river": tuple(a.river for a in areas),
+        "start_areas": tuple(a.index for a in areas if a.start),
+    }
+
+
+def card_fields(cards: Sequence[Any], top: str, bottom: str) -> dict[str, Any]:
+    """The :class:`Tables` fields every ruleset fills from its cards the same way (``top`` and
+    ``bottom``: the names of its two decks, as ``grey_cards`` and ``red_cards``)."""
+    return {
+        "symbols": tuple(tuple(c.symbols) for c in cards),
+        "money": tuple(c.money for c in cards),
+        "effect": tuple(c.effect for c in cards),
+        "is_interrupt": tuple(c.interrupt for c in cards),
+        "interrupt_kind": tuple(c.effect if c.interrupt else "" for c in cards),
+        "grey_cards": tuple(c.index for c in cards if c.deck == top),
+        "red_cards": tuple(c.index for c in cards if c.deck == bottom),
+        "removed_with_two": frozenset(c.index for c in cards if c.removed_with_two_players),
+        "loan_cards": frozenset(c.index for c in cards if c.effect == "take_loan"),
+    }
+
+
 @cache
 def tables() -> Tables:
     """The base game's lookup tables (built once per process)."""
     d = load_game_data()
-    areas, cards = d.areas, d.cards
+    areas = d.areas
     holborn = next(a.index for a in areas if a.ability == "event_protection")
     return Tables(
         data=d,
         neighbours=tuple(tuple(sorted(a.neighbours)) for a in areas),  # ascending: options
-        near=tuple(frozenset((a.index, *a.neighbours)) for a in areas),
-        cost=tuple(a.cost for a in areas),
-        river=tuple(a.river for a in areas),
-        start_areas=tuple(a.index for a in areas if a.start),
         ability=tuple(a.ability for a in areas),
         ability_params=tuple(dict(a.ability_params) for a in areas),
-        symbols=tuple(tuple(c.symbols) for c in cards),
-        money=tuple(c.money for c in cards),
-        effect=tuple(c.effect for c in cards),
-        is_interrupt=tuple(c.interrupt for c in cards),
-        interrupt_kind=tuple(c.effect if c.interrupt else "" for c in cards),
-        grey_cards=tuple(c.index for c in cards if c.deck == "grey"),
-        red_cards=tuple(c.index for c in cards if c.deck == "red"),
-        removed_with_two=frozenset(c.index for c in cards if c.removed_with_two_players),
         holborn=holborn,
-        loan_cards=frozenset(c.index for c in cards if c.effect == "take_loan"),
+        **area_fields(areas),
+        **card_fields(d.cards, "grey", "red"),
     )

@@ -9,40 +9,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from nanty_env.engine import board
+from nanty_env.engine import setup
 from nanty_env.engine.actions import NUM_AREAS
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu.cards import refill_face_up
 from nanty_env.engine.cthulhu.state import CthulhuState
-from nanty_env.engine.frames import push
-from nanty_env.engine.game_log import GameLog
-from nanty_env.engine.knowledge import no_knowledge
-from nanty_env.engine.state import empty_rows
-from nanty_env.engine.tables import HAND_SIZE, START_MONEY, tables_for
 
 START_LEVEL = 1
 
 
 def empty_state(g: CthulhuState, cfg: GameConfig) -> None:
     """Every field of ``g`` at its empty value (no pieces, cards or frames yet)."""
-    t = g.t = tables_for(cfg)
-    n = cfg.num_players
-    g.cfg, g.n = cfg, n
-    g.agents = ((0,) * NUM_AREAS,) * n
-    g.on_board = [0] * n
-    g.gren, g.cit, g.trouble = (0,) * NUM_AREAS, (0,) * NUM_AREAS, [0] * NUM_AREAS
-    g.building, g.btype = (-1,) * NUM_AREAS, (-1,) * NUM_AREAS
-    g.city_retired, g.city_gained = (0,) * NUM_AREAS, (-1,) * NUM_AREAS
-    g.money = [START_MONEY] * n
-    g.loans = g.penalties = empty_rows(n)
-    g.known = no_knowledge(n)
-    g.known_unused = empty_rows(n)
-    g.persona, g.persona_pool = (), ()
-    g.log, g.stack, g.outcome, g._legal, g._dice = GameLog(), [], None, None, None
-    g.turn, g.ability_used, g.played, g.in_play = 0, 0, [], []
-    g.discard, g.events_done, g.removed, g.faceup = [], (), (), []
+    setup.empty_state(g, cfg)
+    g.btype, g.faceup = (-1,) * NUM_AREAS, []
     g.insanity = START_LEVEL
-    r = t.num_elders
+    r = g.t.num_elders
     g.elder_area, g.elder_owner, g.elder_arrived = (-1,) * r, (-1,) * r, (-1,) * r
     g.elder_hits = (0,) * r
     g.eo = (0,) * NUM_AREAS
@@ -51,39 +32,16 @@ def empty_state(g: CthulhuState, cfg: GameConfig) -> None:
 def deal(g: CthulhuState, cfg: GameConfig, rng: np.random.Generator) -> None:
     """Fill ``g`` with a freshly set-up expansion game."""
     empty_state(g, cfg)
-    t, n = g.t, g.n
     g.rng = rng
-
-    boards = list(range(len(t.data.great_old_ones)))
+    boards = list(range(len(g.t.data.great_old_ones)))
     rng.shuffle(boards)
-    g.goo = tuple(boards[:n])
-
-    for a in t.start_areas:  # one agent each and a trouble marker in the three start areas
-        for seat in range(n):
-            board.set_pawns(g, seat, a, 1)
-        g.trouble[a] = 1
-
-    events = list(range(len(t.data.events)))
-    rng.shuffle(events)
-    g.event_deck = tuple(events)
-
-    removed = t.removed_with_two if n == 2 else frozenset()
-    purple = [c for c in t.red_cards if c not in removed]
-    yellow = [c for c in t.grey_cards if c not in removed]
-    rng.shuffle(purple)
-    rng.shuffle(yellow)
-    g.removed = tuple(sorted(removed))
-    g.deck = purple + yellow  # top of the pile = end of the list: yellow on top of purple
-    g.hands = [[g.deck.pop() for _ in range(HAND_SIZE)] for _ in range(n)]
+    g.goo = tuple(boards[: g.n])
+    setup.place_start_agents(g)
+    setup.shuffle_events(g, rng)
+    setup.deal_decks(g, rng, top_first=False)  # purple, then yellow on top of it
     refill_face_up(g)
-
-    objectives = list(range(len(t.data.objectives)))
+    objectives = list(range(len(g.t.data.objectives)))
     rng.shuffle(objectives)
-    g.objective = tuple(objectives[:n])
-    g.objective_pool = tuple(sorted(objectives[n:]))  # set aside unseen: their order says nothing
-
-    g.first_player = int(rng.integers(n))
-    g.active = g.first_player
-    g.turn = 1
-    push(g, {"k": "turn", "p": g.active, "s": 0})
-    g.say(f"game starts; player {g.active} goes first")
+    g.objective = tuple(objectives[: g.n])
+    g.objective_pool = tuple(sorted(objectives[g.n :]))  # set aside unseen: order says nothing
+    setup.start_game(g, rng)

@@ -12,7 +12,7 @@ from typing import Any
 from nanty_env.data.cthulhu import CthulhuData, load_cthulhu_data
 from nanty_env.data.cthulhu.loader import pack_sources
 from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL
-from nanty_env.engine.tables import Tables
+from nanty_env.engine.tables import Tables, area_fields, card_fields
 
 _NO_PARAMS: Any = MappingProxyType({})
 
@@ -61,22 +61,11 @@ def build_tables(d: CthulhuData, content: str | None = None) -> CthulhuTables:
     return CthulhuTables(
         data=d,  # type: ignore[arg-type]  (duck-typed like GameData)
         neighbours=tuple(tuple(a.neighbours) for a in areas),
-        near=tuple(frozenset((a.index, *a.neighbours)) for a in areas),
-        cost=tuple(a.cost for a in areas),
-        river=tuple(a.river for a in areas),
-        start_areas=tuple(a.index for a in areas if a.start),
         ability=("",) * len(areas),
         ability_params=tuple({} for _ in areas),
-        symbols=tuple(tuple(c.symbols) for c in cards),
-        money=tuple(c.money for c in cards),
-        effect=tuple(c.effect for c in cards),
-        is_interrupt=tuple(c.interrupt for c in cards),
-        interrupt_kind=tuple(c.effect if c.interrupt else "" for c in cards),
-        grey_cards=tuple(c.index for c in cards if c.deck == "yellow"),
-        red_cards=tuple(c.index for c in cards if c.deck == "purple"),
-        removed_with_two=frozenset(c.index for c in cards if c.removed_with_two_players),
         holborn=-1,
-        loan_cards=frozenset(c.index for c in cards if c.effect == "take_loan"),
+        **area_fields(areas),
+        **card_fields(cards, "yellow", "purple"),
         building_cost=tuple(b.cost for b in d.buildings),
         building_ability=tuple(b.ability for b in d.buildings),
         building_params=tuple(b.params for b in d.buildings),
