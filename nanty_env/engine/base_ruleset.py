@@ -9,6 +9,7 @@ from nanty_env.engine.determinize import sample_base
 from nanty_env.engine.effects import EFFECTS
 from nanty_env.engine.frames import BASE
 from nanty_env.engine.ruleset import Ruleset
+from nanty_env.engine.scoring import control
 from nanty_env.engine.symbols import BASE_SYMBOLS
 from nanty_env.engine.tables import HAND_SIZE, base_tables
 from nanty_env.engine.victory import start_of_turn_win
@@ -27,5 +28,6 @@ BASE_RULESET = Ruleset(
     refill=flow.refill_hand,
     tables=base_tables,
     sample=sample_base,
+    control=control,
     hand_size=HAND_SIZE,
 )

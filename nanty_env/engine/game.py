@@ -135,6 +135,12 @@ class Game(GameState):
         """Everything ``seat`` knows (public state, own hand, own personality, own knowledge)."""
         return player_view(self, seat)
 
+    def controllers(self) -> list[int]:
+        """Who controls each area (-1: nobody), by the ruleset's control rule (public: a
+        seat's view has all it needs, e.g. ``scoring.control(board_of_view(view), area)``)."""
+        control = self.ruleset.control
+        return [control(self, a).controller for a in range(A.NUM_AREAS)]
+
     # ------------------------------------------------------------------ dice
     def fix_rolls(self, rolls: Iterable[int], *, then_random: bool = False) -> Game:
         """Make the next die rolls come out as ``rolls`` (area indices 0-11, i.e. die number

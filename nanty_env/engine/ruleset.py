@@ -68,6 +68,7 @@ class Ruleset:
         start_of_turn_win: ``(g, p)`` ends the game and returns True when ``p`` has won.
         refill: ``(g, f)`` the turn's refill step: True to pass the turn on now, False when
             it pushed frames (and set the turn frame's next step) or ended the game.
+        control: ``(g, area)`` -> who controls ``area`` and by how much (a ``Control``).
         hand_size: the hand dealt and refilled to.
         tables: ``(cfg)`` -> the ruleset's lookup tables.
         sample: ``(view, rng, cfg)`` -> a game consistent with one seat's view.
@@ -87,6 +88,7 @@ class Ruleset:
     refill: Callable[[GameState, Frame], bool]
     tables: Callable[[GameConfig], Tables]
     sample: Callable[[dict[str, Any], np.random.Generator, GameConfig], Any]
+    control: Callable[[GameState, int], Any]
     start_turn: Callable[[GameState], None] = _nothing
     hand_size: int = 5
     params: Mapping[str, Any] = field(default_factory=dict)

@@ -16,7 +16,7 @@ import numpy as np
 
 # Importing these modules registers the expansion's frame handlers.
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.cthulhu import effects, flow, setup, symbols, validation  # noqa: F401
+from nanty_env.engine.cthulhu import effects, flow, pieces, setup, symbols, validation  # noqa: F401
 from nanty_env.engine.cthulhu.describe import describe_cthulhu_action
 from nanty_env.engine.cthulhu.ruleset import CTHULHU_RULESET
 from nanty_env.engine.cthulhu.state import X_COPIED_LISTS, X_LISTS, X_SCALARS, CthulhuState
@@ -79,6 +79,12 @@ class CthulhuGame(CthulhuState, Game):
         """Everything ``seat`` knows: the base game's view plus the expansion's (see
         ``nanty_env.engine.cthulhu.view``)."""
         return player_view(self, seat)
+
+    def building_reserve(self, seat: int) -> list[int]:
+        """The building types whose Building card ``seat`` still has in its reserve (public:
+        every type not on the board under ``seat``'s buildings; from a view,
+        ``cthulhu.view.building_reserve_of_view``)."""
+        return pieces.reserve(self, seat)
 
     def action_to_string(self, action: int, seat: int | None = None) -> str:
         return describe_cthulhu_action(self, action, self.current_player if seat is None else seat)

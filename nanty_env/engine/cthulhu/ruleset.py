@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from nanty_env.engine.base_ruleset import BASE_RULESET
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.cthulhu import abilities, flow
+from nanty_env.engine.cthulhu import abilities, flow, pieces
 from nanty_env.engine.cthulhu.determinize import sample_cthulhu_from_view
 from nanty_env.engine.cthulhu.effects import X_EFFECTS
 from nanty_env.engine.cthulhu.symbols import CTHULHU_SYMBOLS
@@ -36,4 +36,5 @@ CTHULHU_RULESET = BASE_RULESET.derive(
     refill=flow.refill_step,
     tables=tables_of,
     sample=sample_cthulhu_from_view,
+    control=pieces.control,
 )

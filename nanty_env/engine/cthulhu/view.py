@@ -11,9 +11,10 @@ cycles, so the drawn ones lie at its bottom in the reverse order of their last d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from nanty_env.data.cthulhu.model import NUM_BUILDING_TYPES
 from nanty_env.engine.cthulhu.state import ELDER_BIT, GOO_BIT, CthulhuState
 from nanty_env.engine.cthulhu.track import grenadiers_on_track
 from nanty_env.engine.view import common_view
@@ -27,6 +28,14 @@ def known_event_bottom(events_done: Sequence[int]) -> list[int]:
         if e not in out:
             out.append(e)
     return out
+
+
+def building_reserve_of_view(view: Mapping[str, Any], seat: int) -> list[int]:
+    """The building types ``seat`` still has in reserve, as a view shows them (the same as
+    ``CthulhuGame.building_reserve``: every pack has the six types)."""
+    types, owners = view["building_types"], view["buildings"]
+    on_board = {k for owner, k in zip(owners, types, strict=True) if owner == seat}
+    return [k for k in range(NUM_BUILDING_TYPES) if k not in on_board]
 
 
 def player_view(g: CthulhuState, seat: int) -> dict[str, Any]:
