@@ -32,7 +32,7 @@ import numpy as np
 
 from agents.base import BaseBot, View
 from agents.evaluation import NUM_PERSONALITIES, Metrics, game_config, view_metrics
-from agents.rulesets import own_role, role_count, role_deck, role_ids, seen_roles
+from agents.rulesets import bot_expansion, own_role, role_count, role_deck, role_ids, seen_roles
 from nanty_env.engine import GameConfig
 from nanty_env.files import atomic_write_text, read_model
 
@@ -166,7 +166,7 @@ class RoleTracker:
 
 def features_for(expansion: str | None) -> tuple[str, ...]:
     """The feature names of a ruleset's role tracker."""
-    if expansion is None:
+    if bot_expansion(expansion) is None:
         return FEATURES
     from agents.cthulhu.roles import CTHULHU_FEATURES
 
@@ -226,7 +226,7 @@ class RoleModel:
     def fits(self, config: GameConfig) -> bool:
         """Whether the model's roles are ``config``'s: its ruleset and, for an expansion model,
         the ids of the objectives it was trained on (a user's content pack may differ)."""
-        if self.expansion != config.expansion:
+        if self.expansion != bot_expansion(config.expansion):
             return False
         roles = self.meta.get("roles")
         return roles is None or list(roles) == role_ids(config)
@@ -249,7 +249,7 @@ MODEL_FILES = {None: DEFAULT_MODEL_FILE, "cthulhu": "cthulhu_role_model.json"}
 @cache
 def default_model(expansion: str | None = None) -> RoleModel | None:
     """The model shipped in ``agents/data`` for the ruleset (``None`` if there is none)."""
-    f = resources.files("agents") / "data" / MODEL_FILES[expansion]
+    f = resources.files("agents") / "data" / MODEL_FILES[bot_expansion(expansion)]
     if not f.is_file():
         return None
     return RoleModel.from_json(json.loads(f.read_text()))
@@ -304,7 +304,7 @@ def posterior(
 
 def make_tracker(config: GameConfig) -> Any:
     """The role tracker of ``config``'s ruleset."""
-    if config.expansion is None:
+    if bot_expansion(config.expansion) is None:
         return RoleTracker(config.num_players)
     from agents.cthulhu.roles import CthulhuRoleTracker
     from nanty_env.engine.cthulhu.tables import cthulhu_tables
@@ -316,7 +316,7 @@ class RoleBelief:
     """A seat's running belief about the others: a tracker plus an optional model."""
 
     def __init__(self, config: GameConfig, model: RoleModel | None) -> None:
-        if model is not None and model.expansion != config.expansion:
+        if model is not None and model.expansion != bot_expansion(config.expansion):
             raise ValueError(
                 f"the role model is for the {model.expansion or 'base'} game, this game is "
                 f"{config.expansion or 'the base game'}"

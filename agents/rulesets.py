@@ -2,9 +2,10 @@
 position is valued.
 
 The base game's hidden roles are the personality cards (some set aside, some seen by Mrs Cake's
-holder); the expansion's (``config.expansion == "cthulhu"``) are the seven objectives, all dealt
-from, none ever seen before the end. Everything here dispatches on the configuration (or the
-view) so that the bots' code is one for both rulesets and the base game's path is unchanged.
+holder); the expansion's are the seven objectives, all dealt from, none ever seen before the
+end. Everything here asks the configuration's ruleset (``Ruleset.roles``: which state field
+holds the roles) or reads the view, so that the bots' code is one for every ruleset: a house
+variant of either plays with its parent's bots.
 """
 
 from __future__ import annotations
@@ -15,57 +16,75 @@ from typing import Any
 import numpy as np
 
 from nanty_env.engine import Game, GameConfig, personality_deck, tables, tables_for
+from nanty_env.engine.ruleset import find_ruleset
 
 NUM_PERSONALITIES = len(tables().data.personalities)
+
+
+# engine ruleset name -> the key of the bots' own tables for it (role models, role features,
+# evaluation); a ruleset without one (a house variant) is served by its nearest ancestor's
+_BOT_TABLES = {"base": None, "cthulhu": "cthulhu"}
+
+
+def bot_expansion(expansion: str | None) -> str | None:
+    """The ruleset whose bot tables (role model and features) serve ``expansion``'s games:
+    its own, or its nearest ancestor's."""
+    for r in reversed(find_ruleset(expansion).lineage()):
+        if r.name in _BOT_TABLES:
+            return _BOT_TABLES[r.name]
+    raise ValueError(f"no bot tables for the ruleset {expansion!r}")  # pragma: no cover
 
 
 def is_expansion(config: GameConfig) -> bool:
     return config.expansion is not None
 
 
+def has_personalities(config: GameConfig) -> bool:
+    """Whether ``config``'s ruleset deals the base game's personality cards as roles."""
+    return find_ruleset(config.expansion).roles == "persona"
+
+
 def role_count(config: GameConfig) -> int:
     """The length of a role probability vector: personality cards, or objectives."""
-    if config.expansion is None:
+    if has_personalities(config):
         return NUM_PERSONALITIES
     return len(tables_for(config).data.objectives)  # type: ignore[attr-defined]
 
 
 def role_deck(config: GameConfig) -> list[int]:
     """The roles dealt from under ``config`` (every objective in the expansion)."""
-    if config.expansion is None:
+    if has_personalities(config):
         return personality_deck(config)
     return list(range(role_count(config)))
 
 
 def role_ids(config: GameConfig) -> list[str]:
     """Data id of every role index."""
-    if config.expansion is None:
+    if has_personalities(config):
         return [p.id for p in tables().data.personalities]
     return [o.id for o in tables_for(config).data.objectives]  # type: ignore[attr-defined]
 
 
 def own_role(view: Mapping[str, Any]) -> int:
     """The viewing seat's own role (its objective in an expansion view)."""
-    return view["objective"] if view.get("expansion") else view["personality"]
+    return view["objective"] if "objective" in view else view["personality"]
 
 
 def seen_roles(view: Mapping[str, Any]) -> list[int]:
     """Set-aside roles the viewing seat has seen (never any in the expansion)."""
-    if view.get("expansion"):
-        return []
-    return list(view["known_unused_personalities"])
+    return list(view.get("known_unused_personalities", ()))
 
 
 def game_roles(g: Game) -> list[int]:
     """Every seat's role in a full game."""
-    return list(g.objective) if g.cfg.expansion else list(g.persona)  # type: ignore[attr-defined]
+    return list(getattr(g, g.ruleset.roles))
 
 
 def set_game_roles(g: Game, deal: Sequence[int], seat: int, seen: Sequence[int]) -> None:
     """Give ``g`` the roles of ``deal``; the set-aside ones are whatever is left (``seen``: the
     set-aside personalities ``seat`` has seen, base game only)."""
     rest = sorted(k for k in role_deck(g.cfg) if k not in deal)
-    if g.cfg.expansion:
+    if not has_personalities(g.cfg):
         g.objective = tuple(deal)  # type: ignore[attr-defined]
         g.objective_pool = tuple(rest)  # type: ignore[attr-defined]
         return
@@ -99,7 +118,7 @@ def make_evaluator(
     """The ruleset's evaluator (``weights``: the base game's :class:`~agents.evaluation.Weights`
     or the expansion's :class:`~agents.cthulhu.evaluation.CthulhuWeights`; None for the
     default of the ruleset)."""
-    if config.expansion is None:
+    if has_personalities(config):
         from agents.evaluation import DEFAULT_WEIGHTS, Evaluator
 
         return Evaluator(config, seat, own, belief, weights or DEFAULT_WEIGHTS, cache_values)
@@ -113,7 +132,7 @@ def make_evaluator(
 def ruleset_weights(config: GameConfig, weights: Any) -> Any:
     """``weights`` if they are the ruleset's kind, else the ruleset's defaults (the base
     game's weights mean nothing to the expansion's evaluation)."""
-    if config.expansion is None:
+    if has_personalities(config):
         return weights
     from agents.cthulhu.evaluation import DEFAULT_CTHULHU_WEIGHTS, CthulhuWeights
 

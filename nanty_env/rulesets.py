@@ -2,7 +2,8 @@
 of a seat's game or view, the action space, the mask and the full-state vector.
 
 The base game (``expansion=None``) uses ``nanty_env.observation`` (its layout unchanged by the
-expansion); *The Rise of Cthulhu* (``"cthulhu"``) uses ``nanty_env.cthulhu_observation``. The
+expansion); *The Rise of Cthulhu* (``"cthulhu"``) uses ``nanty_env.cthulhu_observation``; any
+other registered ruleset (a house variant) those of its nearest ancestor. The
 faces, the policy bot and the trainer ask :func:`ruleset_spec` instead of importing either module,
 so they serve both rulesets with one code path.
 """
@@ -12,13 +13,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from nanty_env.engine import actions as A
+from nanty_env.engine.ruleset import find_ruleset, known_rulesets
 
 if TYPE_CHECKING:
     from nanty_env.engine import Game, GameConfig
@@ -122,14 +124,24 @@ def _cthulhu() -> RulesetSpec:
     )
 
 
+# engine ruleset name -> the builder of its spaces; a ruleset without one (a house variant)
+# takes its nearest ancestor's, whose observation layout and action space it keeps
+_SPECS: Mapping[str, Callable[[], RulesetSpec]] = {"base": _base, "cthulhu": _cthulhu}
+
+
 @cache
 def ruleset_spec(expansion: str | None = None) -> RulesetSpec:
-    """The :class:`RulesetSpec` of the base game (``None``) or of an expansion."""
-    if expansion is None:
-        return _base()
-    if expansion == "cthulhu":
-        return _cthulhu()
-    raise ValueError(f"unknown expansion {expansion!r}; known: {RULESETS[1:]}")
+    """The :class:`RulesetSpec` of the base game (``None``) or of another registered ruleset
+    (its own, or its nearest ancestor's under its name)."""
+    try:
+        ruleset = find_ruleset(expansion)
+    except ValueError:
+        raise ValueError(f"unknown expansion {expansion!r}; known: {known_rulesets()}") from None
+    for r in reversed(ruleset.lineage()):
+        if r.name in _SPECS:
+            spec = _SPECS[r.name]()
+            return spec if r is ruleset else replace(spec, expansion=expansion)
+    raise ValueError(f"ruleset {ruleset.name!r} has no environment spaces")  # pragma: no cover
 
 
 def config_spec(config: GameConfig) -> RulesetSpec:

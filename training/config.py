@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 import yaml
 
 from nanty_env.engine.config import PERSONALITY_SETS, THRESHOLD_SETS
+from nanty_env.engine.ruleset import known_rulesets
 from training.potentials import SHAPINGS
 
 T = TypeVar("T")
@@ -62,7 +63,7 @@ class _UniqueKeyLoader(yaml.SafeLoader):
 def check_ruleset(expansion: str | None, content: str | None, shaping: str) -> None:
     """An env section's ruleset: a known expansion (or null), content only with an expansion,
     and no shaping that reads the base game's learned model in an expansion game."""
-    _choice("expansion", expansion, (None, "cthulhu"))
+    _choice("expansion", expansion, (None, *known_rulesets()))
     if content is not None and expansion is None:
         raise ValueError("content is an expansion's content pack: set expansion too")
     if expansion is not None and shaping == "win_probability":

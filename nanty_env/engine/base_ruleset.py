@@ -9,7 +9,7 @@ from nanty_env.engine.determinize import sample_base
 from nanty_env.engine.effects import EFFECTS
 from nanty_env.engine.frames import BASE
 from nanty_env.engine.ruleset import Ruleset
-from nanty_env.engine.scoring import control
+from nanty_env.engine.scoring import best_city_card, control, points
 from nanty_env.engine.symbols import BASE_SYMBOLS
 from nanty_env.engine.tables import HAND_SIZE, base_tables
 from nanty_env.engine.victory import start_of_turn_win
@@ -29,5 +29,7 @@ BASE_RULESET = Ruleset(
     tables=base_tables,
     sample=sample_base,
     control=control,
+    points=points,
+    tie_break=best_city_card,
     hand_size=HAND_SIZE,
 )

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from nanty_env.engine.knowledge import card_revealed, cards_drawn
 from nanty_env.engine.state import GameState
-from nanty_env.engine.tables import HAND_SIZE
 
 WATSON = "interrupt_end_turn_recover_previous"  # Doctor John H. Watson's interrupt kind
 
@@ -96,8 +95,9 @@ def play_watson(g: GameState, p: int, c: int) -> None:
 
 
 def refill(g: GameState, p: int) -> bool:
-    """Draw back up to five (penalty cards count); False when the draw pile is too short."""
-    need = HAND_SIZE - len(g.hands[p]) - len(g.penalties[p])
+    """Draw back up to the ruleset's hand size (penalty cards count); False when the draw
+    pile is too short."""
+    need = g.ruleset.hand_size - len(g.hands[p]) - len(g.penalties[p])
     if need <= 0:
         return True
     if len(g.deck) < need:

@@ -69,7 +69,11 @@ class Ruleset:
         refill: ``(g, f)`` the turn's refill step: True to pass the turn on now, False when
             it pushed frames (and set the turn frame's next step) or ended the game.
         control: ``(g, area)`` -> who controls ``area`` and by how much (a ``Control``).
+        points: ``(g, seat)`` -> ``seat``'s final points; ``tie_break``: ``(g, seat)`` -> the
+            value that breaks a tie on points (higher wins).
         hand_size: the hand dealt and refilled to.
+        roles: the state field holding each seat's secret role (``"persona"``: personality
+            cards; the expansion's ``"objective"``), for bots that guess roles.
         tables: ``(cfg)`` -> the ruleset's lookup tables.
         sample: ``(view, rng, cfg)`` -> a game consistent with one seat's view.
         params: the ruleset's own named values (a house rule's numbers), free for its hooks.
@@ -89,8 +93,11 @@ class Ruleset:
     tables: Callable[[GameConfig], Tables]
     sample: Callable[[dict[str, Any], np.random.Generator, GameConfig], Any]
     control: Callable[[GameState, int], Any]
+    points: Callable[[GameState, int], int]
+    tie_break: Callable[[GameState, int], int]
     start_turn: Callable[[GameState], None] = _nothing
     hand_size: int = 5
+    roles: str = "persona"
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def derive(self, name: str, expansion: str, handlers: Registry, **changes: Any) -> Ruleset:

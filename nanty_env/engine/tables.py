@@ -8,7 +8,7 @@ process (:func:`tables`); another ruleset's come from its ``Ruleset.tables`` (th
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -48,15 +48,20 @@ class Tables:
     removed_with_two: frozenset[int]
     holborn: int
     loan_cards: frozenset[int]
+    # the ruleset whose ``Ruleset.tables`` built these (None: the base game's own)
+    ruleset: str | None = field(default=None, kw_only=True, compare=False)
 
     def card_id(self, card: int) -> str:
         return self.data.cards[card].id
 
-    def __reduce__(self) -> tuple[Callable[[], Tables], tuple[()]]:
-        """Pickled as a reference to the base game's tables (built once per process), not as
-        their 23 KB of data: a pickled game stays small and quick to move between processes.
-        An expansion's tables say how they are pickled themselves."""
-        return tables, ()
+    def __reduce__(self) -> tuple[Callable[..., Tables], tuple[Any, ...]]:
+        """Pickled as a reference to the tables (the base game's are built once per process;
+        another ruleset's are asked of it again), not as their 23 KB of data: a pickled game
+        stays small and quick to move between processes. An expansion's content-pack tables
+        say how they are pickled themselves."""
+        if self.ruleset is None:
+            return tables, ()
+        return ruleset_tables, (self.ruleset,)
 
 
 def tables_for(cfg: GameConfig) -> Tables:
@@ -98,13 +103,24 @@ def card_fields(cards: Sequence[Any], top: str, bottom: str) -> dict[str, Any]:
     }
 
 
+def ruleset_tables(expansion: str) -> Tables:
+    """The tables of the ruleset selected by ``expansion`` (its shipped content)."""
+    return find_ruleset(expansion).tables(GameConfig(expansion=expansion))
+
+
 @cache
 def tables() -> Tables:
     """The base game's lookup tables (built once per process)."""
-    d = load_game_data()
+    return build_tables(load_game_data())
+
+
+def build_tables(d: GameData, ruleset: str | None = None) -> Tables:
+    """The lookup tables of base-game content ``d`` (a house ruleset's content built by
+    ``ruleset`` pickles as a reference to that ruleset's tables)."""
     areas = d.areas
     holborn = next(a.index for a in areas if a.ability == "event_protection")
     return Tables(
+        ruleset=ruleset,
         data=d,
         neighbours=tuple(tuple(sorted(a.neighbours)) for a in areas),  # ascending: options
         ability=tuple(a.ability for a in areas),

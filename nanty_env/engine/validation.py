@@ -42,6 +42,7 @@ from nanty_env.engine import actions as A
 from nanty_env.engine.actions import NUM_AREAS
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.errors import InvalidStateError
+from nanty_env.engine.ruleset import find_ruleset, known_rulesets
 from nanty_env.engine.setup import personality_deck
 from nanty_env.engine.state import GameState
 from nanty_env.engine.tables import (
@@ -248,8 +249,18 @@ def register_frame_kind(
 
 def frame_kind(g: GameState, kind: str) -> FrameKind | None:
     """The declaration of ``kind`` in force for ``g``'s ruleset (None: undeclared)."""
-    spec = _FRAME_KINDS.get((g.cfg.expansion, kind))
-    return spec if spec is not None else _FRAME_KINDS.get((None, kind))
+    for ruleset in ancestry(g.cfg.expansion):
+        spec = _FRAME_KINDS.get((ruleset, kind))
+        if spec is not None:
+            return spec
+    return None
+
+
+@cache
+def ancestry(expansion: str | None) -> tuple[str | None, ...]:
+    """The ``GameConfig.expansion`` of the ruleset selected by ``expansion`` and of each of its
+    ancestors, nearest first (a house variant's declarations fall back to its parent's)."""
+    return tuple(r.expansion for r in reversed(find_ruleset(expansion).lineage()))
 
 
 def register_frame_field(field: str, domain: FieldDomain | None, kind: str | None = None) -> None:
@@ -306,7 +317,8 @@ def check_schema(
         _length(d[name], size, name)
     for name in ("building", "city_retired", "city_gained"):
         _length(d[name], NUM_AREAS, name)
-    for name in ("money", "on_board") if cfg.expansion else ("money", "on_board", "persona"):
+    roles = find_ruleset(cfg.expansion).roles == "persona"
+    for name in ("money", "on_board", "persona") if roles else ("money", "on_board"):
         _length(d[name], n, name)
     for s, row in enumerate(d["agents"]):
         _length(row, NUM_AREAS, f"agents[{s}]")
@@ -358,7 +370,7 @@ def _config_types(cfg: Mapping[str, Any]) -> None:
             )
             fail(f"config.{key}", f"must be {names}, got {value!r}")
     expansion = cfg.get("expansion")
-    if expansion is not None and expansion not in _ENDINGS:
+    if expansion is not None and expansion not in known_rulesets():
         fail("config.expansion", f"{expansion!r} is not a known expansion")
 
 
@@ -824,7 +836,7 @@ def _outcome(g: GameState) -> None:
     if o is None:
         return
     head, _, detail = o.reason.partition(":")
-    endings = _ENDINGS.get(g.cfg.expansion, {})
+    endings = next((_ENDINGS[r] for r in ancestry(g.cfg.expansion) if r in _ENDINGS), {})
     if head not in endings or detail not in set(endings[head](g)):
         fail("outcome.reason", f"{o.reason!r} is not how a game of this ruleset ends")
     if not o.winners:

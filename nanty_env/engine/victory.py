@@ -67,17 +67,25 @@ def _riot_losers(g: GameState) -> set[int]:
     return {s for s in range(g.n) if personality(g, s).end_rule == "holmes_v"}
 
 
+def all_points(g: GameState) -> tuple[int, ...]:
+    """Every seat's points by the ruleset's scoring (``Ruleset.points``)."""
+    points = g.ruleset.points
+    return tuple(points(g, s) for s in range(g.n))
+
+
 def score_outcome(
     g: GameState, reason: str, excluded: set[int] | frozenset[int] = frozenset()
 ) -> Outcome:
-    """Winners on points; ties broken by the best City Area card, then shared."""
-    pts = tuple(scoring.points(g, s) for s in range(g.n))
+    """Winners on points (the ruleset's); ties broken by the ruleset's ``tie_break`` (the
+    best City Area card; the expansion's: the best building), then shared."""
+    pts = all_points(g)
     eligible = [s for s in range(g.n) if s not in excluded]
     if not eligible:
         return Outcome((), reason, pts)
     top = max(pts[s] for s in eligible)
     tied = [s for s in eligible if pts[s] == top]
     if len(tied) > 1:
-        best = max(scoring.best_city_card(g, s) for s in tied)
-        tied = [s for s in tied if scoring.best_city_card(g, s) == best]
+        tie_break = g.ruleset.tie_break
+        best = max(tie_break(g, s) for s in tied)
+        tied = [s for s in tied if tie_break(g, s) == best]
     return Outcome(tuple(tied), reason, pts)

@@ -53,6 +53,8 @@ def player_view(g: GameState, seat: int) -> dict[str, Any]:
     view["personality"] = g.persona[seat]
     view["known_unused_personalities"] = list(g.known_unused[seat])
     view["persona_pool_size"] = len(g.persona_pool)
+    if g.cfg.expansion is not None:  # a ruleset derived from the base game: its name
+        view["expansion"] = g.cfg.expansion
     if g.outcome is not None:
         view["personalities"] = list(g.persona)
     return view

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from nanty_env.engine.base_ruleset import BASE_RULESET
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.cthulhu import abilities, flow, pieces
+from nanty_env.engine.cthulhu import abilities, flow, pieces, victory
 from nanty_env.engine.cthulhu.determinize import sample_cthulhu_from_view
 from nanty_env.engine.cthulhu.effects import X_EFFECTS
 from nanty_env.engine.cthulhu.symbols import CTHULHU_SYMBOLS
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
-from nanty_env.engine.cthulhu.victory import start_of_turn_win
 from nanty_env.engine.frames import CTHULHU
 
 
@@ -32,9 +31,12 @@ CTHULHU_RULESET = BASE_RULESET.derive(
     is_extra_action=flow.is_extra_action,
     handle_extra=flow.handle_extra,
     start_turn=flow.start_turn,
-    start_of_turn_win=start_of_turn_win,
+    start_of_turn_win=victory.start_of_turn_win,
     refill=flow.refill_step,
     tables=tables_of,
     sample=sample_cthulhu_from_view,
+    roles="objective",
     control=pieces.control,
+    points=victory.points,
+    tie_break=pieces.best_building,
 )

@@ -12,6 +12,7 @@ from nanty_env.engine import scoring
 from nanty_env.engine.cthulhu import pieces
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.outcome import Outcome
+from nanty_env.engine.victory import all_points, score_outcome
 
 AGENT_POINTS = 5
 ELDER_POINTS_PER_HP = 5
@@ -76,19 +77,3 @@ def points(g: CthulhuState, seat: int) -> int:
     pts += pieces.building_value(g, seat)
     loans = [(t.loan_repay[c], t.loan_penalty[c]) for c in g.loans[seat]]
     return pts + scoring.settle_loans(g.money[seat], loans)
-
-
-def all_points(g: CthulhuState) -> tuple[int, ...]:
-    return tuple(points(g, s) for s in range(g.n))
-
-
-def score_outcome(g: CthulhuState, reason: str) -> Outcome:
-    """Most points wins; a tie goes to the tied player with the highest-value building on the
-    board, and is shared if that ties too."""
-    pts = all_points(g)
-    top = max(pts)
-    tied = [s for s in range(g.n) if pts[s] == top]
-    if len(tied) > 1:
-        best = max(pieces.best_building(g, s) for s in tied)
-        tied = [s for s in tied if pieces.best_building(g, s) == best]
-    return Outcome(tuple(tied), reason, pts)

@@ -14,7 +14,6 @@ from nanty_env.engine.effects.registry import effect
 from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pop
 from nanty_env.engine.knowledge import card_revealed, personalities_seen, personality_swapped
 from nanty_env.engine.state import GameState, with_appended, with_item
-from nanty_env.engine.tables import HAND_SIZE
 
 Params = Mapping[str, Any]
 
@@ -91,7 +90,7 @@ class RefillTo:
     def options(g: GameState, f: Frame) -> list[int] | None:
         pop(g)
         p = f["p"]
-        need = f.get("to", HAND_SIZE) - len(g.hands[p]) - len(g.penalties[p])
+        need = f.get("to", g.ruleset.hand_size) - len(g.hands[p]) - len(g.penalties[p])
         if need > 0:
             draw_cards(g, p, need)
         return None

@@ -1,0 +1,145 @@
+"""The house variant "Sixes" (``tests/rulesets/house.py``) as proof that a ruleset is a plug-in:
+registered from outside the engine, it plays through ``Game``, the env faces, the RLlib env and
+the bots, and its three changes (hand of six, building bonus, one new card from a pack) hold."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test
+
+import nanty_env
+from nanty_env.data import DataError
+from nanty_env.data.overlay import overlay
+from nanty_env.engine import (
+    Game,
+    GameConfig,
+    IllegalActionError,
+    board,
+    build_position,
+    determinize,
+    points,
+    tables,
+)
+from nanty_env.engine import actions as A
+from nanty_env.rulesets import config_spec, ruleset_spec
+from tests.rulesets.house import BUILDING_BONUS, NAME, HouseGame, house_points
+
+HOUSE = {"expansion": NAME}
+CAT = 0  # The House Cat's index: Mr Boggis's in the base game
+
+
+def cfg(n: int = 3, **kw) -> GameConfig:
+    return GameConfig(num_players=n, **HOUSE, **kw)
+
+
+def test_a_house_game_deals_six_cards_and_the_pack_card():
+    g = Game.new(cfg(4), 1)
+    assert isinstance(g, HouseGame) and g.ruleset.name == NAME
+    assert [len(h) for h in g.hands] == [6] * 4
+    assert len(g.deck) == len(Game.new(GameConfig(num_players=4), 1).deck) - 4
+    card = g.t.data.cards[CAT]
+    assert (card.id, card.symbols, card.money) == ("the_house_cat", ("money", "agent"), 4)
+    assert tables().data.cards[CAT].id == "mr_boggis"  # the base game's content is untouched
+
+
+def test_the_hand_is_refilled_to_six():
+    g = build_position(3, config=cfg(), hands=[["the_house_cat"], ["mr_bent"], ["groat"]])
+    deck = len(g.deck)
+    g.apply(A.PLAY_CARD + CAT)  # £4, then an agent
+    while g.current_player == 0 and g.decision != "end":
+        g.apply(g.legal[-1] if g.decision == "card" else g.legal[0])
+    g.apply(A.PASS)
+    assert len(g.hands[0]) == 6 and len(g.deck) == deck - 6
+    assert g.money[0] == 14
+
+
+def test_buildings_score_two_more_points_at_the_end():
+    g = build_position(3, config=cfg(), buildings={"Chelsea": 0, "City": 0, "Strand": 1})
+    for seat in range(3):
+        bonus = BUILDING_BONUS * board.own_buildings(g, seat)
+        assert house_points(g, seat) == points(g, seat) + bonus
+    rng = random.Random(2)
+    g = Game.new(cfg(2), 3)
+    while not g.is_terminal:
+        g.apply(rng.choice(g.legal))
+    if g.outcome.points is not None:
+        assert g.outcome.points == tuple(house_points(g, s) for s in range(2))
+
+
+@pytest.mark.parametrize("n", (2, 3, 4))
+def test_random_games_end_replay_and_survive_copies(n: int):
+    for seed in range(3):
+        g, h = Game.new(cfg(n, log=False), seed), Game.new(cfg(n, log=False), seed)
+        rng = random.Random(seed)
+        k = 0
+        while not g.is_terminal:
+            a = rng.choice(g.legal)
+            if k % 40 == 0:
+                assert pickle.loads(pickle.dumps(g)).to_dict() == g.to_dict()
+                again = Game.from_dict(g.to_dict())
+                assert isinstance(again, HouseGame) and again.legal == g.legal
+                d = determinize(g, g.current_player, np.random.default_rng(k))
+                assert isinstance(d, HouseGame)
+                assert d.view(g.current_player) == g.view(g.current_player)
+            g.apply(a)
+            h.apply(a)
+            k += 1
+        assert g.to_dict() == h.to_dict()  # same seed, same game
+
+
+def test_an_illegal_action_raises_and_changes_nothing():
+    g = Game.new(cfg(3), 0)
+    before = g.to_dict()
+    bad = next(a for a in range(A.NUM_ACTIONS) if a not in g.legal)
+    with pytest.raises(IllegalActionError):
+        g.apply(bad)
+    assert g.to_dict() == before
+
+
+def test_the_pack_replaces_by_id_and_refuses_an_unknown_one():
+    shipped = {"card": [{"id": "a", "x": 1}, {"id": "b", "x": 2}]}
+    out = overlay(shipped, {"card": [{"replaces": "b", "id": "c", "x": 3}]}, "cards.toml")
+    assert out["card"] == [{"id": "a", "x": 1}, {"id": "c", "x": 3}]
+    assert shipped["card"][1] == {"id": "b", "x": 2}
+    with pytest.raises(DataError, match="no shipped card 'z'"):
+        overlay(shipped, {"card": [{"replaces": "z", "id": "c"}]}, "cards.toml")
+
+
+def test_the_env_faces_play_it_with_the_base_games_spaces():
+    spec = config_spec(cfg())
+    base = ruleset_spec()
+    assert spec.expansion == NAME and spec.layout_digest == base.layout_digest
+    assert (spec.obs_size, spec.num_actions) == (base.obs_size, base.num_actions)
+    api_test(nanty_env.env(num_players=3, **HOUSE), num_cycles=200)
+    env = nanty_env.raw_env(num_players=2, **HOUSE)
+    env.reset(seed=4)
+    assert isinstance(env.game, HouseGame)
+
+
+def test_the_bots_play_it():
+    from agents.base import play_game
+    from agents.registry import make_bot
+
+    bots = [make_bot("heuristic"), make_bot("random")]
+    game, _ = play_game(bots, cfg(2, log=False), seed=6)
+    assert isinstance(game, HouseGame) and game.outcome is not None
+
+
+def test_the_rllib_env_plays_it():
+    pytest.importorskip("ray.rllib")
+    from training.rllib.env import NantyMultiAgentEnv
+
+    env = NantyMultiAgentEnv({"num_players": 2, **HOUSE})
+    obs, _ = env.reset(seed=1)
+    assert isinstance(env.game, HouseGame)
+    for _ in range(10_000):
+        ((agent, o),) = obs.items()
+        legal = np.flatnonzero(o["action_mask"])
+        obs, _, term, _, _ = env.step({agent: int(legal[0])})
+        if term["__all__"]:
+            break
+    assert env.game.outcome is not None
