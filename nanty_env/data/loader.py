@@ -181,15 +181,23 @@ def _roll_outcomes(e: Entry, area_index: Mapping[str, int]) -> tuple[Mapping[str
     return tuple(outcomes)
 
 
-def _effect_params(e: Entry, effect: str, area_index: Mapping[str, int]) -> Mapping[str, Any]:
+def effect_params(
+    e: Entry,
+    effect: str,
+    area_index: Mapping[str, int],
+    table: Mapping[str, frozenset[str]] = EFFECT_PARAMS,
+    word: str = "parameters",
+) -> Mapping[str, Any]:
+    """A card's effect parameters, checked against the ruleset's ``table`` (effect id ->
+    its parameter names) and converted (area ids -> indices)."""
     params = e.subtable("params")
     if not effect:
         if params:
             e.fail("params given for a card without an effect")
         return MappingProxyType({})
-    allowed = EFFECT_PARAMS[effect]
+    allowed = table[effect]
     if set(params) != allowed:
-        e.fail(f"effect {effect!r} takes parameters {sorted(allowed)}, got {sorted(params)}")
+        e.fail(f"effect {effect!r} takes {word} {sorted(allowed)}, got {sorted(params)}")
     pe = Entry(e.file, f"{e.label} params", params)
     values = {}
     for key in sorted(allowed):
@@ -248,7 +256,7 @@ def parse_cards(
                 symbols=tuple(symbols),
                 money=money,
                 effect=effect,
-                params=_effect_params(e, effect, area_index),
+                params=effect_params(e, effect, area_index),
                 interrupt=interrupt,
                 removed_with_two_players=e.flag("removed_with_two_players"),
             )

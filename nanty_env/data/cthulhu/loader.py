@@ -48,7 +48,7 @@ from nanty_env.data.cthulhu.model import (
     TrackLevel,
     same_name,
 )
-from nanty_env.data.loader import _param_value, _roll_outcomes, load_game_data
+from nanty_env.data.loader import effect_params, load_game_data
 from nanty_env.data.model import PLAYER_COUNTS
 from nanty_env.data.validation import DataError, Entry, entries_of, unique_ids
 
@@ -158,25 +158,6 @@ def _ability(e: Entry, *, anchored: bool) -> tuple[str, Mapping[str, int]]:
     return ability, MappingProxyType({k: pe.integer(k, low=0) for k in sorted(params)})
 
 
-def _effect_params(e: Entry, effect: str, area_index: Mapping[str, int]) -> Mapping[str, Any]:
-    params = e.subtable("params")
-    if not effect:
-        if params:
-            e.fail("params given for a card without an effect")
-        return MappingProxyType({})
-    allowed = CTHULHU_EFFECT_PARAMS[effect]
-    if set(params) != allowed:
-        e.fail(f"effect {effect!r} takes params {sorted(allowed)}, got {sorted(params)}")
-    pe = Entry(e.file, f"{e.label} params", params)
-    values = {}
-    for key in sorted(allowed):
-        if key == "outcomes":
-            values[key] = _roll_outcomes(pe, area_index)
-        else:
-            values[key] = _param_value(pe, key, area_index)
-    return MappingProxyType(values)
-
-
 def _entries(doc: Mapping[str, Any], file: str, key: str, count: int | None) -> list[Entry]:
     raw = entries_of(doc, file, key, count)
     return [Entry(file, f"{key} #{i + 1}", table) for i, table in enumerate(raw)]
@@ -243,7 +224,7 @@ def parse_cards(
                 symbols=tuple(symbols),
                 money=money,
                 effect=effect,
-                params=_effect_params(e, effect, area_index),
+                params=effect_params(e, effect, area_index, CTHULHU_EFFECT_PARAMS, "params"),
                 interrupt=interrupt,
                 removed_with_two_players=e.flag("removed_with_two_players"),
                 source=source,
