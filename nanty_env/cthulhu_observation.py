@@ -32,7 +32,18 @@ from nanty_env.engine import actions as A
 from nanty_env.engine.cthulhu import game as _registers_handlers  # noqa: F401
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
 from nanty_env.engine.frames import frame_kinds
-from nanty_env.obs_fields import field_slices, fields_table
+from nanty_env.obs_fields import (
+    BOARD,
+    CONTEXT,
+    MY_TURN,
+    NEUTRALS,
+    PILES,
+    SEATS,
+    Field,
+    field_slices,
+    fields_table,
+    resolving,
+)
 from nanty_env.observation import legal_mask
 
 if TYPE_CHECKING:
@@ -52,13 +63,10 @@ CTHULHU_KIND_INDEX = {k: i for i, k in enumerate(CTHULHU_KINDS)}
 NUM_ACTIONS = A.NUM_ACTIONS_CTHULHU
 MAX_HP = 5  # HP scale (the shipped roster's largest is 4)
 
-_FIELDS: tuple[tuple[str, int, str], ...] = (
-    ("agents", NA * NS, "agents per area x relative seat (count / 4)"),
-    ("buildings", NA * NS, "building owner per area x relative seat (one-hot)"),
+_FIELDS: tuple[Field, ...] = (
+    *BOARD,
     ("building_types", NA * NB, "building type per area (one-hot)"),
-    ("grenadiers", NA, "grenadiers per area (count / 4)"),
-    ("citizens", NA, "new citizens per area (count / 3)"),
-    ("trouble", NA, "trouble marker per area"),
+    *NEUTRALS,
     ("building_gained_this_turn", NA, "Building card gained this turn (ability not yet usable)"),
     ("building_abilities_used", NA, "building ability already used this turn"),
     ("elder_area", NE * NA, "area of each Elder One (roster slot x area, one-hot; 0 in the pool)"),
@@ -74,34 +82,21 @@ _FIELDS: tuple[tuple[str, int, str], ...] = (
     ("insanity_level", 1, "Insanity level / 13"),
     ("grenadiers_on_track", 1, "grenadiers still on the track / 4"),
     ("next_box", 2, "the next level holds a grenadier, an event"),
-    ("money", NS, "money per relative seat (/ 50)"),
-    ("loans", NS, "loan cards per relative seat"),
-    ("penalties", NS, "penalty cards in front of each relative seat"),
-    ("hand_sizes", NS, "hand size per relative seat (/ 10)"),
-    ("agents_on_board", NS, "agents on the board per relative seat (/ 12)"),
-    ("seat_present", NS, "relative seat is in the game"),
-    ("active", NS, "whose turn it is (relative seat, one-hot)"),
-    ("num_players", 3, "2, 3 or 4 players (one-hot)"),
-    ("hand", NC, "my hand (multi-hot over the 101 cards)"),
-    ("known_cards", (NS - 1) * NC, "cards I know to be in each other seat's hand"),
+    *SEATS,
     ("face_up", NC, "the three face-up cards (public)"),
     ("objective", NK, "my secret objective (one-hot)"),
     ("revealed_objectives", (NS - 1) * NK, "others' objectives (oracle option only)"),
-    ("discard", NC, "discard pile (public)"),
-    ("in_play", NC, "cards being resolved (public)"),
+    *PILES,
     ("removed", NC, "cards out of the game (public)"),
     ("events_done", NV, "events drawn at least once"),
     ("next_event", NV, "the next event, once every event has been drawn (the deck cycles)"),
     ("scalars", 3, "deck size / 101, turn / 100, trouble count / 12"),
     ("decision", len(CTHULHU_KINDS), "kind of my pending decision (one-hot; zero if not mine)"),
-    ("resolving_card", NC, "card whose symbols are being resolved (topmost)"),
-    ("symbol_index", MAX_SYMBOLS, "index of that card's next symbol (one-hot)"),
-    ("context_area", NA, "area named by my pending decision"),
-    ("context_player", NS, "relative seat named by my pending decision"),
-    ("context_cards", NC, "cards named by my pending decision"),
+    *resolving(MAX_SYMBOLS),
+    *CONTEXT,
     ("context_elder", NE, "Elder One named by my pending decision"),
     ("context_roll", 1, "die roll of my pending summon / 12"),
-    ("my_turn_to_act", 1, "1 if I owe the pending decision"),
+    MY_TURN,
 )
 
 

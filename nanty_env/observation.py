@@ -20,7 +20,18 @@ import numpy as np
 
 from nanty_env.engine import actions as A
 from nanty_env.engine import frame_from_fields, frame_kinds, tables
-from nanty_env.obs_fields import field_slices, fields_table
+from nanty_env.obs_fields import (
+    BOARD,
+    CONTEXT,
+    MY_TURN,
+    NEUTRALS,
+    PILES,
+    SEATS,
+    Field,
+    field_slices,
+    fields_table,
+    resolving,
+)
 
 if TYPE_CHECKING:
     from nanty_env.engine import Game
@@ -34,39 +45,23 @@ KINDS = tuple(frame_kinds())
 KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 MAX_SYMBOLS = 5
 
-_FIELDS: tuple[tuple[str, int, str], ...] = (
-    ("agents", NA * NS, "agents per area x relative seat (count / 4)"),
-    ("buildings", NA * NS, "building owner per area x relative seat (one-hot)"),
-    ("grenadiers", NA, "grenadiers per area (count / 4)"),
-    ("citizens", NA, "new citizens per area (count / 3)"),
-    ("trouble", NA, "trouble marker per area"),
+_FIELDS: tuple[Field, ...] = (
+    *BOARD,
+    *NEUTRALS,
     ("city_retired", NA, "City Area card set aside by Inigo Jones"),
     ("city_gained_this_turn", NA, "City Area card gained this turn (ability not yet usable)"),
     ("abilities_used", NA, "City Area ability already used this turn"),
-    ("money", NS, "money per relative seat (/ 50)"),
-    ("loans", NS, "loan cards per relative seat"),
-    ("penalties", NS, "penalty cards in front of each relative seat"),
-    ("hand_sizes", NS, "hand size per relative seat (/ 10)"),
-    ("agents_on_board", NS, "agents on the board per relative seat (/ 12)"),
-    ("seat_present", NS, "relative seat is in the game"),
-    ("active", NS, "whose turn it is (relative seat, one-hot)"),
-    ("num_players", 3, "2, 3 or 4 players (one-hot)"),
-    ("hand", NC, "my hand (multi-hot over the 101 cards)"),
-    ("known_cards", (NS - 1) * NC, "cards I know to be in each other seat's hand"),
+    *SEATS,
     ("personality", NP, "my personality (one-hot)"),
     ("known_unused", NP, "set-aside personalities I have seen"),
     ("revealed_personalities", (NS - 1) * NP, "others' personalities (oracle option only)"),
-    ("discard", NC, "discard pile (public)"),
-    ("in_play", NC, "cards being resolved (public)"),
+    *PILES,
     ("events_done", NE, "random events already drawn"),
     ("scalars", 4, "deck size / 101, event deck size / 12, turn / 100, trouble count / 12"),
     ("decision", len(KINDS), "kind of my pending decision (one-hot; zero if not mine)"),
-    ("resolving_card", NC, "card whose symbols are being resolved (topmost)"),
-    ("symbol_index", MAX_SYMBOLS, "index of that card's next symbol (one-hot)"),
-    ("context_area", NA, "area named by my pending decision"),
-    ("context_player", NS, "relative seat named by my pending decision"),
-    ("context_cards", NC, "cards named by my pending decision"),
-    ("my_turn_to_act", 1, "1 if I owe the pending decision"),
+    *resolving(MAX_SYMBOLS),
+    *CONTEXT,
+    MY_TURN,
 )
 
 
