@@ -33,6 +33,7 @@ import numpy as np
 from agents.base import BaseBot, View
 from agents.evaluation import NUM_PERSONALITIES, Metrics, game_config, view_metrics
 from agents.rulesets import bot_expansion, own_role, role_count, role_deck, role_ids, seen_roles
+from agents.turn_tracker import TurnTracker
 from nanty_env.engine import GameConfig
 from nanty_env.files import atomic_write_text, read_model
 
@@ -92,30 +93,20 @@ def snapshot(view: Mapping[str, Any]) -> Snapshot:
     )
 
 
-class RoleTracker:
-    """Running public statistics of every player, fed with one seat's successive views.
+class RoleTracker(TurnTracker):
+    """Running public statistics of every player, fed with one seat's successive views (the
+    base game's :class:`~agents.turn_tracker.TurnTracker`)."""
 
-    Only the first view of each turn is used; a turn's changes are attributed to its active
-    player when consecutive turn starts were both seen (otherwise only the board is updated).
-    """
+    num_features = NUM_FEATURES
+    scale = _SCALE
 
     def __init__(self, num_players: int) -> None:
-        self.n = num_players
-        self.sums = np.zeros((num_players, 12))
-        self.turns = np.zeros(num_players)
-        self.prev: Snapshot | None = None
+        super().__init__(num_players, 12)
 
-    def update(self, view: Mapping[str, Any]) -> None:
-        if self.prev is not None and view["turn"] == self.prev.turn:
-            return
-        snap = snapshot(view)
-        prev = self.prev
-        if prev is not None and snap.turn == prev.turn + 1:
-            self._attribute(prev, snap)
-        self.prev = snap
+    def snapshot(self, view: Mapping[str, Any]) -> Snapshot:
+        return snapshot(view)
 
-    def _attribute(self, a: Snapshot, b: Snapshot) -> None:
-        q = a.active
+    def deltas(self, a: Snapshot, b: Snapshot, q: int) -> Sequence[float]:
         ma, mb = a.metrics, b.metrics
         added = sum(1 for x, y in zip(a.trouble, b.trouble, strict=True) if y > x)
         removed = sum(1 for x, y in zip(a.trouble, b.trouble, strict=True) if y < x)
@@ -123,8 +114,7 @@ class RoleTracker:
         for r in range(self.n):
             if r != q:
                 lost += max(0, sum(a.agents[r]) - sum(b.agents[r]))
-        self.turns[q] += 1
-        self.sums[q] += (
+        return (
             mb.occupied[q] - ma.occupied[q],
             mb.controlled[q] - ma.controlled[q],
             mb.agents[q] - ma.agents[q],
@@ -139,29 +129,22 @@ class RoleTracker:
             0.0,
         )
 
-    def features(self) -> np.ndarray:
-        """``[num_players, NUM_FEATURES]`` feature matrix (scaled)."""
-        x = np.zeros((self.n, NUM_FEATURES))
-        if self.prev is None:
-            x[:, 0] = 1.0
-            return x / _SCALE
+    def row(self, q: int) -> Sequence[float]:
         m = self.prev.metrics
-        for q in range(self.n):
-            x[q] = (
-                1.0,
-                self.turns[q],
-                *self.sums[q][:11],
-                m.occupied[q],
-                m.controlled[q],
-                m.net_worth[q],
-                m.own_buildings[q],
-                m.agents[q],
-                m.money[q],
-                m.loans[q],
-                m.exposed[q],
-                self.prev.turn,
-            )
-        return x / _SCALE
+        return (
+            1.0,
+            self.turns[q],
+            *self.sums[q][:11],
+            m.occupied[q],
+            m.controlled[q],
+            m.net_worth[q],
+            m.own_buildings[q],
+            m.agents[q],
+            m.money[q],
+            m.loans[q],
+            m.exposed[q],
+            self.prev.turn,
+        )
 
 
 def features_for(expansion: str | None) -> tuple[str, ...]:

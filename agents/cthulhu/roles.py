@@ -13,13 +13,14 @@ Gluttony pieces, Lust Elder One HP, and Sloth the Insanity steps (its holder has
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from agents.cthulhu.evaluation import CthulhuMetrics, view_metrics
+from agents.turn_tracker import TurnTracker
 from nanty_env.engine.cthulhu.tables import CthulhuTables
 
 CTHULHU_FEATURES: tuple[str, ...] = (
@@ -76,33 +77,25 @@ def snapshot(view: Mapping[str, Any], t: CthulhuTables) -> Snapshot:
     )
 
 
-class CthulhuRoleTracker:
+class CthulhuRoleTracker(TurnTracker):
     """Running public statistics of every player in an expansion game, fed with one seat's
-    successive views (the interface of :class:`agents.roles.RoleTracker`)."""
+    successive views (the expansion's :class:`~agents.turn_tracker.TurnTracker`)."""
+
+    num_features = NUM_CTHULHU_FEATURES
+    scale = _SCALE
 
     def __init__(self, num_players: int, t: CthulhuTables) -> None:
-        self.n = num_players
+        super().__init__(num_players, _DELTAS)
         self.t = t
-        self.sums = np.zeros((num_players, _DELTAS))
-        self.turns = np.zeros(num_players)
-        self.prev: Snapshot | None = None
 
-    def update(self, view: Mapping[str, Any]) -> None:
-        if self.prev is not None and view["turn"] == self.prev.turn:
-            return
-        snap = snapshot(view, self.t)
-        prev = self.prev
-        if prev is not None and snap.turn == prev.turn + 1:
-            self._attribute(prev, snap)
-        self.prev = snap
+    def snapshot(self, view: Mapping[str, Any]) -> Snapshot:
+        return snapshot(view, self.t)
 
-    def _attribute(self, a: Snapshot, b: Snapshot) -> None:
-        q = a.active
+    def deltas(self, a: Snapshot, b: Snapshot, q: int) -> Sequence[float]:
         ma, mb = a.metrics, b.metrics
         added = sum(1 for x, y in zip(a.trouble, b.trouble, strict=True) if y > x)
         lost = sum(max(0, ma.minions[r] - mb.minions[r]) for r in range(self.n) if r != q)
-        self.turns[q] += 1
-        self.sums[q] += (
+        return (
             mb.controlled[q] - ma.controlled[q],
             mb.occupied[q] - ma.occupied[q],
             mb.minions[q] - ma.minions[q],
@@ -116,26 +109,19 @@ class CthulhuRoleTracker:
             max(0, b.discard - a.discard),
         )
 
-    def features(self) -> np.ndarray:
-        """``[num_players, NUM_CTHULHU_FEATURES]`` feature matrix (scaled)."""
-        x = np.zeros((self.n, NUM_CTHULHU_FEATURES))
-        if self.prev is None:
-            x[:, 0] = 1.0
-            return x / _SCALE
+    def row(self, q: int) -> Sequence[float]:
         m = self.prev.metrics
-        for q in range(self.n):
-            x[q] = (
-                1.0,
-                self.turns[q],
-                *self.sums[q],
-                m.controlled[q],
-                m.occupied[q],
-                m.net_worth[q],
-                m.pieces[q],
-                m.elder_hp[q],
-                m.money[q],
-                m.trouble,
-                m.insanity,
-                self.prev.turn,
-            )
-        return x / _SCALE
+        return (
+            1.0,
+            self.turns[q],
+            *self.sums[q],
+            m.controlled[q],
+            m.occupied[q],
+            m.net_worth[q],
+            m.pieces[q],
+            m.elder_hp[q],
+            m.money[q],
+            m.trouble,
+            m.insanity,
+            self.prev.turn,
+        )
