@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from nanty_env.data.cthulhu.model import MAX_ELDER_ONES, NUM_BUILDING_TYPES
 from nanty_env.data.model import NUM_AREAS
+from nanty_env.engine.ruleset import find_ruleset
 
 NUM_CARDS = 101
 MAX_PLAYERS = 4
@@ -168,11 +169,14 @@ _SPACES = {None: BASE_SPACE, "cthulhu": CTHULHU_SPACE}
 
 
 def space_for(expansion: str | None = None) -> ActionSpace:
-    """The action space of the base game (``None``) or of an expansion."""
-    try:
+    """The action space of the base game (``None``) or of another ruleset (its own, or its
+    nearest ancestor's: a house variant keeps its parent's)."""
+    if expansion in _SPACES:
         return _SPACES[expansion]
-    except KeyError:
-        raise ValueError(f"unknown expansion {expansion!r}") from None
+    for r in reversed(find_ruleset(expansion).lineage()):  # ValueError: unknown expansion
+        if r.expansion in _SPACES:
+            return _SPACES[r.expansion]
+    raise ValueError(f"unknown expansion {expansion!r}")  # pragma: no cover
 
 
 def pawn_action(area: int, slot: int) -> int:

@@ -140,7 +140,7 @@ def _universe(t: Tables, expansion: str | None) -> dict[str, list[str]]:
         "event": [e.name() for e in d.events],
         "interrupt": interrupts,
     }
-    if expansion is None:
+    if not hasattr(d, "elder_ones"):  # the base game's content (a house variant's too)
         out["symbol"] = [s for s in SYMBOLS if s != "interrupt"]
         out["ability"] = [a.name() for a in d.areas]
         out["end"] = ["goal", "deck", "riots"]

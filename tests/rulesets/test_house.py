@@ -143,3 +143,12 @@ def test_the_rllib_env_plays_it():
         if term["__all__"]:
             break
     assert env.game.outcome is not None
+
+
+def test_the_action_space_and_coverage_are_the_parents():
+    from nanty_env.engine import space_for
+    from nanty_env.engine.coverage import count_coverage
+
+    assert space_for(NAME) is space_for(None)
+    cov = count_coverage(2, expansion=NAME, players=(3,))
+    assert cov.games == 2 and "The House Cat" in cov.universe["card"]
