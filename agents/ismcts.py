@@ -59,6 +59,7 @@ from agents.learned_eval import TERMINAL, LearnedEvaluator
 from agents.roles import RoleAwareBot, RoleModel, sample_deal
 from agents.rulesets import (
     game_roles,
+    has_personalities,
     make_evaluator,
     own_role,
     ruleset_weights,
@@ -147,7 +148,7 @@ def seat_values(g: Game, evaluators: Sequence[Evaluator]) -> list[float]:
     if g.is_terminal:
         winners = g.outcome.winners
         return [TERMINAL if q in winners else -TERMINAL for q in range(g.n)]
-    if g.cfg.expansion is not None:
+    if not has_personalities(g.cfg):
         from agents.cthulhu.evaluation import metrics as cthulhu_metrics
 
         m = cthulhu_metrics(g)  # type: ignore[arg-type]
@@ -179,7 +180,7 @@ def set_personalities(g: Game, deal: Sequence[int], seat: int, known_unused: Seq
 
 def sampled_evaluators(g: Game, weights: Weights) -> list[Evaluator]:
     """One evaluator per seat that takes the determinisation's roles as known."""
-    if g.cfg.expansion is not None:
+    if not has_personalities(g.cfg):
         from agents.cthulhu.evaluation import sampled_evaluators as sampled_cthulhu
 
         return sampled_cthulhu(g, ruleset_weights(g.cfg, weights))  # type: ignore[return-value]

@@ -152,3 +152,12 @@ def test_the_action_space_and_coverage_are_the_parents():
     assert space_for(NAME) is space_for(None)
     cov = count_coverage(2, expansion=NAME, players=(3,))
     assert cov.games == 2 and "The House Cat" in cov.universe["card"]
+
+
+def test_ismcts_plays_it():
+    from agents.base import play_game
+    from agents.registry import make_bot
+
+    bots = [make_bot("ismcts:iters=4"), make_bot("random")]
+    game, _ = play_game(bots, cfg(2, log=False), seed=2)
+    assert isinstance(game, HouseGame) and game.outcome is not None
