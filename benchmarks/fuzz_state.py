@@ -39,7 +39,7 @@ from nanty_env.engine import Game, GameConfig, InvalidStateError
 
 # The one failure the validator cannot prevent: ``Game.from_dict`` picks the expansion's game
 # class from ``config.expansion`` before validating anything, so an unknown name raises a plain
-# ``ValueError`` ("unknown expansion ...") from ``game.expansion_class``. Counted apart.
+# ``ValueError`` ("unknown expansion ...") from ``ruleset.game_class``. Counted apart.
 OPS = ("replace", "nudge", "borrow", "delete", "insert")
 # the message names a field: "stack[2].stay: ...", "config['a b']: ..."
 FIELD = re.compile(r"^[A-Za-z_]\w*(\.\w+|\[[^\]]*\])*: ")
