@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from nanty_env import obs_fields as F
 from nanty_env.data.cthulhu.model import (
     DOOMSDAY_LEVEL,
     MAX_ELDER_ONES,
@@ -32,18 +33,6 @@ from nanty_env.engine import actions as A
 from nanty_env.engine.cthulhu import game as _registers_handlers  # noqa: F401
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
 from nanty_env.engine.frames import frame_kinds
-from nanty_env.obs_fields import (
-    BOARD,
-    CONTEXT,
-    MY_TURN,
-    NEUTRALS,
-    PILES,
-    SEATS,
-    Field,
-    field_slices,
-    fields_table,
-    resolving,
-)
 from nanty_env.observation import legal_mask
 
 if TYPE_CHECKING:
@@ -63,10 +52,10 @@ CTHULHU_KIND_INDEX = {k: i for i, k in enumerate(CTHULHU_KINDS)}
 NUM_ACTIONS = A.NUM_ACTIONS_CTHULHU
 MAX_HP = 5  # HP scale (the shipped roster's largest is 4)
 
-_FIELDS: tuple[Field, ...] = (
-    *BOARD,
+_FIELDS: tuple[F.Field, ...] = (
+    *F.BOARD,
     ("building_types", NA * NB, "building type per area (one-hot)"),
-    *NEUTRALS,
+    *F.NEUTRALS,
     ("building_gained_this_turn", NA, "Building card gained this turn (ability not yet usable)"),
     ("building_abilities_used", NA, "building ability already used this turn"),
     ("elder_area", NE * NA, "area of each Elder One (roster slot x area, one-hot; 0 in the pool)"),
@@ -82,25 +71,25 @@ _FIELDS: tuple[Field, ...] = (
     ("insanity_level", 1, "Insanity level / 13"),
     ("grenadiers_on_track", 1, "grenadiers still on the track / 4"),
     ("next_box", 2, "the next level holds a grenadier, an event"),
-    *SEATS,
+    *F.SEATS,
     ("face_up", NC, "the three face-up cards (public)"),
     ("objective", NK, "my secret objective (one-hot)"),
     ("revealed_objectives", (NS - 1) * NK, "others' objectives (oracle option only)"),
-    *PILES,
+    *F.PILES,
     ("removed", NC, "cards out of the game (public)"),
     ("events_done", NV, "events drawn at least once"),
     ("next_event", NV, "the next event, once every event has been drawn (the deck cycles)"),
     ("scalars", 3, "deck size / 101, turn / 100, trouble count / 12"),
     ("decision", len(CTHULHU_KINDS), "kind of my pending decision (one-hot; zero if not mine)"),
-    *resolving(MAX_SYMBOLS),
-    *CONTEXT,
+    *F.resolving(MAX_SYMBOLS),
+    *F.CONTEXT,
     ("context_elder", NE, "Elder One named by my pending decision"),
     ("context_roll", 1, "die roll of my pending summon / 12"),
-    MY_TURN,
+    F.MY_TURN,
 )
 
 
-CTHULHU_OBS_LAYOUT: dict[str, slice] = field_slices(_FIELDS)
+CTHULHU_OBS_LAYOUT: dict[str, slice] = F.field_slices(_FIELDS)
 CTHULHU_OBS_SIZE: int = sum(size for _, size, _ in _FIELDS)
 OFF = {name: s.start for name, s in CTHULHU_OBS_LAYOUT.items()}
 CTHULHU_STATE_SIZE = CTHULHU_OBS_SIZE + (NS - 1) * NC + NC + NK
@@ -108,7 +97,7 @@ CTHULHU_STATE_SIZE = CTHULHU_OBS_SIZE + (NS - 1) * NC + NC + NK
 
 def layout_table() -> str:
     """The observation layout as a Markdown table."""
-    return fields_table(_FIELDS)
+    return F.fields_table(_FIELDS)
 
 
 def _ones(x: Any, off: int, items: Sequence[int]) -> None:

@@ -18,20 +18,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from nanty_env import obs_fields as F
 from nanty_env.engine import actions as A
 from nanty_env.engine import frame_from_fields, frame_kinds, tables
-from nanty_env.obs_fields import (
-    BOARD,
-    CONTEXT,
-    MY_TURN,
-    NEUTRALS,
-    PILES,
-    SEATS,
-    Field,
-    field_slices,
-    fields_table,
-    resolving,
-)
 
 if TYPE_CHECKING:
     from nanty_env.engine import Game
@@ -45,27 +34,27 @@ KINDS = tuple(frame_kinds())
 KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 MAX_SYMBOLS = 5
 
-_FIELDS: tuple[Field, ...] = (
-    *BOARD,
-    *NEUTRALS,
+_FIELDS: tuple[F.Field, ...] = (
+    *F.BOARD,
+    *F.NEUTRALS,
     ("city_retired", NA, "City Area card set aside by Inigo Jones"),
     ("city_gained_this_turn", NA, "City Area card gained this turn (ability not yet usable)"),
     ("abilities_used", NA, "City Area ability already used this turn"),
-    *SEATS,
+    *F.SEATS,
     ("personality", NP, "my personality (one-hot)"),
     ("known_unused", NP, "set-aside personalities I have seen"),
     ("revealed_personalities", (NS - 1) * NP, "others' personalities (oracle option only)"),
-    *PILES,
+    *F.PILES,
     ("events_done", NE, "random events already drawn"),
     ("scalars", 4, "deck size / 101, event deck size / 12, turn / 100, trouble count / 12"),
     ("decision", len(KINDS), "kind of my pending decision (one-hot; zero if not mine)"),
-    *resolving(MAX_SYMBOLS),
-    *CONTEXT,
-    MY_TURN,
+    *F.resolving(MAX_SYMBOLS),
+    *F.CONTEXT,
+    F.MY_TURN,
 )
 
 
-OBS_LAYOUT: dict[str, slice] = field_slices(_FIELDS)
+OBS_LAYOUT: dict[str, slice] = F.field_slices(_FIELDS)
 OBS_SIZE: int = sum(size for _, size, _ in _FIELDS)
 OBS_HIGH = 100.0  # the observation spaces' upper bound (every entry is in [0, OBS_HIGH])
 OFF = {name: s.start for name, s in OBS_LAYOUT.items()}
@@ -73,7 +62,7 @@ OFF = {name: s.start for name, s in OBS_LAYOUT.items()}
 
 def layout_table() -> str:
     """The observation layout as a Markdown table."""
-    return fields_table(_FIELDS)
+    return F.fields_table(_FIELDS)
 
 
 def _area_layout(n: int) -> tuple[np.ndarray, np.ndarray]:
