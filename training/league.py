@@ -86,7 +86,7 @@ class LeagueScores:
         """Add a finished episode's results; returns them (member, score)."""
         results = pairwise_scores(info)
         for member, score in results:
-            self.members.setdefault(member, MemberScore()).add(score, self.decay)
+            self.add(member, score)
         return results
 
     def add(self, member: str, score: float) -> None:

@@ -364,17 +364,8 @@ def run_eval(model, cfg: TrainConfig, out: Path, t: int, logger=None) -> list[di
         rows.append(row)
         if logger is not None:
             logger.record(f"eval/win_rate_vs_{opp}", res["win_rate"])
-    path = out / "eval.csv"
-    new = not path.exists()
-    with path.open("a", newline="") as f:  # appended row by row: a crash loses no old row
-        w = csv.DictWriter(
-            f,
-            fieldnames=["timesteps", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high"],
-        )
-        if new:
-            w.writeheader()
-        for r in rows:
-            w.writerow({k: r[k] for k in w.fieldnames})
+    fields = ["timesteps", "opponent", "games", "wins", "win_rate", "ci_low", "ci_high"]
+    append_csv(out / "eval.csv", fields, rows)  # appended: a crash loses no old row
     return rows
 
 
