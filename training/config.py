@@ -257,7 +257,7 @@ class PretrainSection:
     keep_best: bool = False
 
     def validate(self) -> None:
-        _bot_spec("teacher", self.teacher, allow=("random", "heuristic"))
+        _bot_spec("teacher", self.teacher, allow=("random", "heuristic", "learned"))
         for spec, games in self.vs.items():
             _bot_spec("vs", spec, allow=("random", "heuristic"))
             _positive(f"vs.{spec}", games)
