@@ -161,7 +161,9 @@ def ratings(
 def end_rule_roles(expansion: str | None, content: str | None = None) -> frozenset[str]:
     """The end-rule roles of a ruleset: :func:`end_rule_personalities`, or in the expansion
     the objectives judged when the game ends (Sloth)."""
-    if expansion is None:
+    from agents.rulesets import bot_expansion
+
+    if bot_expansion(expansion) is None:  # the base game or a variant of it
         return end_rule_personalities()
     from nanty_env.engine import GameConfig, tables_for
 

@@ -36,7 +36,7 @@ from typing import Any
 from agents.base import Bot, bot_rngs, play_game
 from agents.interrupts import Interrupted, StopRequest
 from agents.registry import make_bot
-from agents.rulesets import role_ids
+from agents.rulesets import bot_expansion, role_ids
 from arena.stats import end_rule_roles, summarize
 from arena.workers import WorkerError, WorkerPool
 from nanty_env.engine import GameConfig
@@ -608,8 +608,9 @@ def format_table(result: TournamentResult) -> str:
     """The per-bot table printed by the CLI."""
     s = result.summary
     expansion = result.spec.expansion
-    role = "objective" if expansion else "personality"
-    ender = "an end-rule objective (Sloth)" if expansion else "an end-rule personality (Holmes)"
+    objectives = bot_expansion(expansion) is not None  # the expansion's roles, or its child's
+    role = "objective" if objectives else "personality"
+    ender = "an end-rule objective (Sloth)" if objectives else "an end-rule personality (Holmes)"
     ruleset = f", the {expansion} expansion" if expansion else ""
     lines = [
         f"{result.spec.games} games, {result.spec.num_players} players{ruleset}, "

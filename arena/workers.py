@@ -34,6 +34,8 @@ from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from nanty_env.engine.ruleset import import_plugins, plugin_modules
+
 HEARTBEAT = 1.0  # seconds between a busy worker's signs of life
 
 
@@ -51,10 +53,17 @@ def start_method() -> str:
     return "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
 
 
-def _worker_main(conn: Connection, play: Callable[[Any, Any], Any], context: Any) -> None:
+def _worker_main(
+    conn: Connection,
+    play: Callable[[Any, Any], Any],
+    context: Any,
+    plugins: tuple[str, ...] = (),
+) -> None:
     """Receive ``(chunk id, items)``; send ``("item", result)`` per item, then ``("done",
-    chunk id)``; ``None`` ends the loop. Heartbeats (``("beat",)``) come from a thread."""
+    chunk id)``; ``None`` ends the loop. Heartbeats (``("beat",)``) come from a thread.
+    ``plugins``: the modules of the rulesets the parent registered from outside the package."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    import_plugins(plugins)
     main = threading.main_thread()
     lock = threading.Lock()
     state = {"sending": False, "stop": False}
@@ -152,7 +161,9 @@ class WorkerPool:
         self.conns: list[Connection] = []
         for _ in range(workers):
             parent, child = ctx.Pipe(duplex=True)
-            p = ctx.Process(target=_worker_main, args=(child, play, context), daemon=True)
+            p = ctx.Process(
+                target=_worker_main, args=(child, play, context, plugin_modules()), daemon=True
+            )
             p.start()
             child.close()
             self.procs.append(p)

@@ -90,6 +90,21 @@ def player_counts(text: str) -> list[int]:
     return counts
 
 
+def ruleset_name(text: str) -> str:
+    """An argparse type: a ruleset to play instead of the base game (``cthulhu``, or one that an
+    installed package offers as a plug-in, which is imported now: the user named it)."""
+    from nanty_env.engine.ruleset import load_ruleset
+
+    try:
+        load_ruleset(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+EXPANSION_HELP = "play this ruleset instead of the base game: cthulhu, or an installed plug-in's"
+
+
 def fail(prog: str, message: str) -> int:
     """Print a one-line usage error for ``prog`` and return exit code 2."""
     print(f"{prog}: error: {message}", file=sys.stderr)

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from nanty_app.arguments import (
+    EXPANSION_HELP,
     DefaultsFormatter,
     OneLineParser,
     QuietPipe,
@@ -43,6 +44,7 @@ from nanty_app.arguments import (
     player_count,
     player_counts,
     positive_int,
+    ruleset_name,
 )
 from nanty_env.engine.config import PERSONALITY_SETS, THRESHOLD_SETS, WINDOW_POLICIES
 
@@ -50,13 +52,10 @@ from nanty_env.engine.config import PERSONALITY_SETS, THRESHOLD_SETS, WINDOW_POL
 MODEL_DIR = Path(__file__).resolve().parents[1] / "agents" / "data"
 ROLE_MODEL_FILE = MODEL_DIR / "role_model.json"
 CTHULHU_ROLE_MODEL_FILE = MODEL_DIR / "cthulhu_role_model.json"
-EXPANSIONS = ("cthulhu",)
 
 
 def _add_ruleset_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--expansion", choices=EXPANSIONS, help="play the expansion instead of the base game"
-    )
+    p.add_argument("--expansion", type=ruleset_name, metavar="RULESET", help=EXPANSION_HELP)
     p.add_argument(
         "--content", help="the expansion's content pack (a TOML file or a folder; with --expansion)"
     )

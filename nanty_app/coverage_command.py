@@ -12,7 +12,13 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from nanty_app.arguments import non_negative_int, player_counts, positive_int
+from nanty_app.arguments import (
+    EXPANSION_HELP,
+    non_negative_int,
+    player_counts,
+    positive_int,
+    ruleset_name,
+)
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
@@ -67,7 +73,7 @@ def add_coverage_parser(sub: Any) -> None:
         help="how often every card, symbol, event, ability, interrupt and ending occurs",
     )
     co.add_argument("--games", type=positive_int, default=300, help="games to play")
-    co.add_argument("--expansion", choices=["cthulhu"], help="the expansion instead of the base")
+    co.add_argument("--expansion", type=ruleset_name, metavar="RULESET", help=EXPANSION_HELP)
     co.add_argument("--content", help="the expansion's content pack (a TOML file or directory)")
     co.add_argument(
         "--players",

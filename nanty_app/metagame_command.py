@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from nanty_app.arguments import (
+    EXPANSION_HELP,
     UsageError,
     non_negative_int,
     player_count,
     positive_float,
     positive_int,
+    ruleset_name,
 )
 from nanty_app.cli import RAY_HELP
 
@@ -84,9 +86,7 @@ def add_metagame_parser(sub: Any) -> None:
     p.add_argument(
         "--population", type=positive_int, default=50, help="alpha-Rank's population size"
     )
-    p.add_argument(
-        "--expansion", choices=("cthulhu",), help="play the expansion instead of the base game"
-    )
+    p.add_argument("--expansion", type=ruleset_name, metavar="RULESET", help=EXPANSION_HELP)
     p.add_argument("--content", help="the expansion's content pack (with --expansion)")
     p.add_argument("--out", help="JSON report; OUT.md and OUT_payoffs.png beside it")
     p.add_argument("--workers", type=positive_int, default=2, help="worker processes")

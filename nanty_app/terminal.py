@@ -24,7 +24,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from nanty_app.arguments import UsageError, non_negative_int
+from nanty_app.arguments import (
+    EXPANSION_HELP,
+    UsageError,
+    non_negative_int,
+    ruleset_name,
+)
 from nanty_app.table import HUMAN, Move, Table
 from nanty_env.engine import GameConfig
 from nanty_env.render import COLOUR_NAMES, render_view_text
@@ -235,7 +240,7 @@ def add_play_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p.add_argument("--records", default="records", help="folder for the game record")
     p.add_argument("--personalities", default="standard", help="standard, variant or classic")
     p.add_argument("--theme", default="nanty", help="nanty (London) or discworld")
-    p.add_argument("--expansion", choices=["cthulhu"], help="play The Rise of Cthulhu expansion")
+    p.add_argument("--expansion", type=ruleset_name, metavar="RULESET", help=EXPANSION_HELP)
     p.add_argument("--content", help="the expansion's content pack (with --expansion)")
     p.add_argument("--no-color", action="store_true", help="no ANSI colours")
     p.set_defaults(func=cmd_play)

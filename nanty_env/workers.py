@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from nanty_env.batch import EnvFactory
+from nanty_env.engine.ruleset import import_plugins, plugin_modules
 
 DEFAULT_TIMEOUT = 120.0  # seconds a worker may take to answer before it is reported
 STARTUP_TIMEOUT = 60.0  # ... at least, for its first answer (it starts and builds its games)
@@ -138,6 +139,12 @@ def _state(pid: int) -> str:
     }.get(code, f"state {code}")
 
 
+def _run_with_plugins(plugins: tuple[str, ...], target: Callable, *args: Any) -> None:
+    """A worker's entry: first the rulesets the parent registered from outside the package."""
+    import_plugins(plugins)
+    target(*args)
+
+
 class Worker:
     """One worker process running ``target(pipe end, env_fns, bufs)`` (a daemon), seen from the
     caller. ``pending_since``: since when an answer has been owed (None: nothing owed); sending
@@ -156,7 +163,11 @@ class Worker:
             raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
         self.name, self.timeout, self.bufs = name, float(timeout), bufs
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=target, args=(child, env_fns, bufs), daemon=True)
+        self.proc = ctx.Process(
+            target=_run_with_plugins,
+            args=(plugin_modules(), target, child, env_fns, bufs),
+            daemon=True,
+        )
         self.proc.start()
         child.close()
         self._poller = select.poll()  # registered once: cheaper than ``conn.poll()``

@@ -168,6 +168,52 @@ def known_rulesets() -> tuple[str, ...]:
     return tuple(k for k in _REGISTERED if k is not None)
 
 
+# Installed packages offer rulesets as entry points of this group: ``name = "package.module"``,
+# a module whose import registers the ruleset ``name``.
+PLUGIN_GROUP = "nanty_narking.rulesets"
+
+
+def installed_rulesets() -> tuple[str, ...]:
+    """The names of the rulesets that installed packages offer (loaded or not)."""
+    from importlib.metadata import entry_points
+
+    return tuple(sorted(ep.name for ep in entry_points(group=PLUGIN_GROUP)))
+
+
+def load_ruleset(expansion: str) -> Ruleset:
+    """The ruleset ``expansion``: one registered already, or an installed plug-in's, whose
+    module is imported now. Only for a name the user gave on their own command line: a name
+    read from a file or a request is looked up with :func:`find_ruleset`, which imports
+    nothing."""
+    if expansion in _REGISTERED:
+        return _REGISTERED[expansion][0]
+    from importlib.metadata import entry_points
+
+    found = [ep for ep in entry_points(group=PLUGIN_GROUP) if ep.name == expansion]
+    if not found:
+        known = sorted({*known_rulesets(), *installed_rulesets()})
+        raise ValueError(f"unknown ruleset {expansion!r}; known: {known}")
+    found[0].load()
+    if expansion not in _REGISTERED:
+        raise ValueError(f"{found[0].value} did not register the ruleset {expansion!r}")
+    return _REGISTERED[expansion][0]
+
+
+def plugin_modules() -> tuple[str, ...]:
+    """The modules that registered rulesets from outside ``nanty_env``: a worker process
+    imports them (see :func:`import_plugins`) so that it knows the parent's rulesets."""
+    modules = {cls.__module__ for _, cls in _REGISTERED.values()}
+    return tuple(sorted(m for m in modules if m.split(".")[0] != "nanty_env"))
+
+
+def import_plugins(modules: tuple[str, ...]) -> None:
+    """Import the ruleset modules that the parent process named (:func:`plugin_modules`)."""
+    import importlib
+
+    for module in modules:
+        importlib.import_module(module)
+
+
 def _entry(expansion: str | None) -> tuple[Ruleset, type]:
     try:
         return _REGISTERED[expansion]
@@ -180,6 +226,10 @@ __all__ = [
     "Symbol",
     "find_ruleset",
     "game_class",
+    "import_plugins",
+    "installed_rulesets",
     "known_rulesets",
+    "load_ruleset",
+    "plugin_modules",
     "register_ruleset",
 ]

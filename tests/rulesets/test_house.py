@@ -4,6 +4,7 @@ the bots, and its three changes (hand of six, building bonus, one new card from 
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 
@@ -161,3 +162,66 @@ def test_ismcts_plays_it():
     bots = [make_bot("ismcts:iters=4"), make_bot("random")]
     game, _ = play_game(bots, cfg(2, log=False), seed=2)
     assert isinstance(game, HouseGame) and game.outcome is not None
+
+
+def test_nanty_eval_plays_it_over_worker_processes(tmp_path, capsys):
+    """Worker processes import the module that registered the ruleset in the parent."""
+    from nanty_app.cli import main
+
+    out = tmp_path / "eval"
+    args = ["eval", "--expansion", NAME, "--bots", "heuristic,random", "--players", "2"]
+    code = main([*args, "--games", "4", "--workers", "2", "--out", str(out), "--no-progress"])
+    assert code == 0, capsys.readouterr().err
+    head = json.loads((out / "results_games.jsonl").read_text().splitlines()[0])
+    assert head["spec"]["expansion"] == NAME
+    results = json.loads((out / "results.json").read_text())
+    assert len(results["games"]) == 4 and {b["games"] for b in results["bots"]} == {4}
+
+
+def test_the_vector_env_plays_it_over_worker_processes():
+    from nanty_env.vector import make_vec_env
+
+    venv = make_vec_env(num_envs=2, num_workers=2, seed=3, num_players=2, **HOUSE)
+    try:
+        obs = venv.reset()
+        for _ in range(50):
+            masks = np.stack(venv.env_method("action_masks"))
+            obs, *_ = venv.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
+        assert obs.shape[0] == 2
+    finally:
+        venv.close()
+
+
+def test_an_unknown_ruleset_is_a_one_line_usage_error(capsys):
+    from nanty_app.cli import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["eval", "--expansion", "nonesuch", "--bots", "random,random"])
+    assert e.value.code == 2
+    assert "unknown ruleset 'nonesuch'" in capsys.readouterr().err
+
+
+def test_an_installed_plug_in_is_loaded_only_when_named_on_the_command_line(monkeypatch):
+    """A ruleset offered through the entry points is imported by ``load_ruleset`` (the
+    command line's ``--expansion``), never by ``find_ruleset`` (a config read from a file)."""
+    from importlib.metadata import EntryPoint
+
+    from nanty_env.engine import ruleset
+
+    imported = []
+    ep = EntryPoint("fours", "tests.rulesets.fours_plugin", ruleset.PLUGIN_GROUP)
+    monkeypatch.setattr(
+        "importlib.metadata.entry_points",
+        lambda group=None: [ep] if group == ruleset.PLUGIN_GROUP else [],
+    )
+    monkeypatch.setattr(EntryPoint, "load", lambda self: imported.append(self.value))
+    assert ruleset.installed_rulesets() == ("fours",)
+    with pytest.raises(ValueError, match="unknown expansion 'fours'"):
+        ruleset.find_ruleset("fours")
+    assert imported == []
+    with pytest.raises(ValueError, match="did not register the ruleset 'fours'"):
+        ruleset.load_ruleset("fours")
+    assert imported == ["tests.rulesets.fours_plugin"]
+    assert ruleset.load_ruleset(NAME).expansion == NAME  # registered: nothing imported
+    assert imported == ["tests.rulesets.fours_plugin"]
+    assert ruleset.plugin_modules() == ("tests.rulesets.house",)
