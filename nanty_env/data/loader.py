@@ -5,8 +5,10 @@ re-checking it on every step, so every mistake must surface here, as a :class:`D
 names the file and the entry. Unknown keys are errors too, so a misspelt field cannot silently
 fall back to a default.
 
-The ``parse_*`` functions take already-parsed TOML documents (plain dicts), which lets tests feed
-them small broken documents; :func:`load_game_data` reads the packaged files and caches the result.
+The base game's content is a table of sections (:data:`SECTIONS`, read by the skeleton in
+:mod:`nanty_env.data.sections`) plus the themes. The ``parse_*`` functions take already-parsed
+TOML documents (plain dicts), which lets tests feed them small broken documents;
+:func:`load_game_data` reads the packaged files and caches the result.
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from nanty_env.data.model import (
     NUM_AREAS,
     PERSONALITY_SETS,
     PLAYER_COUNTS,
-    ROLL_OUTCOME_PARAMS,
     SYMBOLS,
     THEME_KEYS,
     THEMES,
@@ -38,11 +39,23 @@ from nanty_env.data.model import (
     Event,
     GameData,
     Personality,
+    themed_names,
 )
-from nanty_env.data.validation import DataError, Entry, entries_of, unique_ids
+from nanty_env.data.sections import (
+    CardRules,
+    Ids,
+    Section,
+    goal_table,
+    kind_params,
+    parse_all,
+    parse_section,
+)
+from nanty_env.data.validation import DataError, Entry
 
 __all__ = [
+    "CARD_RULES",
     "DATA_FILES",
+    "SECTIONS",
     "DataError",
     "build_game_data",
     "load_game_data",
@@ -54,76 +67,46 @@ __all__ = [
     "read_data_file",
 ]
 
-DATA_FILES: tuple[str, ...] = (
-    "board.toml",
-    "cards.toml",
-    "events.toml",
-    "personalities.toml",
-    "themes.toml",
-)
-
 # Counts fixed by the components of the game.
 _NUM_EDGES = 23
 _NUM_START_AREAS = 3
 _DECK_SIZES = MappingProxyType({"grey": 48, "red": 53})
 _NUM_TWO_PLAYER_REMOVALS = 2
 _NUM_PERSONALITIES = MappingProxyType({"standard": 7, "variant": 8})
-_DIE_FACES = NUM_AREAS  # the die names an area
-_TROUBLE_CONDITIONS = ("absent", "present")
 _NO_THRESHOLD_RULES = ("holmes", "holmes_v")
-
-
-def _names(nanty: str, discworld: str) -> Mapping[str, str]:
-    """A theme -> name table with every theme filled in (each falls back on the other)."""
-    return MappingProxyType({"nanty": nanty or discworld, "discworld": discworld or nanty})
 
 
 # ---------------------------------------------------------------------------------- board
 
 
-def parse_board(doc: Mapping[str, Any], file: str = "board.toml") -> tuple[Area, ...]:
-    """Validate a parsed ``board.toml`` and build the areas (index = die number - 1)."""
-    raw = entries_of(doc, file, "area", NUM_AREAS)
-    entries = [Entry(file, f"area #{i + 1}", table) for i, table in enumerate(raw)]
-    keys = ("number", "id", "name_nanty", "name_discworld", "cost", "neighbours", "river")
-    keys += ("start", "ability", "ability_params")
-    for e in entries:
-        e.check_keys(keys)
-    index = unique_ids(file, "area", [e.ident() for e in entries])
+def _area(e: Entry, i: int, ids: Ids) -> Area:
+    if e.integer("number") != i + 1:
+        e.fail(f"number = {e.table['number']} but areas must be listed in die order 1..12")
+    index = ids["area"]
+    neighbours = []
+    for n in e.array("neighbours"):
+        if not isinstance(n, str) or n not in index:
+            e.fail(f"neighbour {n!r} is not an area id")
+        if n == e.table["id"] or index[n] in neighbours:
+            e.fail(f"neighbour {n!r} is repeated or the area itself")
+        neighbours.append(index[n])
+    ability = e.text("ability", choices=tuple(ABILITIES))
+    pe = kind_params(e, "ability", ability, ABILITIES, "parameters", "ability_params")
+    return Area(
+        index=i,
+        number=i + 1,
+        id=e.table["id"],
+        names=themed_names(e.text("name_nanty"), e.text("name_discworld")),
+        cost=e.integer("cost", low=1),
+        neighbours=tuple(sorted(neighbours)),
+        river=e.flag("river"),
+        start=e.flag("start"),
+        ability=ability,
+        ability_params=MappingProxyType({k: pe.integer(k, low=1) for k in sorted(pe.table)}),
+    )
 
-    areas = []
-    for i, e in enumerate(entries):
-        e.label = f"area {e.table['id']!r}"
-        if e.integer("number") != i + 1:
-            e.fail(f"number = {e.table['number']} but areas must be listed in die order 1..12")
-        neighbours = []
-        for n in e.array("neighbours"):
-            if not isinstance(n, str) or n not in index:
-                e.fail(f"neighbour {n!r} is not an area id")
-            if n == e.table["id"] or index[n] in neighbours:
-                e.fail(f"neighbour {n!r} is repeated or the area itself")
-            neighbours.append(index[n])
-        ability = e.text("ability", choices=tuple(ABILITIES))
-        params = e.subtable("ability_params")
-        if set(params) != ABILITIES[ability]:
-            expected = sorted(ABILITIES[ability])
-            e.fail(f"ability {ability!r} takes parameters {expected}, got {sorted(params)}")
-        pe = Entry(file, f"{e.label} ability_params", params)
-        areas.append(
-            Area(
-                index=i,
-                number=i + 1,
-                id=e.table["id"],
-                names=_names(e.text("name_nanty"), e.text("name_discworld")),
-                cost=e.integer("cost", low=1),
-                neighbours=tuple(sorted(neighbours)),
-                river=e.flag("river"),
-                start=e.flag("start"),
-                ability=ability,
-                ability_params=MappingProxyType({k: pe.integer(k, low=1) for k in sorted(params)}),
-            )
-        )
 
+def _check_board(areas: tuple[Area, ...], file: str) -> None:
     edges = set()
     for area in areas:
         for n in area.neighbours:
@@ -138,130 +121,29 @@ def parse_board(doc: Mapping[str, Any], file: str = "board.toml") -> tuple[Area,
     starts = sum(area.start for area in areas)
     if starts != _NUM_START_AREAS:
         raise DataError(f"{file}: expected {_NUM_START_AREAS} start areas, found {starts}")
-    return tuple(areas)
 
 
 # ---------------------------------------------------------------------------------- cards
 
 
-def _param_value(e: Entry, key: str, area_index: Mapping[str, int]) -> Any:
-    """One effect parameter, checked and converted (area id -> index)."""
-    if key == "area":
-        area = e.text(key)
-        if area not in area_index:
-            e.fail(f"area {area!r} is not an area id")
-        return area_index[area]
-    if key == "trouble":
-        return e.text(key, choices=_TROUBLE_CONDITIONS)
-    return e.integer(key, low=1)
+def _card_names(e: Entry) -> dict[str, Any]:
+    """The base game's card names: a Discworld name, and a London one where it is known."""
+    name_nanty = e.text("name_nanty") if "name_nanty" in e.table else ""
+    if ("nanty_name_confidence" in e.table) != bool(name_nanty):
+        e.fail("nanty_name_confidence must be given exactly when name_nanty is")
+    if name_nanty:
+        e.text("nanty_name_confidence", choices=NAME_CONFIDENCES)
+    if "note" in e.table:
+        e.text("note")
+    names = themed_names(name_nanty, e.text("name_discworld"))
+    return {"names": names, "nanty_name_known": bool(name_nanty)}
 
 
-def _roll_outcomes(e: Entry, area_index: Mapping[str, int]) -> tuple[Mapping[str, Any], ...]:
-    outcomes = []
-    covered: set[int] = set()
-    for j, raw in enumerate(e.array("outcomes")):
-        o = Entry(e.file, f"{e.label} outcome #{j + 1}", raw)
-        if "effect" not in o.table:
-            o.fail("missing key(s) effect")
-        sub = o.text("effect", choices=tuple(ROLL_OUTCOME_PARAMS))
-        o.check_keys(("min", "max", "effect", *sorted(ROLL_OUTCOME_PARAMS[sub])))
-        low, high = (
-            o.integer("min", low=1, high=_DIE_FACES),
-            o.integer("max", low=1, high=_DIE_FACES),
-        )
-        faces = set(range(low, high + 1))
-        if not faces or faces & covered:
-            o.fail(f"die range {low}..{high} is empty or overlaps another outcome")
-        covered |= faces
-        values: dict[str, Any] = {"min": low, "max": high, "effect": sub}
-        values.update({k: _param_value(o, k, area_index) for k in sorted(ROLL_OUTCOME_PARAMS[sub])})
-        outcomes.append(MappingProxyType(values))
-    if not outcomes:
-        e.fail("roll_die needs at least one outcome")
-    return tuple(outcomes)
+CARD_RULES = CardRules(Card, _card_names, SYMBOLS, DECKS, EFFECT_PARAMS)
+"""The base game's action cards (a ruleset's own cards change what differs, see CardRules)."""
 
 
-def effect_params(
-    e: Entry,
-    effect: str,
-    area_index: Mapping[str, int],
-    table: Mapping[str, frozenset[str]] = EFFECT_PARAMS,
-    word: str = "parameters",
-) -> Mapping[str, Any]:
-    """A card's effect parameters, checked against the ruleset's ``table`` (effect id ->
-    its parameter names) and converted (area ids -> indices)."""
-    params = e.subtable("params")
-    if not effect:
-        if params:
-            e.fail("params given for a card without an effect")
-        return MappingProxyType({})
-    allowed = table[effect]
-    if set(params) != allowed:
-        e.fail(f"effect {effect!r} takes {word} {sorted(allowed)}, got {sorted(params)}")
-    pe = Entry(e.file, f"{e.label} params", params)
-    values = {}
-    for key in sorted(allowed):
-        if key == "outcomes":
-            values[key] = _roll_outcomes(pe, area_index)
-        else:
-            values[key] = _param_value(pe, key, area_index)
-    return MappingProxyType(values)
-
-
-def parse_cards(
-    doc: Mapping[str, Any], area_index: Mapping[str, int], file: str = "cards.toml"
-) -> tuple[Card, ...]:
-    """Validate a parsed ``cards.toml`` and build the cards; ``area_index`` maps area ids."""
-    raw = entries_of(doc, file, "card", sum(_DECK_SIZES.values()))
-    entries = [Entry(file, f"card #{i + 1}", table) for i, table in enumerate(raw)]
-    required = ("id", "deck", "name_discworld", "symbols", "money", "effect", "params")
-    required += ("removed_with_two_players",)
-    optional = ("name_nanty", "nanty_name_confidence", "note")
-    for e in entries:
-        e.check_keys(required, optional)
-    unique_ids(file, "card", [e.ident() for e in entries])
-
-    cards = []
-    for i, e in enumerate(entries):
-        e.label = f"card {e.table['id']!r}"
-        symbols = e.array("symbols")
-        for s in symbols:
-            if s not in SYMBOLS:
-                e.fail(f"unknown symbol {s!r}")
-        money = e.integer("money", low=0)
-        if symbols.count("money") > 1 or (money > 0) != ("money" in symbols):
-            e.fail("money must be positive exactly when the card has one money symbol")
-        interrupt = "interrupt" in symbols
-        effect = e.text("effect", empty=True)
-        if effect and effect not in EFFECT_PARAMS:
-            e.fail(f"unknown effect {effect!r}")
-        if bool(effect) != ("scroll" in symbols or interrupt):
-            e.fail("a card has an effect exactly when it has a scroll or interrupt symbol")
-        if effect.startswith("interrupt_") != interrupt:
-            e.fail("interrupt_* effects belong exactly to the cards with the interrupt symbol")
-        name_nanty = e.text("name_nanty") if "name_nanty" in e.table else ""
-        if ("nanty_name_confidence" in e.table) != bool(name_nanty):
-            e.fail("nanty_name_confidence must be given exactly when name_nanty is")
-        if name_nanty:
-            e.text("nanty_name_confidence", choices=NAME_CONFIDENCES)
-        if "note" in e.table:
-            e.text("note")
-        cards.append(
-            Card(
-                index=i,
-                id=e.table["id"],
-                names=_names(name_nanty, e.text("name_discworld")),
-                nanty_name_known=bool(name_nanty),
-                deck=e.text("deck", choices=DECKS),
-                symbols=tuple(symbols),
-                money=money,
-                effect=effect,
-                params=effect_params(e, effect, area_index),
-                interrupt=interrupt,
-                removed_with_two_players=e.flag("removed_with_two_players"),
-            )
-        )
-
+def _check_cards(cards: tuple[Card, ...], file: str) -> None:
     decks = [card.deck for card in cards]
     for deck, size in _DECK_SIZES.items():
         if decks.count(deck) != size:
@@ -274,110 +156,141 @@ def parse_cards(
             f"{file}: expected {_NUM_TWO_PLAYER_REMOVALS} cards removed with two players,"
             f" found {removed}"
         )
-    return tuple(cards)
 
 
 # ---------------------------------------------------------------------------------- events
 
 
-def parse_events(doc: Mapping[str, Any], file: str = "events.toml") -> tuple[Event, ...]:
-    """Validate a parsed ``events.toml`` and build the random events."""
-    raw = entries_of(doc, file, "event", len(EVENTS))
-    entries = [Entry(file, f"event #{i + 1}", table) for i, table in enumerate(raw)]
-    for e in entries:
-        e.check_keys(("id", "name_nanty", "name_discworld", "summary"), ("name_nanty_aid",))
-    unique_ids(file, "event", [e.text("id", choices=EVENTS) for e in entries])
-
-    events = []
-    for i, e in enumerate(entries):
-        e.label = f"event {e.table['id']!r}"
-        name = e.text("name_nanty")
-        aid_name = e.text("name_nanty_aid") if "name_nanty_aid" in e.table else name
-        if "name_nanty_aid" in e.table and aid_name == name:
-            e.fail("name_nanty_aid is only for a name that differs from name_nanty")
-        events.append(
-            Event(
-                index=i,
-                id=e.table["id"],
-                names=_names(name, e.text("name_discworld")),
-                aid_name=aid_name,
-                summary=e.text("summary"),
-            )
-        )
-    return tuple(events)
+def _event(e: Entry, i: int, ids: Ids) -> Event:
+    name = e.text("name_nanty")
+    aid_name = e.text("name_nanty_aid") if "name_nanty_aid" in e.table else name
+    if "name_nanty_aid" in e.table and aid_name == name:
+        e.fail("name_nanty_aid is only for a name that differs from name_nanty")
+    return Event(
+        index=i,
+        id=e.table["id"],
+        names=themed_names(name, e.text("name_discworld")),
+        aid_name=aid_name,
+        summary=e.text("summary"),
+    )
 
 
 # --------------------------------------------------------------------------- personalities
 
 
-def _goal_table(e: Entry, key: str) -> dict[int, Mapping[str, int]]:
-    """A goals table keyed by player count ("2".."4") -> {metric: threshold}."""
-    goals = {}
-    for count, metrics in e.subtable(key).items():
-        if count not in {str(n) for n in PLAYER_COUNTS}:
-            e.fail(f"{key} has player count {count!r}; expected one of {PLAYER_COUNTS}")
-        me = Entry(e.file, f"{e.label} {key}[{count!r}]", metrics)
-        if not me.table:
-            me.fail("a goal needs at least one metric")
-        for metric in me.table:
-            if metric not in METRICS:
-                me.fail(f"unknown metric {metric!r}")
-        goals[int(count)] = MappingProxyType({m: me.integer(m, low=1) for m in me.table})
-    return dict(sorted(goals.items()))
+def _personality(e: Entry, i: int, ids: Ids) -> Personality:
+    card_set = e.text("set", choices=PERSONALITY_SETS)
+    discworld = e.text("name_discworld", empty=card_set == "variant")
+    if card_set == "variant" and discworld:
+        e.fail('variant personalities have no Discworld name (use "")')
+    two_players = e.flag("two_players")
+    end_rule = e.text("end_rule", empty=True, choices=END_RULES)
+    rulebook = goal_table(e, "goals", METRICS)
+    has_aid = "goals_player_aid" in e.table
+    aid = goal_table(e, "goals_player_aid", METRICS) if has_aid else {}
+    if end_rule in _NO_THRESHOLD_RULES:
+        if rulebook or aid:
+            e.fail(f"end_rule {end_rule!r} has no threshold goals")
+    else:
+        expected = [n for n in PLAYER_COUNTS if two_players or n != 2]
+        if list(rulebook) != expected:
+            e.fail(f"goals must be given for exactly the player counts {expected}")
+    player_aid = dict(sorted({**rulebook, **aid}.items()))
+    goals = {"rulebook": MappingProxyType(rulebook), "player_aid": MappingProxyType(player_aid)}
+    return Personality(
+        index=i,
+        id=e.table["id"],
+        set=card_set,
+        names=themed_names(e.text("name_nanty"), discworld),
+        two_players=two_players,
+        end_rule=end_rule,
+        goals=MappingProxyType(goals),
+    )
+
+
+def _check_personalities(personalities: tuple[Personality, ...], file: str) -> None:
+    for card_set, count in _NUM_PERSONALITIES.items():
+        found = sum(p.set == card_set for p in personalities)
+        if found != count:
+            raise DataError(f"{file}: expected {count} {card_set} personalities, found {found}")
+
+
+_AREA_KEYS = ("number", "id", "name_nanty", "name_discworld", "cost", "neighbours", "river")
+_AREA_KEYS += ("start", "ability", "ability_params")
+_CARD_KEYS = ("id", "deck", "name_discworld", "symbols", "money", "effect", "params")
+_CARD_KEYS += ("removed_with_two_players",)
+_CARD_OPTIONAL = ("name_nanty", "nanty_name_confidence", "note")
+_PERSONALITY_KEYS = ("id", "set", "name_nanty", "name_discworld", "two_players", "end_rule")
+_PERSONALITY_KEYS += ("goals",)
+
+
+def _event_id(e: Entry) -> str:
+    return e.text("id", choices=EVENTS)
+
+
+_EVENT_KEYS = ("id", "name_nanty", "name_discworld", "summary")
+
+SECTIONS: tuple[Section, ...] = (
+    Section(
+        "area", "areas", _area, _AREA_KEYS, file="board.toml", count=NUM_AREAS, check=_check_board
+    ),
+    Section(
+        "card",
+        "cards",
+        CARD_RULES,
+        _CARD_KEYS,
+        _CARD_OPTIONAL,
+        count=sum(_DECK_SIZES.values()),
+        check=_check_cards,
+    ),
+    Section(
+        "event",
+        "events",
+        _event,
+        _EVENT_KEYS,
+        ("name_nanty_aid",),
+        count=len(EVENTS),
+        ident=_event_id,
+    ),
+    Section(
+        "personality",
+        "personalities",
+        _personality,
+        _PERSONALITY_KEYS,
+        ("goals_player_aid",),
+        count=sum(_NUM_PERSONALITIES.values()),
+        check=_check_personalities,
+    ),
+)
+"""The base game's sections, in the order they are parsed (a card's area ids need the board)."""
+
+DATA_FILES: tuple[str, ...] = (*(s.file for s in SECTIONS), "themes.toml")
+
+_BOARD, _CARDS, _EVENTS, _PERSONALITIES = SECTIONS
+
+
+def parse_board(doc: Mapping[str, Any], file: str = "board.toml") -> tuple[Area, ...]:
+    """Validate a parsed ``board.toml`` and build the areas (index = die number - 1)."""
+    return parse_section(_BOARD, doc, None, file)
+
+
+def parse_cards(
+    doc: Mapping[str, Any], area_index: Mapping[str, int], file: str = "cards.toml"
+) -> tuple[Card, ...]:
+    """Validate a parsed ``cards.toml`` and build the cards; ``area_index`` maps area ids."""
+    return parse_section(_CARDS, doc, {"area": area_index}, file)
+
+
+def parse_events(doc: Mapping[str, Any], file: str = "events.toml") -> tuple[Event, ...]:
+    """Validate a parsed ``events.toml`` and build the random events."""
+    return parse_section(_EVENTS, doc, None, file)
 
 
 def parse_personalities(
     doc: Mapping[str, Any], file: str = "personalities.toml"
 ) -> tuple[Personality, ...]:
     """Validate a parsed ``personalities.toml`` and build the personality cards."""
-    raw = entries_of(doc, file, "personality", sum(_NUM_PERSONALITIES.values()))
-    entries = [Entry(file, f"personality #{i + 1}", table) for i, table in enumerate(raw)]
-    required = ("id", "set", "name_nanty", "name_discworld", "two_players", "end_rule", "goals")
-    for e in entries:
-        e.check_keys(required, ("goals_player_aid",))
-    unique_ids(file, "personality", [e.ident() for e in entries])
-
-    personalities = []
-    for i, e in enumerate(entries):
-        e.label = f"personality {e.table['id']!r}"
-        card_set = e.text("set", choices=PERSONALITY_SETS)
-        discworld = e.text("name_discworld", empty=card_set == "variant")
-        if card_set == "variant" and discworld:
-            e.fail('variant personalities have no Discworld name (use "")')
-        two_players = e.flag("two_players")
-        end_rule = e.text("end_rule", empty=True, choices=END_RULES)
-        rulebook = _goal_table(e, "goals")
-        aid = _goal_table(e, "goals_player_aid") if "goals_player_aid" in e.table else {}
-        if end_rule in _NO_THRESHOLD_RULES:
-            if rulebook or aid:
-                e.fail(f"end_rule {end_rule!r} has no threshold goals")
-        else:
-            expected = [n for n in PLAYER_COUNTS if two_players or n != 2]
-            if list(rulebook) != expected:
-                e.fail(f"goals must be given for exactly the player counts {expected}")
-        player_aid = dict(sorted({**rulebook, **aid}.items()))
-        personalities.append(
-            Personality(
-                index=i,
-                id=e.table["id"],
-                set=card_set,
-                names=_names(e.text("name_nanty"), discworld),
-                two_players=two_players,
-                end_rule=end_rule,
-                goals=MappingProxyType(
-                    {
-                        "rulebook": MappingProxyType(rulebook),
-                        "player_aid": MappingProxyType(player_aid),
-                    }
-                ),
-            )
-        )
-
-    for card_set, count in _NUM_PERSONALITIES.items():
-        found = sum(p.set == card_set for p in personalities)
-        if found != count:
-            raise DataError(f"{file}: expected {count} {card_set} personalities, found {found}")
-    return tuple(personalities)
+    return parse_section(_PERSONALITIES, doc, None, file)
 
 
 # ---------------------------------------------------------------------------------- themes
@@ -406,22 +319,8 @@ def build_game_data(docs: Mapping[str, Mapping[str, Any]]) -> GameData:
     missing = [name for name in DATA_FILES if name not in docs]
     if missing:
         raise DataError(f"missing data file(s): {', '.join(missing)}")
-    areas = parse_board(docs["board.toml"])
-    area_index = MappingProxyType({area.id: area.index for area in areas})
-    cards = parse_cards(docs["cards.toml"], area_index)
-    events = parse_events(docs["events.toml"])
-    personalities = parse_personalities(docs["personalities.toml"])
-    return GameData(
-        areas=areas,
-        cards=cards,
-        events=events,
-        personalities=personalities,
-        themes=parse_themes(docs["themes.toml"]),
-        card_index=MappingProxyType({card.id: card.index for card in cards}),
-        area_index=area_index,
-        event_index=MappingProxyType({event.id: event.index for event in events}),
-        personality_index=MappingProxyType({p.id: p.index for p in personalities}),
-    )
+    fields = parse_all((s, s.file, docs[s.file]) for s in SECTIONS)
+    return GameData(**fields, themes=parse_themes(docs["themes.toml"]))
 
 
 def read_data_file(name: str) -> dict[str, Any]:

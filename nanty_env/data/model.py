@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from types import MappingProxyType
-from typing import Any, Self
+from typing import Any, Self, TypeVar, dataclass_transform
 
 __all__ = [
     "ABILITIES",
@@ -39,6 +39,8 @@ __all__ = [
     "Event",
     "GameData",
     "Personality",
+    "record",
+    "themed_names",
 ]
 
 NUM_AREAS = 12
@@ -252,13 +254,60 @@ class _Record:
         return self
 
 
+_R = TypeVar("_R")
+
+
+def _item_hash(self: Any) -> int:
+    return hash((type(self).__name__, self.index, self.id))
+
+
+@dataclass_transform(frozen_default=True)
+def record(cls: type[_R]) -> type[_R]:
+    """A frozen, slotted dataclass (subclass :class:`_Record`); one with an ``id`` and no hash
+    of its own is hashed by its kind, index and id (the read-only mappings inside are not)."""
+    own_hash = "__hash__" in vars(cls)
+    cls = dataclass(frozen=True, slots=True)(cls)
+    if not own_hash and "id" in {f.name for f in fields(cls)}:  # type: ignore[arg-type]
+        cls.__hash__ = _item_hash  # type: ignore[assignment,method-assign]
+    return cls
+
+
 def _check_theme(theme: str) -> None:
     if theme not in THEMES:
         raise ValueError(f"unknown theme {theme!r}; expected one of {THEMES}")
 
 
-@dataclass(frozen=True, slots=True)
-class Area(_Record):
+def themed_names(nanty: str, discworld: str) -> Mapping[str, str]:
+    """A theme -> name table with every theme filled in (each falls back on the other)."""
+    return MappingProxyType({"nanty": nanty or discworld, "discworld": discworld or nanty})
+
+
+class _Themed(_Record):
+    """An item named in each theme (``names``)."""
+
+    __slots__ = ()
+    names: Mapping[str, str]
+
+    def name(self, theme: str = DEFAULT_THEME) -> str:
+        """The item's display name in ``theme``."""
+        _check_theme(theme)
+        return self.names[theme]
+
+
+class _Titled(_Record):
+    """An item with one name in every theme (``title``)."""
+
+    __slots__ = ()
+    title: str
+
+    def name(self, theme: str = DEFAULT_THEME) -> str:
+        """The item's display name (the same in every theme)."""
+        _check_theme(theme)
+        return self.title
+
+
+@record
+class Area(_Themed):
     """One of the twelve areas of the city, with its City Area card's ability.
 
     ``neighbours`` holds sorted 0-based area indices; ``ability_params`` maps parameter names
@@ -276,17 +325,9 @@ class Area(_Record):
     ability: str
     ability_params: Mapping[str, int]
 
-    def __hash__(self) -> int:  # the read-only mappings inside are not hashable
-        return hash((type(self).__name__, self.index, self.id))
 
-    def name(self, theme: str = DEFAULT_THEME) -> str:
-        """The area's display name in ``theme``."""
-        _check_theme(theme)
-        return self.names[theme]
-
-
-@dataclass(frozen=True, slots=True)
-class Card(_Record):
+@record
+class Card(_Themed):
     """An action card: its symbols in printed order and, if it has text, an effect id.
 
     ``params`` is read-only: area ids are already turned into 0-based area indices, lists into
@@ -307,17 +348,9 @@ class Card(_Record):
     interrupt: bool
     removed_with_two_players: bool
 
-    def __hash__(self) -> int:  # the read-only mappings inside are not hashable
-        return hash((type(self).__name__, self.index, self.id))
 
-    def name(self, theme: str = DEFAULT_THEME) -> str:
-        """The card's display name in ``theme`` (the Discworld name if no London one is known)."""
-        _check_theme(theme)
-        return self.names[theme]
-
-
-@dataclass(frozen=True, slots=True)
-class Event(_Record):
+@record
+class Event(_Themed):
     """A random event card. ``aid_name`` is the player aid's London name (often the same)."""
 
     index: int
@@ -326,17 +359,9 @@ class Event(_Record):
     aid_name: str
     summary: str
 
-    def __hash__(self) -> int:  # the read-only mappings inside are not hashable
-        return hash((type(self).__name__, self.index, self.id))
 
-    def name(self, theme: str = DEFAULT_THEME) -> str:
-        """The event's display name in ``theme`` (the rulebook's name for ``nanty``)."""
-        _check_theme(theme)
-        return self.names[theme]
-
-
-@dataclass(frozen=True, slots=True)
-class Personality(_Record):
+@record
+class Personality(_Themed):
     """A secret-goal card.
 
     ``goals[threshold_set][num_players]`` maps metric names to thresholds; reaching any one of
@@ -364,16 +389,8 @@ class Personality(_Record):
             )
         return self.goals[threshold_set].get(num_players, _NO_GOAL)
 
-    def __hash__(self) -> int:  # the read-only mappings inside are not hashable
-        return hash((type(self).__name__, self.index, self.id))
 
-    def name(self, theme: str = DEFAULT_THEME) -> str:
-        """The personality's display name in ``theme``."""
-        _check_theme(theme)
-        return self.names[theme]
-
-
-@dataclass(frozen=True, slots=True)
+@record
 class GameData(_Record):
     """All game content, validated. Obtain it with ``load_game_data()``."""
 

@@ -479,3 +479,27 @@ def test_validators_on_small_documents() -> None:
 def test_unreadable_file_raises_data_error() -> None:
     with pytest.raises(DataError, match=re.escape("nowhere.toml: cannot read game data")):
         read_data_file("nowhere.toml")
+
+
+def test_a_section_of_a_new_kind_is_read_by_the_skeleton() -> None:
+    """A ruleset's own section is a table entry: keys, count, ids and messages come for free."""
+    from typing import NamedTuple
+
+    from nanty_env.data.sections import Section, parse_all
+
+    class Ghost(NamedTuple):
+        index: int
+        id: str
+        home: int
+
+    def build(e: Any, i: int, ids: Any) -> Ghost:
+        return Ghost(i, e.table["id"], ids["area"][e.text("home")])
+
+    ghosts = Section("ghost", "ghosts", build, ("id", "home"), count=(1, 2), plural="ghosts")
+    doc = {"ghost": [{"id": "grey_lady", "home": "dolly_sisters"}]}
+    fields = parse_all([(ghosts, "ghosts.toml", doc)], {"area": load_game_data().area_index})
+    assert fields == {"ghosts": (Ghost(0, "grey_lady", 0),), "ghost_index": {"grey_lady": 0}}
+    with pytest.raises(DataError, match=r"ghosts\.toml: expected 1 to 2 ghosts, found 0"):
+        parse_all([(ghosts, ghosts.file, {"ghost": []})])
+    with pytest.raises(DataError, match=r"ghosts\.toml: ghost #1: unknown key\(s\) hp"):
+        parse_all([(ghosts, ghosts.file, {"ghost": [{"id": "x", "home": "y", "hp": 1}]})])

@@ -13,49 +13,19 @@ files and the engine's handlers: the loader rejects anything outside them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
 from nanty_env.data.model import (
-    DEFAULT_THEME,
     EFFECT_PARAMS,
-    Area,
+    EVENTS,
     Card,
     Event,
-    Personality,
-    _check_theme,
+    GameData,
     _Record,
+    _Titled,
+    record,
 )
-
-__all__ = [
-    "ABILITY_KINDS",
-    "ANCHORED_ABILITIES",
-    "CTHULHU_DECKS",
-    "CTHULHU_EFFECT_PARAMS",
-    "CTHULHU_EVENTS",
-    "CTHULHU_SYMBOLS",
-    "DOOMSDAY_LEVEL",
-    "MAX_ELDER_ONES",
-    "MAX_SYMBOLS",
-    "NUM_ACTION_CARDS",
-    "NUM_BUILDING_TYPES",
-    "NUM_EVENT_CARDS",
-    "NUM_GREAT_OLD_ONES",
-    "NUM_OBJECTIVES",
-    "OBJECTIVE_METRICS",
-    "OBJECTIVE_RULES",
-    "SOURCES",
-    "TRACK_GRENADIERS",
-    "BuildingType",
-    "CthulhuCard",
-    "CthulhuData",
-    "CthulhuEvent",
-    "ElderOne",
-    "GreatOldOne",
-    "Objective",
-    "TrackLevel",
-]
 
 SOURCES: tuple[str, ...] = ("rulebook", "assumed")
 """Where an item comes from: printed in the expansion rulebook, or assumed (with a reason)."""
@@ -108,18 +78,14 @@ CTHULHU_EFFECT_PARAMS: Mapping[str, frozenset[str]] = MappingProxyType(
 """Scroll effects an expansion card may name: the base game's, except those about personality
 cards and buying City Area buildings (the expansion has neither), plus the expansion's own."""
 
+_NO_EXPANSION_EVENTS = ("zeppelin_crash", "riots", "martial_law", "inigo_jones")
+
 CTHULHU_EVENTS: tuple[str, ...] = (
-    "flood",
-    "fire",
-    "fog",
-    "explosion",
-    "mysterious_murders",
-    "subsidence",
-    "immigrants",
-    "earthquake",
+    *(event for event in EVENTS if event not in _NO_EXPANSION_EVENTS),
     "stars_are_right",
 )
-"""Event effects the engine implements for the expansion's event deck."""
+"""Event effects the engine implements for the expansion's event deck: the base game's, except
+those about the grenadiers (on the track), City Area cards or riots, and one of its own."""
 
 ABILITY_KINDS: Mapping[str, frozenset[str]] = MappingProxyType(
     {
@@ -140,17 +106,10 @@ ABILITY_KINDS: Mapping[str, frozenset[str]] = MappingProxyType(
 """Once-per-turn abilities of buildings, Elder Ones and Great Old Ones, with their parameters."""
 
 ANCHORED_ABILITIES: frozenset[str] = frozenset(
-    {
-        "place_minion_here",
-        "pay_to_place_minion_nearby",
-        "place_trouble_here",
-        "place_trouble_nearby",
-        "collect_per_minion_here",
-        "remove_minion_or_grenadier_here",
-    }
+    kind for kind in ABILITY_KINDS if kind.endswith(("_here", "_nearby"))
 )
-"""Abilities that act on "the area with" their holder (a building or an Elder One); a Great Old
-One has no area, so it cannot have one of these."""
+"""Abilities that act on "the area with" their holder (a building or an Elder One), named
+``..._here`` or ``..._nearby``; a Great Old One has no area, so it cannot have one of these."""
 
 OBJECTIVE_METRICS: tuple[str, ...] = (
     "controlled_areas",
@@ -169,22 +128,15 @@ OBJECTIVE_RULES: tuple[str, ...] = ("", "sloth")
 then, wins when the game ends by the draw pile or by doomsday."""
 
 
-def _same_name(name: str) -> Mapping[str, str]:
-    return MappingProxyType({"nanty": name, "discworld": name})
-
-
-@dataclass(frozen=True, slots=True)
+@record
 class CthulhuCard(Card):
     """An expansion action card (a :class:`Card` with its provenance)."""
 
     source: str
     reason: str
 
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, self.index, self.id))
 
-
-@dataclass(frozen=True, slots=True)
+@record
 class CthulhuEvent(Event):
     """An expansion event card: the engine carries it out by ``effect``."""
 
@@ -192,12 +144,9 @@ class CthulhuEvent(Event):
     source: str
     reason: str
 
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, self.index, self.id))
 
-
-@dataclass(frozen=True, slots=True)
-class ElderOne(_Record):
+@record
+class ElderOne(_Titled):
     """An Elder One: hit points (HP) and a once-per-turn ability acting on its area."""
 
     index: int
@@ -210,16 +159,9 @@ class ElderOne(_Record):
     source: str
     reason: str
 
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, self.index, self.id))
 
-    def name(self, theme: str = DEFAULT_THEME) -> str:
-        _check_theme(theme)
-        return self.title
-
-
-@dataclass(frozen=True, slots=True)
-class GreatOldOne(_Record):
+@record
+class GreatOldOne(_Titled):
     """A Great Old One player board: its once-per-turn ability (not an action)."""
 
     index: int
@@ -231,16 +173,9 @@ class GreatOldOne(_Record):
     source: str
     reason: str
 
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, self.index, self.id))
 
-    def name(self, theme: str = DEFAULT_THEME) -> str:
-        _check_theme(theme)
-        return self.title
-
-
-@dataclass(frozen=True, slots=True)
-class Objective(_Record):
+@record
+class Objective(_Titled):
     """A secret objective: thresholds by player count (any one met wins) or the Sloth rule."""
 
     index: int
@@ -252,19 +187,12 @@ class Objective(_Record):
     source: str
     reason: str
 
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, self.index, self.id))
-
-    def name(self, theme: str = DEFAULT_THEME) -> str:
-        _check_theme(theme)
-        return self.title
-
     def goal(self, num_players: int) -> Mapping[str, int]:
         """The thresholds for ``num_players`` (empty for Sloth)."""
         return self.goals.get(num_players, MappingProxyType({}))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TrackLevel(_Record):
     """One box of the Insanity (Doomsday) track."""
 
@@ -275,8 +203,8 @@ class TrackLevel(_Record):
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class BuildingType(_Record):
+@record
+class BuildingType(_Titled):
     """A building type: its Building card's cost and ability."""
 
     index: int
@@ -290,30 +218,17 @@ class BuildingType(_Record):
     source: str
     reason: str
 
-    def __hash__(self) -> int:
-        return hash((type(self).__name__, self.index, self.id))
 
-    def name(self, theme: str = DEFAULT_THEME) -> str:
-        _check_theme(theme)
-        return self.title
-
-
-@dataclass(frozen=True, slots=True)
-class CthulhuData(_Record):
+@record
+class CthulhuData(GameData):
     """All content of one expansion pack, validated (see ``load_cthulhu_data``).
 
     ``areas`` and ``themes`` are the base game's; ``personalities`` is empty (objectives replace
     them); ``digest`` identifies the pack's files (SHA-256 over their contents).
     """
 
-    areas: tuple[Area, ...]
     cards: tuple[CthulhuCard, ...]
     events: tuple[CthulhuEvent, ...]
-    personalities: tuple[Personality, ...]
-    themes: Mapping[str, Mapping[str, str]]
-    card_index: Mapping[str, int]
-    area_index: Mapping[str, int]
-    event_index: Mapping[str, int]
     elder_ones: tuple[ElderOne, ...]
     great_old_ones: tuple[GreatOldOne, ...]
     objectives: tuple[Objective, ...]
@@ -328,10 +243,6 @@ class CthulhuData(_Record):
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.digest))
 
-    def term(self, theme: str, key: str) -> str:
-        _check_theme(theme)
-        return self.themes[theme][key]
-
     def items(self) -> dict[str, tuple[Any, ...]]:
         """Every section of the pack by name (for provenance listings)."""
         return {
@@ -343,8 +254,3 @@ class CthulhuData(_Record):
             "level": self.track,
             "building": self.buildings,
         }
-
-
-def same_name(name: str) -> Mapping[str, str]:
-    """A theme -> name table giving ``name`` in every theme (the expansion is London-only)."""
-    return _same_name(name)
