@@ -201,9 +201,20 @@ def load_ruleset(expansion: str) -> Ruleset:
 
 def plugin_modules() -> tuple[str, ...]:
     """The modules that registered rulesets from outside ``nanty_env``: a worker process
-    imports them (see :func:`import_plugins`) so that it knows the parent's rulesets."""
+    imports them (see :func:`import_plugins`) so that it knows the parent's rulesets. Code
+    run without a module of its own (``exec``, a notebook cell) cannot be imported again:
+    its rulesets stay in the process that made them."""
+    import sys
+
     modules = {cls.__module__ for _, cls in _REGISTERED.values()}
-    return tuple(sorted(m for m in modules if m.split(".")[0] != "nanty_env"))
+    return tuple(
+        sorted(
+            m
+            for m in modules
+            if m.split(".")[0] != "nanty_env"
+            and getattr(sys.modules.get(m), "__spec__", None) is not None
+        )
+    )
 
 
 def import_plugins(modules: tuple[str, ...]) -> None:

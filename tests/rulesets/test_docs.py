@@ -1,5 +1,6 @@
 """docs/rulesets.md: its Python example registers and plays a ruleset, and its content-pack
-example is the house variant's pack."""
+example is the house variant's pack, and its plug-in example names the group the commands
+read."""
 
 from __future__ import annotations
 
@@ -17,5 +18,12 @@ def test_the_python_example_runs():
 
 
 def test_the_pack_example_is_the_shipped_house_pack():
-    (example,) = snippets("rulesets.md", "toml")
+    (example,) = [e for e in snippets("rulesets.md", "toml") if "[[card]]" in e.code]
     assert tomllib.loads(example.code) == tomllib.loads(PACK.read_text())
+
+
+def test_the_plug_in_example_names_the_entry_point_group():
+    from nanty_env.engine.ruleset import PLUGIN_GROUP
+
+    (example,) = [e for e in snippets("rulesets.md", "toml") if "entry-points" in e.code]
+    assert list(tomllib.loads(example.code)["project"]["entry-points"]) == [PLUGIN_GROUP]

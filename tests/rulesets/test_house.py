@@ -209,19 +209,19 @@ def test_an_installed_plug_in_is_loaded_only_when_named_on_the_command_line(monk
     from nanty_env.engine import ruleset
 
     imported = []
-    ep = EntryPoint("fours", "tests.rulesets.fours_plugin", ruleset.PLUGIN_GROUP)
+    ep = EntryPoint("nines", "tests.rulesets.nines_plugin", ruleset.PLUGIN_GROUP)
     monkeypatch.setattr(
         "importlib.metadata.entry_points",
         lambda group=None: [ep] if group == ruleset.PLUGIN_GROUP else [],
     )
     monkeypatch.setattr(EntryPoint, "load", lambda self: imported.append(self.value))
-    assert ruleset.installed_rulesets() == ("fours",)
-    with pytest.raises(ValueError, match="unknown expansion 'fours'"):
-        ruleset.find_ruleset("fours")
+    assert ruleset.installed_rulesets() == ("nines",)
+    with pytest.raises(ValueError, match="unknown expansion 'nines'"):
+        ruleset.find_ruleset("nines")
     assert imported == []
-    with pytest.raises(ValueError, match="did not register the ruleset 'fours'"):
-        ruleset.load_ruleset("fours")
-    assert imported == ["tests.rulesets.fours_plugin"]
+    with pytest.raises(ValueError, match="did not register the ruleset 'nines'"):
+        ruleset.load_ruleset("nines")
+    assert imported == ["tests.rulesets.nines_plugin"]
     assert ruleset.load_ruleset(NAME).expansion == NAME  # registered: nothing imported
-    assert imported == ["tests.rulesets.fours_plugin"]
+    assert imported == ["tests.rulesets.nines_plugin"]
     assert ruleset.plugin_modules() == ("tests.rulesets.house",)
