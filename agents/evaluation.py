@@ -1,22 +1,27 @@
-"""Static evaluation of a position for the scripted and search bots.
+"""Static evaluation of a position for the scripted and search bots: one skeleton for every
+ruleset, and the base game's table of what it values.
 
 Everything here reads only the *public* part of a :class:`~nanty_env.engine.Game` (board, money,
 loans, hand sizes, draw-pile size), so it may be applied to a game rebuilt from a seat's view:
-personalities of other seats are never read from the game but come from a belief (a probability
-for each personality card), or, inside a search over determinisations, from the sampled deal.
+the roles of other seats are never read from the game but come from a belief (a probability
+for each role), or, inside a search over determinisations, from the sampled deal.
 
-The value of a seat is its own progress towards its personality's goal minus the threat that
-the others pose (their progress weighted by how likely each personality is), plus small terms
-for money, cards and points that break ties and keep a fallback plan for a game decided on
-points.
+The value of a seat is its own progress towards its role's goal minus the threat that the others
+pose (their progress weighted by how likely each role is), plus small terms for money, cards
+and points that break ties and keep a fallback plan for a game decided on points. A role that
+wins when the game ends (the base game's Holmes) values how near that end is instead.
+
+What a ruleset changes is an :class:`EvaluationRules` table (its metrics, goals, end of game
+and weights) and an :class:`Evaluator` subclass naming it; the base game's is
+:data:`BASE_RULES`, the expansion's is in :mod:`agents.cthulhu.evaluation`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
@@ -52,18 +57,21 @@ Need = tuple[int, int, bool]  # (metric index, threshold, whether a contested ar
 
 @dataclass(frozen=True, slots=True)
 class Goal:
-    """One personality's goal at one player count: alternative (metric, threshold) pairs, and
-    the end-of-game rule (``holmes``, ``holmes_v``, ``fagin_v`` or "")."""
+    """One role's goal at one player count: alternative (metric, threshold) pairs, and the
+    end-of-game rule (base game: ``holmes``, ``holmes_v``, ``fagin_v`` or ""); ``metrics``
+    names the ruleset's goal metrics in :attr:`Metrics.by_metric` order."""
 
     index: int
     id: str
     needs: tuple[tuple[str, int], ...]
     end_rule: str
+    metrics: tuple[str, ...] = field(default=METRICS, repr=False, compare=False)
     # ``needs`` with metric indices instead of names (for :func:`needs_progress`)
     compiled: tuple[Need, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        compiled = tuple((METRIC_INDEX[m], need, m == "controlled_areas") for m, need in self.needs)
+        index = self.metrics.index
+        compiled = tuple((index(m), need, m == "controlled_areas") for m, need in self.needs)
         object.__setattr__(self, "compiled", compiled)
 
     @property
@@ -110,35 +118,64 @@ class Metrics:
     trouble: int
     buildings: int
     deck: int
-    exposed: list[int]  # own agents standing in an area with a trouble marker
+    exposed: list[int]  # own agents (minions) standing in an area with a trouble marker
     loans: list[int]
-    # every goal metric's per-seat values, in METRICS order (a board total repeated per seat);
-    # the lists are the ones above, so a Metrics is not to be changed after it is built
+    # every goal metric's per-seat values, in the ruleset's goal-metric order (a board total
+    # repeated per seat); the lists are the ones above, so a Metrics is not to be changed
     by_metric: tuple[list[int], ...]
+    names: ClassVar[tuple[str, ...]] = METRICS  # the goal metrics of ``by_metric``
 
     def metric(self, name: str, seat: int) -> int:
-        """The goal metric ``name`` (one of :data:`METRICS`) of ``seat``."""
-        return self.by_metric[METRIC_INDEX[name]][seat]
+        """The goal metric ``name`` (one of :attr:`names`) of ``seat``."""
+        return self.by_metric[self.names.index(name)][seat]
+
+
+class PublicBoard(NamedTuple):
+    """What every ruleset's metrics read, from a game or a seat's view (``loans``: each
+    seat's loans as the game holds them)."""
+
+    n: int
+    agents: Sequence[Sequence[int]]
+    gren: Sequence[int]
+    cit: Sequence[int]
+    bld: Sequence[int]
+    trouble: Sequence[int]
+    money: Sequence[int]
+    loans: Sequence[Sequence[Any]]
+    on_board: Sequence[int]
+    hand: Sequence[int]
+    deck: int
+
+
+def game_board(g: Any) -> PublicBoard:
+    """The :class:`PublicBoard` of a game."""
+    held = [len(h) + len(p) for h, p in zip(g.hands, g.penalties, strict=True)]
+    return PublicBoard(
+        g.n, g.agents, g.gren, g.cit, g.building, g.trouble, g.money, g.loans, g.on_board,
+        held, len(g.deck),
+    )  # fmt: skip
+
+
+def view_board(view: Mapping[str, Any]) -> PublicBoard:
+    """The :class:`PublicBoard` of a seat's view (everything it needs is public)."""
+    held = [h + len(p) for h, p in zip(view["hand_sizes"], view["penalties"], strict=True)]
+    return PublicBoard(
+        view["num_players"], view["agents"], view["grenadiers"], view["citizens"],
+        view["buildings"], view["trouble"], view["money"], view["loans"],
+        [sum(row) for row in view["agents"]], held, view["deck_size"],
+    )  # fmt: skip
 
 
 def metrics(g: Game) -> Metrics:
     """All public metrics of a game in one pass over the board (the evaluation's hot path)."""
     return board_metrics(
-        g.n,
-        g.agents,
-        g.gren,
-        g.cit,
-        g.building,
-        g.trouble,
-        g.money,
-        list(map(len, g.loans)),
-        g.on_board,
-        [len(h) + len(p) for h, p in zip(g.hands, g.penalties, strict=True)],
+        g.n, g.agents, g.gren, g.cit, g.building, g.trouble, g.money, list(map(len, g.loans)),
+        g.on_board, [len(h) + len(p) for h, p in zip(g.hands, g.penalties, strict=True)],
         len(g.deck),
-    )
+    )  # fmt: skip
 
 
-def board_key(g: Game) -> tuple:
+def board_key(g: Any) -> tuple:
     """Everything :func:`metrics` reads from ``g``, as a hashable key: games with equal keys
     have equal metrics, hence equal values. (``agents`` and the board counters are the
     engine's immutable tuples, taken as they are.)"""
@@ -157,22 +194,67 @@ def board_key(g: Game) -> tuple:
     )
 
 
-def view_metrics(view: Mapping) -> Metrics:
-    """The same metrics from a seat's view (everything they need is public)."""
-    n = view["num_players"]
-    return board_metrics(
-        n,
-        view["agents"],
-        view["grenadiers"],
-        view["citizens"],
-        view["buildings"],
-        view["trouble"],
-        view["money"],
-        [len(x) for x in view["loans"]],
-        [sum(row) for row in view["agents"]],
-        [h + len(p) for h, p in zip(view["hand_sizes"], view["penalties"], strict=True)],
-        view["deck_size"],
-    )
+def view_metrics(view: Mapping, config: GameConfig | None = None) -> Metrics:
+    """The same metrics from a seat's view (``config`` is not needed in the base game)."""
+    b = view_board(view)
+    return board_metrics(*b[:7], [len(x) for x in b.loans], *b[8:])
+
+
+class AreaTally(NamedTuple):
+    """Per-seat counts of one pass over the areas (see :func:`tally_areas`)."""
+
+    occupied: list[int]
+    controlled: list[int]
+    contested: list[int]
+    exposed: list[int]  # minions standing in an area with a trouble marker
+    own_buildings: list[int]
+    building_value: list[int]
+    counted: list[int]  # minions outside grenadier areas
+
+
+def tally_areas(
+    n: int,
+    columns: Iterable[tuple[int, ...]],
+    bld: Sequence[int],
+    cit: Sequence[int],
+    gren: Sequence[int],
+    trouble: Sequence[int],
+    worth: Sequence[int],
+    worth_under_grenadiers: bool = False,
+) -> AreaTally:
+    """One pass over the areas: ``columns[a][q]`` is seat ``q``'s minions in area ``a``,
+    ``worth[a]`` the value of the building standing there (counted in a grenadier area only
+    with ``worth_under_grenadiers``). Grenadier areas count for trouble and buildings only."""
+    occupied = [0] * n
+    controlled = [0] * n
+    contested = [0] * n
+    exposed = [0] * n
+    nbuild = [0] * n
+    bval = [0] * n
+    counted = [0] * n
+    for a, col in enumerate(columns):
+        b = bld[a]
+        if b >= 0:
+            nbuild[b] += 1
+            if worth_under_grenadiers:
+                bval[b] += worth[a]
+        occupants, top, controller, level = area_pieces(col, b, cit[a])
+        if trouble[a]:
+            for q, k in occupants:
+                exposed[q] += k
+        if gren[a]:
+            continue
+        if b >= 0 and not worth_under_grenadiers:
+            bval[b] += worth[a]
+        for q, k in occupants:
+            occupied[q] += 1
+            counted[q] += k
+        if controller >= 0:
+            controlled[controller] += 1
+        elif top > cit[a]:  # level at the top, above the citizens: a control in reach
+            for q in level:
+                contested[q] += 1
+    return AreaTally(occupied, controlled, contested, exposed, nbuild, bval, counted)
 
 
 def board_metrics(
@@ -188,76 +270,23 @@ def board_metrics(
     hand: Sequence[int],
     deck: int,
 ) -> Metrics:
-    """Metrics from the raw public arrays (see :class:`Metrics`)."""
-    seats = range(n)
-    occupied = [0] * n
-    controlled = [0] * n
-    contested = [0] * n
-    bval = [0] * n
-    nbuild = [0] * n
-    on_board_agents = [0] * n  # agents outside grenadier areas
-    exposed = [0] * n
-    for a, col in enumerate(zip(*agents, strict=True)):  # col: every seat's agents in area a
-        b = bld[a]
-        if b >= 0:
-            nbuild[b] += 1
-        occupants, top, controller, level = area_pieces(col, b, cit[a])
-        if trouble[a]:
-            for q, k in occupants:
-                exposed[q] += k
-        if gren[a]:
-            continue
-        if b >= 0:
-            bval[b] += COST[a]
-        for q, k in occupants:
-            occupied[q] += 1
-            on_board_agents[q] += k
-        if controller >= 0:
-            controlled[controller] += 1
-        elif top > cit[a]:  # level at the top, above the citizens: a control in reach
-            for q in level:
-                contested[q] += 1
-    net = []
-    bv = []
-    points = []
-    pieces = []
-    for q in seats:
+    """Metrics from the raw public arrays (see :class:`Metrics`; ``loans``: loan counts)."""
+    t = tally_areas(n, zip(*agents, strict=True), bld, cit, gren, trouble, COST)
+    bval, nbuild = t.building_value, t.own_buildings
+    net, bv, points, pieces = [], [], [], []
+    for q in range(n):
         net.append(net_worth_of(money[q], bval[q], loans[q]))
         bv.append(net_worth_of(0, bval[q], loans[q]))
-        pts = bval[q] + AGENT_POINTS * on_board_agents[q]
+        pts = bval[q] + AGENT_POINTS * t.counted[q]
         k = loans[q]
         points.append(pts + settle_loans(money[q], [BASE_LOAN] * k) if k else pts + money[q])
         pieces.append(on_board[q] + nbuild[q])
-    trouble_total = sum(trouble)
-    buildings_total = sum(nbuild)
+    total, buildings = sum(trouble), sum(nbuild)
+    named = (t.occupied, t.controlled, net, bv, nbuild, pieces, [total] * n, [buildings] * n)
     return Metrics(
-        occupied=occupied,
-        controlled=controlled,
-        contested=contested,
-        net_worth=net,
-        building_value=bv,
-        own_buildings=nbuild,
-        pieces=pieces,
-        agents=list(on_board),
-        points=points,
-        money=list(money),
-        hand=list(hand),
-        trouble=trouble_total,
-        buildings=buildings_total,
-        deck=deck,
-        exposed=exposed,
-        loans=list(loans),
-        by_metric=(
-            occupied,
-            controlled,
-            net,
-            bv,
-            nbuild,
-            pieces,
-            [trouble_total] * n,
-            [buildings_total] * n,
-        ),
-    )
+        t.occupied, t.controlled, t.contested, net, bv, nbuild, pieces, list(on_board), points,
+        list(money), list(hand), total, buildings, deck, t.exposed, list(loans), named,
+    )  # fmt: skip
 
 
 class AreaPieces(NamedTuple):
@@ -271,10 +300,10 @@ class AreaPieces(NamedTuple):
 
 @lru_cache(maxsize=1 << 14)
 def area_pieces(col: tuple[int, ...], building: int, citizens: int) -> AreaPieces:
-    """:class:`AreaPieces` of an area where seat ``q`` has ``col[q]`` agents, ``building``
-    owns the building (-1: none) and ``citizens`` new citizens stand; the controller is the
-    engine's ``area_control`` (the caller leaves grenadier areas out). Cached: boards repeat
-    the same few columns all the time."""
+    """:class:`AreaPieces` of an area where seat ``q`` has ``col[q]`` agents (minions),
+    ``building`` owns the building (-1: none) and ``citizens`` new citizens stand; the
+    controller is the engine's ``area_control`` (the caller leaves grenadier areas out).
+    Cached: boards repeat the same few columns all the time."""
     occupants = tuple((q, k) for q, k in enumerate(col) if k)
     pieces = list(col)
     if building >= 0:
@@ -288,8 +317,7 @@ CONTESTED_CREDIT = 0.4  # an area held level with the leader, towards a control 
 
 
 def needs_progress(needs: Sequence[Need], m: Metrics, seat: int) -> tuple[float, bool]:
-    """:func:`progress` of compiled needs (any metrics with ``by_metric`` and ``contested``:
-    the expansion's too)."""
+    """:func:`progress` of compiled needs (any ruleset's metrics)."""
     best, met = 0.0, False
     for i, need, soft in needs:
         v = m.by_metric[i][seat]
@@ -334,13 +362,64 @@ class Weights:
 DEFAULT_WEIGHTS = Weights()
 
 
+def deck_depletion(m: Metrics, deck_at_start: int) -> float:
+    """The share of the draw pile gone (how near the base game's end is)."""
+    return 1.0 - m.deck / deck_at_start
+
+
+def base_deck_at_start(config: GameConfig) -> int:
+    """The base game's draw pile at the start of a game (at least 1)."""
+    n = config.num_players
+    return max(1, 101 - 5 * n - (2 if n == 2 else 0))
+
+
+@dataclass(frozen=True)
+class EvaluationRules:
+    """What a ruleset's evaluation changes in the skeleton (:class:`Evaluator`).
+
+    ``measure`` and ``key`` read a game's :class:`Metrics` and its hashable board; ``goals``
+    gives every role's :class:`Goal` by role index. The game ends at ``end_proximity(metrics,
+    deck_at_start(config))`` in [0, 1], which is the own value (times the weight named
+    ``end_weight``) of a role whose ``end_rule`` is in ``end_rules``. With ``end_role_races``
+    that role takes the endings on points: an opponent who may hold it is a threat by the
+    end's proximity, its holder does not count points, and another seat's points lead counts
+    as far as nobody else may hold it (without, the points lead is every seat's tie-break).
+    Roles in ``unexposed`` do not mind their exposed minions."""
+
+    measure: Callable[[Any], Metrics]
+    key: Callable[[Any], tuple]
+    goals: Callable[[GameConfig], Mapping[int, Goal]]
+    deck_at_start: Callable[[GameConfig], int]
+    end_proximity: Callable[[Metrics, int], float]
+    weights: Weights
+    end_rules: frozenset[str]
+    end_weight: str
+    end_role_races: bool = False
+    unexposed: frozenset[str] = frozenset()
+
+
+BASE_RULES = EvaluationRules(
+    measure=metrics,
+    key=board_key,
+    goals=goals,
+    # Holmes wins when the draw pile runs out (and nobody else has won)
+    end_rules=frozenset({"holmes", "holmes_v"}),
+    end_proximity=deck_depletion,
+    deck_at_start=base_deck_at_start,
+    end_weight="holmes_depletion",
+    weights=DEFAULT_WEIGHTS,
+    # Fagin wants trouble markers on the board, agents in them included
+    unexposed=frozenset({"fagin", "v_fagin"}),
+)
+
+
 MAX_CACHED_VALUES = 10_000  # a caching evaluator forgets its values beyond this many
 
 
 class CachedValues:
     """:meth:`value` of a position: ``value_from_metrics`` of its metrics (``measure``),
-    remembered by its board (``key``) when ``_values`` is a dict. A ruleset's evaluator
-    sets the three."""
+    remembered by its board (``key``) when ``_values`` is a dict. An evaluator sets the
+    three."""
 
     _values: dict[tuple, float] | None
     measure: Callable[[Any], Any]
@@ -364,7 +443,8 @@ class CachedValues:
 
 
 class Evaluator(CachedValues):
-    """Values positions for ``seat``, with other seats' personalities given as a belief.
+    """Values positions for ``seat``, with other seats' roles given as a belief, under the
+    ruleset's :attr:`rules` (a subclass per ruleset sets them; this class: the base game).
 
     An evaluator must not be changed after it is built (what it needs is precomputed, and it
     may cache values).
@@ -372,16 +452,15 @@ class Evaluator(CachedValues):
     Args:
         config: the game configuration.
         seat: whose value this is.
-        own: the seat's personality index.
-        belief: ``belief[q]`` is a probability vector over personality indices for seat ``q``
+        own: the seat's role index (personality card, or objective).
+        belief: ``belief[q]`` is a probability vector over role indices for seat ``q``
             (ignored for ``seat``).
-        weights: the weights of the value terms.
-        cache_values: remember :meth:`value` by :func:`board_key` (a look-ahead meets the same
+        weights: the weights of the value terms (None: the ruleset's defaults).
+        cache_values: remember :meth:`value` by the board's key (a look-ahead meets the same
             board many times); worth it for an evaluator that values many positions of a turn.
     """
 
-    measure = staticmethod(metrics)
-    key = staticmethod(board_key)
+    rules: ClassVar[EvaluationRules] = BASE_RULES
 
     def __init__(
         self,
@@ -389,76 +468,116 @@ class Evaluator(CachedValues):
         seat: int,
         own: int,
         belief: Sequence[np.ndarray] | Mapping[int, np.ndarray],
-        weights: Weights = DEFAULT_WEIGHTS,
+        weights: Weights | None = None,
         cache_values: bool = False,
     ) -> None:
+        rules = self.rules
+        self.measure, self.key = rules.measure, rules.key  # type: ignore[method-assign]
         self.config = config
         self.seat = seat
-        self.goals = goals(config)
+        self.goals = rules.goals(config)
         self.own = self.goals[own]
-        self.w = weights
+        self.w = w = rules.weights if weights is None else weights
         self.n = config.num_players
-        # Sparse beliefs: (goal, probability) per distinct goal with some probability; the
-        # three standard Lords share one goal, so they are merged.
+        races = rules.end_role_races
+        # Sparse beliefs: (goal, probability) per distinct goal with some probability (the
+        # base game's three standard Lords share one goal, so they are merged), and the
+        # probability of a role that wins at the end (when it races for it).
         self.belief: list[list[tuple[Goal, float]]] = []
+        end_odds = [0.0] * self.n
         for q in range(self.n):
             merged: dict[tuple, tuple[Goal, float]] = {}
             if q != seat:
                 for k, goal in self.goals.items():
                     p = float(belief[q][k])
-                    if p > 1e-6 and goal.needs:
+                    if not p > 1e-6:
+                        continue
+                    if races and goal.end_rule in rules.end_rules:
+                        end_odds[q] += p
+                    elif goal.needs:
                         g0, p0 = merged.get(goal.needs, (goal, 0.0))
                         merged[goal.needs] = (g0, p0 + p)
             self.belief.append(list(merged.values()))
-        # draw-pile size at the start of the game (for the depletion of Holmes)
-        self.initial_deck = 101 - 5 * self.n - (2 if self.n == 2 else 0)
         # What the hot path needs, computed once.
         self._threat_terms = [
             (q, p, goal.compiled) for q, row in enumerate(self.belief) for goal, p in row
         ]
+        self._end_threats = [(q, p) for q, p in enumerate(end_odds) if p]
+        nobody = 1.0  # the probability that no other seat holds a role racing for the end
+        for q in range(self.n):
+            if q != seat:
+                nobody *= 1.0 - min(1.0, end_odds[q])
+        self._no_other_ender = nobody
+        self._races = races
+        self._own_ends = self.own.end_rule in rules.end_rules
+        self._end_weight = getattr(w, rules.end_weight)
         self._own_needs = self.own.compiled
         self._others = [q for q in range(self.n) if q != seat]
-        self._deck_scale = max(1, self.initial_deck)
-        self._counts_exposed = self.own.id not in ("fagin", "v_fagin")
+        self._deck_scale = rules.deck_at_start(config)
+        self._end = rules.end_proximity
+        self._counts_exposed = self.own.id not in rules.unexposed
         self._values: dict[tuple, float] | None = {} if cache_values else None
 
     def threats(self, m: Metrics) -> list[float]:
         """Expected alarm about each other seat (0 for ``seat`` itself)."""
+        return self._threats(m, self._end(m, self._deck_scale))
+
+    def _threats(self, m: Metrics, end: float) -> list[float]:
         out = [0.0] * self.n
         power = self.w.threat_power
         for q, p, needs in self._threat_terms:
             x, met = needs_progress(needs, m, q)
             out[q] += p * (1.0 if met else x**power)  # convex in progress, 1 once met
+        if self._end_threats:
+            near = end**power
+            for q, p in self._end_threats:
+                out[q] += p * near
         return out
+
+    def _lead(self, m: Metrics, end: float) -> float:
+        """The points-lead term (grows as the end nears)."""
+        points = m.points
+        lead = points[self.seat] - max([points[q] for q in self._others])
+        return self.w.points * end * self._no_other_ender * lead / 50.0
 
     def value_from_metrics(self, m: Metrics) -> float:
         """:meth:`value` from the position's metrics (never cached)."""
         w, me = self.w, self.seat
-        threats = self.threats(m)
-        depletion = 1.0 - m.deck / self._deck_scale
-        if self.own.is_holmes:
-            own = w.holmes_depletion * depletion
+        end = self._end(m, self._deck_scale)
+        if self._own_ends:
+            own = self._end_weight * end
         else:
             x, met = needs_progress(self._own_needs, m, me)
             own = w.own * x + (w.met_bonus if met else 0.0)
+            if self._races:
+                own += self._lead(m, end)
+        threats = self._threats(m, end)
         v = own - w.threat_max * max(threats) - w.threat_sum * sum(threats)
-        points = m.points
-        best_other = max([points[q] for q in self._others])
-        v += w.points * depletion * (points[me] - best_other) / 50.0
+        if not self._races:
+            v += self._lead(m, end)
         v += w.money * m.money[me] + w.hand * min(m.hand[me], 6)
         if self._counts_exposed:
             v -= w.exposed * m.exposed[me]
         return v
 
 
+def sampled_evaluators(
+    g: Any, weights: Weights | None = None, cls: type[Evaluator] = Evaluator
+) -> list[Evaluator]:
+    """One ``cls`` evaluator per seat that takes the (sampled) roles of ``g`` as known."""
+    roles = getattr(g, g.ruleset.roles)
+    size = max(cls.rules.goals(g.cfg)) + 1
+    onehot = [np.zeros(size) for _ in range(g.n)]
+    for q in range(g.n):
+        onehot[q][roles[q]] = 1.0
+    return [cls(g.cfg, q, roles[q], onehot, weights) for q in range(g.n)]
+
+
 def sampled_values(g: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
     """Every seat's value in a fully known (determinised) game, each seat taking the sampled
     personalities as the truth. Search uses it at its leaves."""
-    n = g.n
-    onehot = [np.zeros(NUM_PERSONALITIES) for _ in range(n)]
-    for r in range(n):
-        onehot[r][g.persona[r]] = 1.0
     m = metrics(g)
-    return [
-        Evaluator(g.cfg, q, g.persona[q], onehot, weights).value_from_metrics(m) for q in range(n)
-    ]
+    return [ev.value_from_metrics(m) for ev in sampled_evaluators(g, weights)]
+
+
+EVALUATOR = Evaluator  # the base game's evaluation (see agents.rulesets.evaluator_class)

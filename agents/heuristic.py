@@ -32,7 +32,13 @@ from agents.concealment import Concealment, concealment_model
 from agents.evaluation import DEFAULT_WEIGHTS, Evaluator, Weights
 from agents.learned_eval import LearnedEvaluator, check_mixture
 from agents.roles import RoleAwareBot, RoleModel
-from agents.rulesets import make_evaluator, own_role, ruleset_weights, symbols
+from agents.rulesets import (
+    has_personalities,
+    make_evaluator,
+    own_role,
+    ruleset_weights,
+    symbols,
+)
 from agents.sampling import determinize_view
 from agents.value_model import value_model_for
 from nanty_env.engine import Game, GameConfig, tables
@@ -171,7 +177,8 @@ class HeuristicBot(RoleAwareBot):
     :class:`~agents.cthulhu.evaluation.CthulhuEvaluator` (objective progress, the points and
     Sloth endings, threats from the others' possible objectives); ``weights`` then apply only
     if they are :class:`~agents.cthulhu.evaluation.CthulhuWeights`, and ``learned`` (a base
-    game model) is refused.
+    game model) is refused. A variant of the base game (its personality cards as roles, the
+    same board) plays with the base game's evaluation and may use ``learned``.
 
     Args:
         role_model: ``"default"`` (the shipped role-inference model, if present), a
@@ -235,8 +242,10 @@ class HeuristicBot(RoleAwareBot):
         self._last: tuple[tuple, Evaluator | LearnedEvaluator] | None = None
 
     def reset(self, seat: int, config: GameConfig) -> None:
-        if config.expansion is not None and self.learned > 0.0:
-            raise ValueError("the learned value (learned > 0) is for the base game only")
+        if self.learned > 0.0 and not has_personalities(config):
+            raise ValueError(
+                "the learned value (learned > 0) is for the base game and its variants only"
+            )
         super().reset(seat, config)
         self._last = None
         self._hide_from = concealment_model(config) if self.conceal > 0.0 else None

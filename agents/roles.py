@@ -13,18 +13,18 @@ of the possible deals.
 Without a model the posterior is the prior: uniform over the cards the seat cannot rule out.
 
 In the expansion the hidden roles are the secret objectives (:mod:`agents.rulesets`): the same
-machinery runs with :class:`~agents.cthulhu.roles.CthulhuRoleTracker`'s features and a model
-fitted on expansion games (``cthulhu_role_model.json``).
+machinery runs with the expansion's features (:data:`agents.cthulhu.roles.TRACKER`, a
+:class:`TrackerSpec`) and a model fitted on expansion games (``cthulhu_role_model.json``).
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from importlib import import_module, resources
 from pathlib import Path
 from typing import Any
 
@@ -37,36 +37,6 @@ from agents.turn_tracker import TurnTracker
 from nanty_env.engine import GameConfig
 from nanty_env.files import atomic_write_text, read_model
 
-FEATURES: tuple[str, ...] = (
-    "bias",
-    "turns",
-    "d_occupied",
-    "d_controlled",
-    "d_agents",
-    "d_buildings",
-    "d_money",
-    "d_net_worth",
-    "trouble_added",
-    "trouble_removed",
-    "others_agents_removed",
-    "neutral_removed",
-    "cards_discarded",
-    "occupied",
-    "controlled",
-    "net_worth",
-    "buildings",
-    "agents",
-    "money",
-    "loans",
-    "exposed",
-    "game_turn",
-)
-NUM_FEATURES = len(FEATURES)
-# Rough scales that bring every feature near [0, 1] (logistic regression trains better).
-_SCALE = np.array(
-    [1, 15, 6, 4, 6, 3, 15, 15, 6, 6, 4, 3, 15, 12, 6, 50, 6, 12, 30, 2, 6, 80], dtype=np.float64
-)
-
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
@@ -75,85 +45,150 @@ class Snapshot:
     turn: int
     active: int
     metrics: Metrics
-    agents: tuple[tuple[int, ...], ...]
     neutral: int
     trouble: tuple[int, ...]
     discard: int
 
 
-def snapshot(view: Mapping[str, Any]) -> Snapshot:
-    return Snapshot(
-        turn=view["turn"],
-        active=view["active"],
-        metrics=view_metrics(view),
-        agents=tuple(tuple(r) for r in view["agents"]),
-        neutral=sum(view["grenadiers"]) + sum(view["citizens"]),
-        trouble=tuple(view["trouble"]),
-        discard=len(view["discard"]),
-    )
+Change = Callable[[Snapshot, Snapshot, int], float]
+"""What seat ``q``'s turn changed, from the snapshot at its start to the next one."""
+
+
+def seat_value(m: Metrics, name: str, q: int) -> int:
+    """``m.<name>`` of seat ``q`` (a board total, such as ``trouble``, as it is)."""
+    v = getattr(m, name)
+    return v[q] if isinstance(v, list) else v
+
+
+def change(name: str) -> Change:
+    """The change of the metric ``name`` over the turn."""
+
+    def changed(a: Snapshot, b: Snapshot, q: int) -> float:
+        return seat_value(b.metrics, name, q) - seat_value(a.metrics, name, q)
+
+    return changed
+
+
+def others_lost(name: str) -> Change:
+    """How many of the metric ``name`` (agents, minions) the other seats lost."""
+
+    def lost(a: Snapshot, b: Snapshot, q: int) -> float:
+        before, after = getattr(a.metrics, name), getattr(b.metrics, name)
+        return sum(max(0, before[r] - after[r]) for r in range(len(before)) if r != q)
+
+    return lost
+
+
+def trouble_added(a: Snapshot, b: Snapshot, q: int) -> float:
+    return sum(1 for x, y in zip(a.trouble, b.trouble, strict=True) if y > x)
+
+
+def trouble_removed(a: Snapshot, b: Snapshot, q: int) -> float:
+    return sum(1 for x, y in zip(a.trouble, b.trouble, strict=True) if y < x)
+
+
+def neutral_removed(a: Snapshot, b: Snapshot, q: int) -> float:
+    return max(0, a.neutral - b.neutral)
+
+
+def cards_discarded(a: Snapshot, b: Snapshot, q: int) -> float:
+    return max(0, b.discard - a.discard)
+
+
+@dataclass(frozen=True)
+class TrackerSpec:
+    """A ruleset's role features: ``bias``, ``turns``, the running totals of what each of the
+    seat's turns changed (``deltas``: name, measure), the board now (``board``: feature name,
+    :class:`~agents.evaluation.Metrics` field) and ``game_turn``, divided by ``scale``;
+    ``view_metrics(view, config)`` reads a view's metrics."""
+
+    view_metrics: Callable[[Mapping[str, Any], GameConfig], Metrics]
+    deltas: tuple[tuple[str, Change], ...]
+    board: tuple[tuple[str, str], ...]
+    scale: tuple[float, ...]
+
+    @property
+    def features(self) -> tuple[str, ...]:
+        names = [name for name, _ in (*self.deltas, *self.board)]
+        return ("bias", "turns", *names, "game_turn")
+
+
+TRACKER = TrackerSpec(
+    view_metrics,
+    deltas=(
+        ("d_occupied", change("occupied")),
+        ("d_controlled", change("controlled")),
+        ("d_agents", change("agents")),
+        ("d_buildings", change("own_buildings")),
+        ("d_money", change("money")),
+        ("d_net_worth", change("net_worth")),
+        ("trouble_added", trouble_added),
+        ("trouble_removed", trouble_removed),
+        ("others_agents_removed", others_lost("agents")),
+        ("neutral_removed", neutral_removed),
+        ("cards_discarded", cards_discarded),
+    ),
+    board=(
+        ("occupied", "occupied"),
+        ("controlled", "controlled"),
+        ("net_worth", "net_worth"),
+        ("buildings", "own_buildings"),
+        ("agents", "agents"),
+        ("money", "money"),
+        ("loans", "loans"),
+        ("exposed", "exposed"),
+    ),
+    # rough scales that bring every feature near [0, 1] (logistic regression trains better)
+    scale=(1, 15, 6, 4, 6, 3, 15, 15, 6, 6, 4, 3, 15, 12, 6, 50, 6, 12, 30, 2, 6, 80),
+)
+"""The base game's role features (its house variants' too)."""
+FEATURES = TRACKER.features
+NUM_FEATURES = len(FEATURES)
 
 
 class RoleTracker(TurnTracker):
-    """Running public statistics of every player, fed with one seat's successive views (the
-    base game's :class:`~agents.turn_tracker.TurnTracker`)."""
+    """Running public statistics of every player, fed with one seat's successive views (a
+    :class:`~agents.turn_tracker.TurnTracker` whose features a :class:`TrackerSpec` names: the
+    base game's by default; ``config`` is passed to the spec's ``view_metrics``)."""
 
-    num_features = NUM_FEATURES
-    scale = _SCALE
-
-    def __init__(self, num_players: int) -> None:
-        super().__init__(num_players, 12)
+    def __init__(
+        self, num_players: int, spec: TrackerSpec = TRACKER, config: GameConfig | None = None
+    ) -> None:
+        super().__init__(num_players, len(spec.deltas))
+        self.spec = spec
+        self.config = config
+        self.num_features = len(spec.features)
+        self.scale = np.array(spec.scale, dtype=np.float64)
 
     def snapshot(self, view: Mapping[str, Any]) -> Snapshot:
-        return snapshot(view)
+        return Snapshot(
+            turn=view["turn"],
+            active=view["active"],
+            metrics=self.spec.view_metrics(view, self.config),  # type: ignore[arg-type]
+            neutral=sum(view["grenadiers"]) + sum(view["citizens"]),
+            trouble=tuple(view["trouble"]),
+            discard=len(view["discard"]),
+        )
 
     def deltas(self, a: Snapshot, b: Snapshot, q: int) -> Sequence[float]:
-        ma, mb = a.metrics, b.metrics
-        added = sum(1 for x, y in zip(a.trouble, b.trouble, strict=True) if y > x)
-        removed = sum(1 for x, y in zip(a.trouble, b.trouble, strict=True) if y < x)
-        lost = 0
-        for r in range(self.n):
-            if r != q:
-                lost += max(0, sum(a.agents[r]) - sum(b.agents[r]))
-        return (
-            mb.occupied[q] - ma.occupied[q],
-            mb.controlled[q] - ma.controlled[q],
-            mb.agents[q] - ma.agents[q],
-            mb.own_buildings[q] - ma.own_buildings[q],
-            mb.money[q] - ma.money[q],
-            mb.net_worth[q] - ma.net_worth[q],
-            added,
-            removed,
-            lost,
-            max(0, a.neutral - b.neutral),
-            max(0, b.discard - a.discard),
-            0.0,
-        )
+        return [measure(a, b, q) for _, measure in self.spec.deltas]
 
     def row(self, q: int) -> Sequence[float]:
         m = self.prev.metrics
-        return (
-            1.0,
-            self.turns[q],
-            *self.sums[q][:11],
-            m.occupied[q],
-            m.controlled[q],
-            m.net_worth[q],
-            m.own_buildings[q],
-            m.agents[q],
-            m.money[q],
-            m.loans[q],
-            m.exposed[q],
-            self.prev.turn,
-        )
+        board = [seat_value(m, name, q) for _, name in self.spec.board]
+        return (1.0, self.turns[q], *self.sums[q], *board, self.prev.turn)
+
+
+def tracker_spec(expansion: str | None) -> TrackerSpec:
+    """The role features of a ruleset: its bot tables' (``agents.<name>.roles.TRACKER``), or
+    the base game's for a ruleset served by them."""
+    key = bot_expansion(expansion)
+    return TRACKER if key is None else import_module(f"agents.{key}.roles").TRACKER
 
 
 def features_for(expansion: str | None) -> tuple[str, ...]:
     """The feature names of a ruleset's role tracker."""
-    if bot_expansion(expansion) is None:
-        return FEATURES
-    from agents.cthulhu.roles import CTHULHU_FEATURES
-
-    return CTHULHU_FEATURES
+    return tracker_spec(expansion).features
 
 
 class RoleModel:
@@ -285,14 +320,9 @@ def posterior(
     return out
 
 
-def make_tracker(config: GameConfig) -> Any:
+def make_tracker(config: GameConfig) -> RoleTracker:
     """The role tracker of ``config``'s ruleset."""
-    if bot_expansion(config.expansion) is None:
-        return RoleTracker(config.num_players)
-    from agents.cthulhu.roles import CthulhuRoleTracker
-    from nanty_env.engine.cthulhu.tables import cthulhu_tables
-
-    return CthulhuRoleTracker(config.num_players, cthulhu_tables(config.content))
+    return RoleTracker(config.num_players, tracker_spec(config.expansion), config)
 
 
 class RoleBelief:

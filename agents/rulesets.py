@@ -11,6 +11,7 @@ variant of either plays with its parent's bots.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from importlib import import_module
 from typing import Any
 
 import numpy as np
@@ -107,6 +108,16 @@ def symbols(config: GameConfig) -> tuple[tuple[str, ...], ...]:
     return tables_for(config).symbols
 
 
+def evaluator_class(config: GameConfig) -> Any:
+    """The evaluation of ``config``'s ruleset: ``EVALUATOR`` of the bot tables that serve it
+    (``agents.evaluation`` for the base game and its house variants, ``agents.<name>.evaluation``
+    for a ruleset with tables of its own)."""
+    key = bot_expansion(config.expansion)
+    return import_module(
+        "agents.evaluation" if key is None else f"agents.{key}.evaluation"
+    ).EVALUATOR
+
+
 def make_evaluator(
     config: GameConfig,
     seat: int,
@@ -115,25 +126,14 @@ def make_evaluator(
     weights: Any = None,
     cache_values: bool = False,
 ) -> Any:
-    """The ruleset's evaluator (``weights``: the base game's :class:`~agents.evaluation.Weights`
-    or the expansion's :class:`~agents.cthulhu.evaluation.CthulhuWeights`; None for the
-    default of the ruleset)."""
-    if has_personalities(config):
-        from agents.evaluation import DEFAULT_WEIGHTS, Evaluator
-
-        return Evaluator(config, seat, own, belief, weights or DEFAULT_WEIGHTS, cache_values)
-    from agents.cthulhu.evaluation import DEFAULT_CTHULHU_WEIGHTS, CthulhuEvaluator
-
-    return CthulhuEvaluator(
-        config, seat, own, belief, weights or DEFAULT_CTHULHU_WEIGHTS, cache_values
-    )
+    """The ruleset's evaluator (``weights``: see :func:`ruleset_weights`)."""
+    cls = evaluator_class(config)
+    return cls(config, seat, own, belief, ruleset_weights(config, weights), cache_values)
 
 
 def ruleset_weights(config: GameConfig, weights: Any) -> Any:
-    """``weights`` if they are the ruleset's kind, else the ruleset's defaults (the base
-    game's weights mean nothing to the expansion's evaluation)."""
-    if has_personalities(config):
-        return weights
-    from agents.cthulhu.evaluation import DEFAULT_CTHULHU_WEIGHTS, CthulhuWeights
-
-    return weights if isinstance(weights, CthulhuWeights) else DEFAULT_CTHULHU_WEIGHTS
+    """``weights`` if they are of the kind of the ruleset's evaluation, else its defaults
+    (:class:`~agents.evaluation.Weights`, or a subclass for a ruleset's own: the base game's
+    weights mean nothing to the expansion's evaluation)."""
+    default = evaluator_class(config).rules.weights
+    return weights if isinstance(weights, type(default)) else default

@@ -1,3 +1,3 @@
-"""The bots' side of *The Rise of Cthulhu* expansion: an objective-aware evaluation
-(:mod:`agents.cthulhu.evaluation`) and the public features that role inference reads to guess
-the other players' secret objectives (:mod:`agents.cthulhu.roles`)."""
+"""The bots' tables for *The Rise of Cthulhu*: what its evaluation
+(:mod:`agents.cthulhu.evaluation`) and its role features (:mod:`agents.cthulhu.roles`) change
+in the base game's skeletons (:mod:`agents.evaluation`, :mod:`agents.roles`)."""

@@ -51,7 +51,7 @@ def test_metrics_are_the_engines_objective_metrics_and_points(n):
     for seed in range(3):
         for g in random_positions(n, seed):
             m = metrics(g)
-            from_view = view_metrics(g.view(0), g.t)
+            from_view = view_metrics(g.view(0), g.cfg)
             for i, name in enumerate(OBJECTIVE_METRICS):
                 engine = [pieces.METRICS[name](g, s) for s in range(n)]
                 assert m.by_metric[i] == engine, (name, g.turn)
@@ -65,7 +65,7 @@ def test_metrics_are_the_engines_objective_metrics_and_points(n):
 
 def test_threshold_progress_agrees_with_objective_met():
     """The evaluation's 'met' is the engine's start-of-turn test (every objective but Sloth)."""
-    from agents.cthulhu.evaluation import needs_progress
+    from agents.evaluation import needs_progress
 
     seen_met = 0
     for seed in range(4):
@@ -74,7 +74,11 @@ def test_threshold_progress_agrees_with_objective_met():
             goals = objective_goals(g.cfg)
             for s in range(3):
                 goal = goals[g.objective[s]]
-                met = False if goal.sloth else needs_progress(goal.needs, m, s)[1]
+                met = (
+                    False
+                    if goal.end_rule == victory.SLOTH
+                    else needs_progress(goal.compiled, m, s)[1]
+                )
                 assert met == victory.objective_met(g, s)
                 seen_met += met
     assert seen_met > 0
