@@ -138,7 +138,7 @@ class Determinisation:
 
     def evaluators_for(self, g: Game) -> list[Evaluator]:
         """The evaluators of ``g``'s seats (new ones if a personality has changed hands)."""
-        if g.cfg.expansion is not None or g.persona == self.persona:
+        if not has_personalities(g.cfg) or g.persona == self.persona:
             return self.evaluators  # objectives never change hands
         return sampled_evaluators(g, self.weights)
 
