@@ -27,7 +27,7 @@ setup: $(STAMP)
 # pure one anyway. `make pure` removes the compiled modules.
 COMPILED := nanty_env/_compiled_manifest.json
 COMPILED_SRC := $(shell find nanty_env/engine -name '*.py') nanty_env/_build.py \
-	nanty_env/observation.py nanty_env/cthulhu_observation.py
+	nanty_env/encoding/observation.py nanty_env/encoding/cthulhu_observation.py
 
 $(COMPILED): $(COMPILED_SRC) | $(STAMP)
 	@start=$$(date +%s); $(BIN)/python -m nanty_env._build; \

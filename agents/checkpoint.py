@@ -37,8 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from nanty_env import files
-from nanty_env.files import FileTooLarge, atomic_write_bytes, atomic_write_text, read_capped
+from nanty_env.storage import files
+from nanty_env.storage.files import FileTooLarge, atomic_write_bytes, atomic_write_text, read_capped
 
 FORMAT = "nanty-policy"
 VERSION = 1

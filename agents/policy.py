@@ -2,12 +2,12 @@
 protocol, with numpy only.
 
 The observation is the environment's own encoding of the seat's view
-(``nanty_env.observation.encode_view``; for a policy trained on the expansion,
-``nanty_env.cthulhu_observation.encode_view``, as the checkpoint records) and the action mask
-is the view's legal actions over the ruleset's flat action space, so the bot sees exactly what
-the policy saw in training. A residual
-policy (``hint`` in the checkpoint) also gets its scripted bot's suggestion, from a copy of
-that bot seated in the same seat and seeing the same view, as in training.
+(``nanty_env.encoding.observation.encode_view``; for a policy trained on the expansion,
+``nanty_env.encoding.cthulhu_observation.encode_view``; the checkpoint records which) and the
+action mask is the view's legal actions over the ruleset's flat action space, so the bot sees
+exactly what the policy saw in training. A residual policy (``hint`` in the checkpoint) also
+gets its scripted bot's suggestion, from a copy of that bot seated in the same seat and seeing
+the same view, as in training.
 
 Masking follows sb3-contrib (illegal logits set to -1e8, then a float32 softmax), so greedy
 choices and sampling probabilities are those of the torch policy the checkpoint came from.
@@ -31,9 +31,9 @@ from agents.checkpoint import (
     is_policy_checkpoint,
     load_policy,
 )
+from nanty_env.encoding.observation import encode_view, legal_mask, with_hint
+from nanty_env.encoding.rulesets import ruleset_spec, spec_for_encoder
 from nanty_env.engine import NUM_ACTIONS
-from nanty_env.observation import encode_view, legal_mask, with_hint
-from nanty_env.rulesets import ruleset_spec, spec_for_encoder
 
 MASKED_LOGIT = np.float32(-1e8)  # what sb3-contrib gives illegal actions
 

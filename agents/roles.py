@@ -35,7 +35,7 @@ from agents.evaluation import NUM_PERSONALITIES, Metrics, game_config, view_metr
 from agents.rulesets import bot_expansion, own_role, role_count, role_deck, role_ids, seen_roles
 from agents.turn_tracker import TurnTracker
 from nanty_env.engine import GameConfig
-from nanty_env.files import atomic_write_text, read_model
+from nanty_env.storage.files import atomic_write_text, read_model
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,7 +63,7 @@ def sb3_policy_checkpoint(
         )
     size = int(np.prod(policy.observation_space.shape))
     hint_bot = getattr(policy, "hint_bot", None)
-    from nanty_env.rulesets import ruleset_spec
+    from nanty_env.encoding.rulesets import ruleset_spec
 
     spec = ruleset_spec(_ruleset(env or {}, int(policy.action_space.n)))
     meta: dict[str, Any] = {

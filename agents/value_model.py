@@ -36,7 +36,7 @@ import numpy as np
 
 from agents.evaluation import Metrics, goals, needs_progress
 from nanty_env.engine import GameConfig
-from nanty_env.files import atomic_write_text, read_model
+from nanty_env.storage.files import atomic_write_text, read_model
 
 CLASSES = ("moriarty", "lord", "fagin", "de_sidonia", "holmes")
 """Goal classes of the standard personalities (the three Lords share one goal)."""

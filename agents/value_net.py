@@ -39,7 +39,7 @@ import numpy as np
 
 from agents.checkpoint import CheckpointError, checkpoint_files, read_json, read_tensors
 from agents.value_features import NUM_SEAT, NUM_SHARED, SEAT_FEATURES, SHARED_FEATURES
-from nanty_env.files import atomic_write_bytes, atomic_write_text
+from nanty_env.storage.files import atomic_write_bytes, atomic_write_text
 
 __all__ = ["CheckpointError", "ValueNet", "load", "save", "shipped"]
 

@@ -39,7 +39,7 @@ from arena.paired import paired
 from arena.seeded_games import seeded_games
 from arena.stats import wilson_interval
 from nanty_env.engine import Game, GameConfig
-from nanty_env.files import atomic_path, atomic_write_text
+from nanty_env.storage.files import atomic_path, atomic_write_text
 
 HORIZON = 6  # own turns in the AUC
 EPS = 1e-12

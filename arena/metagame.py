@@ -37,7 +37,7 @@ import numpy as np
 
 from arena.stats import wilson_interval
 from arena.tournament import TournamentSpec, run_tournament
-from nanty_env.files import atomic_path, atomic_write_text
+from nanty_env.storage.files import atomic_path, atomic_write_text
 
 
 def lineups(pool_size: int, players: int) -> list[tuple[int, ...]]:

@@ -40,8 +40,8 @@ from agents.rulesets import bot_expansion, role_ids
 from arena.stats import end_rule_roles, summarize
 from arena.workers import WorkerError, WorkerPool
 from nanty_env.engine import GameConfig
-from nanty_env.files import atomic_path, atomic_write_text
-from nanty_env.records import GameRecorder, record_name, save_record
+from nanty_env.storage.files import atomic_path, atomic_write_text
+from nanty_env.storage.records import GameRecorder, record_name, save_record
 
 DEAL_STRIDE = 100_000  # deal seed = seed * DEAL_STRIDE + deal number
 RECORD_KEYS = ("game", "deal_seed", "rotation", "seats", "bots", "winners", "reason")

@@ -9,7 +9,7 @@ wrappers); every ratio compares the same level (raw with raw, ``env()`` with ``e
 Vector: the single-learner env (4 players, random opponents) stepped by a random learner for
 16, 64 and 128 games: in one process, split over two processes (``SubprocNantyVecEnv``, the SB3
 ``VecEnv``; with a fixed half on the worker, and balanced: games moved between the processes as
-measured fastest, ``nanty_env.balance``), asynchronously (``AsyncNantyVecEnv``) over two
+measured fastest, ``nanty_env.vector.balance``), asynchronously (``AsyncNantyVecEnv``) over two
 workers, and over one worker with a quarter of the games played by the caller itself
 (``caller_games``; also balanced: the worker's chunks moved to the caller while that is
 measured faster), and, as the ceiling two cores give, two unsynchronised processes with half
@@ -58,8 +58,8 @@ from harness import (
 )
 
 import nanty_env
-from nanty_env.async_vector import make_async_vec_env
-from nanty_env.batch import EnvMaker, GameBatch, process_context
+from nanty_env.vector.async_vector import make_async_vec_env
+from nanty_env.vector.batch import EnvMaker, GameBatch, process_context
 
 PEERS = ("connect_four_v3", "texas_holdem_v4")
 LEVELS = ("raw_env", "env()")

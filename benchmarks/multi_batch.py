@@ -44,8 +44,8 @@ from harness import (
 )
 
 import nanty_env
-from nanty_env.multi_batch import MultiAgentBatch
-from nanty_env.multi_workers import MultiAgentWorkers
+from nanty_env.vector.multi_batch import MultiAgentBatch
+from nanty_env.vector.multi_workers import MultiAgentWorkers
 
 PLAYERS = 4
 Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]  # (obs, mask) -> one action per row

@@ -271,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     text = json.dumps(report, indent=1)
     print(text)
     if args.json:
-        from nanty_env.files import atomic_write_text
+        from nanty_env.storage.files import atomic_write_text
 
         atomic_write_text(args.json, text + "\n")
     return 1 if soak.violations else 0

@@ -3,8 +3,8 @@ same run, like for like.
 
 Every setup trains MaskablePPO with the same network ([256, 256]), PPO settings and 8 games in
 one process against uniformly random opponents chosen by the same code
-(``nanty_env.single.RandomOpponent``); connect four is its unwrapped ``raw_env`` (ours does not
-go through PettingZoo's wrappers either). A pair differs only in the game: the same policy class
+(``nanty_env.faces.single.RandomOpponent``); connect four is its unwrapped ``raw_env`` (ours does
+not go through PettingZoo's wrappers either). A pair differs only in the game: the same policy class
 (``stock``: sb3-contrib's ``MlpPolicy``; ``lean``: ``training.masked_policy.LeanMaskablePolicy``,
 the same networks and losses) and the same torch threads during the update (1, or 2 as
 ``nanty train`` runs by default; rollouts always use 1). Rows not paired with connect four:
@@ -59,7 +59,7 @@ from harness import (
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.vec_env import DummyVecEnv
 
-from nanty_env.single import RandomOpponent
+from nanty_env.faces.single import RandomOpponent
 from nanty_env.vector import make_vec_env
 
 PPO_KW = {"n_steps": 256, "batch_size": 512, "n_epochs": 4, "learning_rate": 3e-4}
@@ -112,7 +112,7 @@ class InstantEnv(gym.Env):
     steps cost nothing: what MaskablePPO itself costs on a game of this size."""
 
     def __init__(self) -> None:
-        from nanty_env.single import NantySingleAgentEnv
+        from nanty_env.faces.single import NantySingleAgentEnv
 
         probe = NantySingleAgentEnv(num_players=4)
         self.observation_space, self.action_space = probe.observation_space, probe.action_space

@@ -24,7 +24,7 @@ from agents.registry import make_bot
 from arena.seeded_games import seeded_games
 from arena.tournament import seats_for
 from nanty_env.engine import Game, GameConfig
-from nanty_env.files import atomic_write_text
+from nanty_env.storage.files import atomic_write_text
 
 
 def table_specs(bot: str, n: int, seed: int) -> list[str]:

@@ -11,12 +11,18 @@ import sys
 from collections.abc import Mapping
 from typing import Any, TextIO
 
-from nanty_env.board_svg import revealed_view
 from nanty_env.engine import IllegalActionError
-from nanty_env.records import RecordError, check_record, load_record, new_game, record_config
-from nanty_env.render import COLOUR_NAMES, render_view_text
-from nanty_env.theme_text import themed
-from nanty_env.words import log_lines, outcome_words
+from nanty_env.presentation.board_svg import revealed_view
+from nanty_env.presentation.render import COLOUR_NAMES, render_view_text
+from nanty_env.presentation.theme_text import themed
+from nanty_env.presentation.words import log_lines, outcome_words
+from nanty_env.storage.records import (
+    RecordError,
+    check_record,
+    load_record,
+    new_game,
+    record_config,
+)
 
 EXIT_MISMATCH, EXIT_UNREADABLE = 1, 2
 
@@ -77,7 +83,7 @@ def printable(value: Any, limit: int = 200) -> str:
 
 
 def _hands_line(game: Any, cfg: Any) -> str:
-    from nanty_env.words import words_for
+    from nanty_env.presentation.words import words_for
 
     w = words_for(cfg.theme, game.n, cfg)
     state = game.to_dict()

@@ -18,8 +18,8 @@ from typing import Any
 from agents.base import Bot, bot_rngs
 from agents.registry import make_bot
 from nanty_env.engine import Game, GameConfig, IllegalActionError, frame_fields
-from nanty_env.records import GameRecorder, action_entry, save_record
-from nanty_env.words import log_lines, words_for
+from nanty_env.presentation.words import log_lines, words_for
+from nanty_env.storage.records import GameRecorder, action_entry, save_record
 
 HUMAN = "human"
 

@@ -32,9 +32,9 @@ from nanty_app.arguments import (
 )
 from nanty_app.table import HUMAN, Move, Table
 from nanty_env.engine import GameConfig
-from nanty_env.render import COLOUR_NAMES, render_view_text
-from nanty_env.theme_text import game_title
-from nanty_env.words import outcome_words
+from nanty_env.presentation.render import COLOUR_NAMES, render_view_text
+from nanty_env.presentation.theme_text import game_title
+from nanty_env.presentation.words import outcome_words
 
 CLEAR = "\x1b[2J\x1b[H"
 EXIT_STOPPED = 3  # the input ended before the game did (a person's 'q' is no error: 0)

@@ -28,7 +28,7 @@ PACKAGES = ("nanty_env/engine", "nanty_env/engine/effects", "nanty_env/engine/ct
 # The observation encoders (1.2-1.3x compiled). The bots' look-ahead (agents/evaluation.py,
 # heuristic.py, ismcts.py) was measured compiled too and gained nothing per game (0.99-1.06x,
 # docs/performance.md), so it stays pure; it speeds up with the engine it calls.
-MODULES = ("nanty_env.observation", "nanty_env.cthulhu_observation")
+MODULES = ("nanty_env.encoding.observation", "nanty_env.encoding.cthulhu_observation")
 # Modules that stay pure Python because they run slower compiled: ``Game.clone()`` sets some
 # forty slots of a Python class, which CPython 3.11's specialised bytecode does about twice as
 # fast as the generic attribute calls of compiled code (docs/performance.md, compiled build).

@@ -67,7 +67,7 @@ def execute(name: str) -> int:
     import nbformat
     from nbclient import NotebookClient
 
-    from nanty_env.files import atomic_write_text
+    from nanty_env.storage.files import atomic_write_text
 
     path = HERE / name
     nb = nbformat.read(path, as_version=4)

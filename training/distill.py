@@ -36,7 +36,7 @@ import numpy as np
 import training  # noqa: F401  before torch loads: the OpenMP wait policy
 from agents.checkpoint import save_policy
 from agents.distilled import shipped_stem, teacher_name
-from nanty_env.files import atomic_write_text
+from nanty_env.storage.files import atomic_write_text
 from training.config import ConfigError, TrainConfig, load_config
 from training.cputime import cpu_seconds
 from training.pretrain import accuracy, dagger, generate, generate_part, pretrain_policy
@@ -66,7 +66,7 @@ def student(cfg: TrainConfig) -> Any:
     object with ``policy`` and ``num_timesteps``, all that the pretraining steps use)."""
     import torch
 
-    from nanty_env.single import NantySingleAgentEnv
+    from nanty_env.faces.single import NantySingleAgentEnv
     from training.masked_policy import LeanMaskablePolicy
 
     torch.manual_seed(cfg.seed)

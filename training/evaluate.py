@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from nanty_env.engine import GameConfig
-from nanty_env.vector import process_context
+from nanty_env.vector.batch import process_context
 
 
 def scripted(kind: str):

@@ -169,7 +169,7 @@ def payoff_heatmap(csv_path: Path, png_path: Path) -> Path:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from nanty_env.files import atomic_write_bytes
+    from nanty_env.storage.files import atomic_write_bytes
 
     times, members, grid = read_payoffs(csv_path)
     fig, ax = plt.subplots(figsize=(2.5 + 0.9 * len(members), 2.6 + 0.4 * len(times)))

@@ -35,7 +35,7 @@ from stable_baselines3.common.callbacks import BaseCallback
 from torch.distributions import Distribution
 from torch.distributions.utils import lazy_property
 
-from nanty_env.balance import FasterMode
+from nanty_env.vector.balance import FasterMode
 from training.sparse_input import InputMajorAdam, SparseInputMlpExtractor, match_state_layouts
 
 MASKED_LOGIT = -1e8  # the value sb3-contrib gives masked logits
@@ -228,9 +228,9 @@ class UpdateThreads(BaseCallback):
     processes are idle then), ``rollout`` while it collects experience.
 
     With ``adapt`` (and more than one update thread), every update is timed and
-    :class:`~nanty_env.balance.FasterMode` keeps ``update`` threads or one, whichever is measured
-    faster (several must win by 3 %; the other is timed again every 8 updates, or every 32 when
-    the two are far apart): on free cores two threads make an update about 1.5x faster, but
+    :class:`~nanty_env.vector.balance.FasterMode` keeps ``update`` threads or one, whichever is
+    measured faster (several must win by 3 %; the other is timed again every 8 updates, or every 32
+    when the two are far apart): on free cores two threads make an update about 1.5x faster, but
     beside another job they wait for each other's core and can make it slower than one. The
     threads in use are logged as ``train/update_threads``. Off by default: the thread count
     changes the float rounding of an update, so two runs of one seed stay bit-for-bit the same

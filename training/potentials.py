@@ -1,7 +1,7 @@
 """Shaping potentials that a training config names (``env.shaping``).
 
 * ``none``: no shaping.
-* ``goal_progress``: :func:`nanty_env.rewards.goal_progress`, the seat's progress towards its
+* ``goal_progress``: :func:`nanty_env.faces.rewards.goal_progress`, the seat's progress towards its
   own goal (0 for Sherlock Holmes).
 * ``win_probability``: ``2 P - 1`` with ``P`` the shipped learned model's probability that the
   seat wins (:func:`~agents.value_model.value_model_for`), read with every seat's true
@@ -17,7 +17,7 @@ from functools import cache
 from agents.evaluation import game_config, metrics
 from agents.value_model import PooledValueModel, ValueModel, value_model_for
 from nanty_env.engine import Game, GameConfig
-from nanty_env.rewards import Potential, goal_progress
+from nanty_env.faces.rewards import Potential, goal_progress
 
 SHAPINGS = ("none", "goal_progress", "win_probability")
 

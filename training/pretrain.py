@@ -32,10 +32,10 @@ from typing import Any
 
 import numpy as np
 
+from nanty_env.encoding.observation import with_hint
 from nanty_env.engine import NUM_ACTIONS, Game, GameConfig
-from nanty_env.observation import with_hint
-from nanty_env.rewards import terminal_rewards
-from nanty_env.vector import process_context
+from nanty_env.faces.rewards import terminal_rewards
+from nanty_env.vector.batch import process_context
 from training.config import TrainConfig
 from training.cputime import cpu_seconds
 from training.potentials import potential
@@ -73,7 +73,7 @@ def play_recorded(
     played are then returned as ``played`` too."""
     from agents.base import bot_rngs
     from agents.registry import make_bot
-    from nanty_env.observation import OBS_SIZE, encode_view
+    from nanty_env.encoding.observation import OBS_SIZE, encode_view
 
     n = config.num_players
     specs = [spec] * n if isinstance(spec, str) else list(spec)
@@ -280,7 +280,7 @@ def _content_digest(data: dict[str, np.ndarray]) -> str:
 def _save_cache(path: Path, key: list, data: dict[str, np.ndarray], cpu: float) -> None:
     """Write a cache file atomically (a killed run leaves the old file or none), with its key
     and a digest of its arrays inside, so that a file is trusted for its content, not its name."""
-    from nanty_env.files import atomic_path
+    from nanty_env.storage.files import atomic_path
 
     meta = json.dumps({"key": key, "digest": _content_digest(data)})
     with atomic_path(path, suffix=".npz") as tmp:

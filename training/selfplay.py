@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from nanty_env.single import RandomOpponent
+from nanty_env.faces.single import RandomOpponent
 
 SNAPSHOTS = "snapshots"
 SNAPSHOT_PREFIX = "snapshot:"

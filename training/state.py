@@ -27,7 +27,7 @@ from typing import Any
 from agents.checkpoint import CheckpointError, checkpoint_files, read_json
 from agents.sb3_export import export_sb3_policy
 from nanty_env.engine import GameConfig
-from nanty_env.files import atomic_path, atomic_write_text
+from nanty_env.storage.files import atomic_path, atomic_write_text
 from training.config import TrainConfig
 
 STATE_FORMAT = "nanty-train-state"

@@ -29,7 +29,7 @@ from stable_baselines3.common.utils import set_random_seed
 from agents.checkpoint import CheckpointError
 from agents.interrupts import Interrupted, StopRequest
 from agents.registry import make_bot
-from nanty_env.files import atomic_write_text
+from nanty_env.storage.files import atomic_write_text
 from nanty_env.vector import make_vec_env
 from training.config import TrainConfig, validate_config
 from training.evaluate import evaluate_model

@@ -33,7 +33,7 @@ import numpy as np
 from agents.checkpoint import checkpoint_files
 from agents.registry import spec_value, split_spec
 from agents.value_net import load, save, shipped_stem
-from nanty_env.files import atomic_write_text
+from nanty_env.storage.files import atomic_write_text
 from training.config import TrainConfig, ValueRound
 from training.state import RunFolderError
 from training.value_fit import dataset, fit, lambda_targets, shipped_model_as_net

@@ -27,7 +27,7 @@ from arena.seeded_games import game_seed
 from arena.tournament import progress_bar
 from arena.workers import run_chunks
 from nanty_env.engine import NUM_AREAS, Game, GameConfig
-from nanty_env.files import atomic_path
+from nanty_env.storage.files import atomic_path
 
 GAMES_PER_PART = 10
 

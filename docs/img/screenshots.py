@@ -7,7 +7,7 @@ Starts the real web app (``nanty serve``'s) on a free loopback port with a scrat
 folder, drives Debian's chromium headless through Playwright (as ``tests/app/test_browser.py``
 does), plays seed 3 against two bots by always taking the first choice, and photographs the
 table at 1280 × 800 mid-game and then the game's replay. The two board pictures are the SVG
-(``nanty_env.board_svg``) as ``render_mode="rgb_array"`` draws it, for a seat and with
+(``nanty_env.presentation.board_svg``) as ``render_mode="rgb_array"`` draws it, for a seat and with
 everything revealed, 60 random decisions into seed 5. The PNGs are stored in a palette of
 ``COLOURS`` colours so that they stay small.
 """
@@ -36,7 +36,7 @@ def save_small(png: bytes, path: Path) -> int:
     """Store ``png`` in a palette of ``COLOURS`` colours; its size in bytes."""
     from PIL import Image
 
-    from nanty_env.files import atomic_write_bytes
+    from nanty_env.storage.files import atomic_write_bytes
 
     out = io.BytesIO()
     image = Image.open(io.BytesIO(png)).convert("RGB")
@@ -71,9 +71,9 @@ def board_pictures() -> None:
     """The SVG board of one seat and with everything revealed, as PNGs."""
     import numpy as np
 
-    from nanty_env.board_svg import board_svg, revealed_view
     from nanty_env.engine import Game, GameConfig
-    from nanty_env.render_image import svg_to_png
+    from nanty_env.presentation.board_svg import board_svg, revealed_view
+    from nanty_env.presentation.render_image import svg_to_png
 
     game = Game.new(GameConfig(num_players=4), seed=5)
     rng = np.random.default_rng(5)

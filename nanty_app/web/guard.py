@@ -6,7 +6,7 @@ import ipaddress
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from nanty_env.files import BadJSON, strict_loads
+from nanty_env.storage.files import BadJSON, strict_loads
 
 if TYPE_CHECKING:
     from starlette.requests import Request

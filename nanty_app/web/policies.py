@@ -9,7 +9,7 @@ from typing import Any
 from agents.checkpoint import CheckpointError, checkpoint_files, read_meta
 from agents.registry import BotSpecError, parse_spec, spec_value
 from nanty_app.web.guard import ApiError, first_line
-from nanty_env.rulesets import spec_for_encoder
+from nanty_env.encoding.rulesets import spec_for_encoder
 
 MAX_CHECKPOINTS = 100  # policies listed from the --allow-policy folder (the newest)
 MAX_SCANNED = 5000  # files and folders looked at to find them

@@ -7,8 +7,8 @@ from typing import Any
 
 from nanty_app.web.guard import MAX_SEED, first_line, is_int
 from nanty_env.engine import GameConfig, IllegalActionError
-from nanty_env.records import RecordError, check_record
-from nanty_env.words import outcome_words
+from nanty_env.presentation.words import outcome_words
+from nanty_env.storage.records import RecordError, check_record
 
 
 def _text(x: Any, limit: int) -> str:

@@ -15,11 +15,11 @@ from typing import Any
 from nanty_app.web.guard import ApiError, first_line, parse_json
 from nanty_app.web.record_list import clean_record, record_summary, replay_problem
 from nanty_app.web.views import MAX_STEP_DIGITS, picture
-from nanty_env.board_svg import SEAT_COLOURS
 from nanty_env.engine import Game, IllegalActionError
-from nanty_env.records import RecordError, load_record, new_game, parse_record
-from nanty_env.theme_text import themed
-from nanty_env.words import log_lines
+from nanty_env.presentation.board_svg import SEAT_COLOURS
+from nanty_env.presentation.theme_text import themed
+from nanty_env.presentation.words import log_lines
+from nanty_env.storage.records import RecordError, load_record, new_game, parse_record
 
 MAX_UPLOADS = 32  # uploaded records kept (the oldest go first) ...
 MAX_UPLOADS_BYTES = 64 * 1024 * 1024  # ... and their bodies' bytes in all

@@ -6,10 +6,10 @@ from typing import Any
 
 from nanty_app.table import Move, Table
 from nanty_app.web.guard import ApiError, is_int
-from nanty_env.board_svg import SEAT_COLOURS, board_svg, revealed_view
 from nanty_env.engine import HIDDEN_CARD, Game
-from nanty_env.render_panel import panel
-from nanty_env.words import decision_words, outcome_words
+from nanty_env.presentation.board_svg import SEAT_COLOURS, board_svg, revealed_view
+from nanty_env.presentation.render_panel import panel
+from nanty_env.presentation.words import decision_words, outcome_words
 
 MAX_STEP_DIGITS = 7  # a count of moves or actions in a request
 

@@ -16,8 +16,8 @@ from nanty_app.web import seating
 from nanty_app.web.guard import ApiError
 from nanty_app.web.policies import PolicyFolder
 from nanty_app.web.views import parse_since, parse_who, picture, watched_move
-from nanty_env.board_svg import SEAT_COLOURS
 from nanty_env.engine import Game
+from nanty_env.presentation.board_svg import SEAT_COLOURS
 
 WATCH_FIELDS = (*seating.GAME_FIELDS, "view", "since")
 MAX_WATCHED = 8  # spectator games kept in memory (over, or left alone, they make room)

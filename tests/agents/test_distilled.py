@@ -19,8 +19,8 @@ from agents.registry import (
     make_bot,
     untrusted_spec,
 )
+from nanty_env.encoding.observation import OBS_SIZE
 from nanty_env.engine import GameConfig
-from nanty_env.observation import OBS_SIZE
 
 # (teacher, players) of every shipped network
 SHIPPED = [("heuristic", 4), ("heuristic", 2), ("hint", 4)]

@@ -19,7 +19,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("sb3_contrib")
 pytest.importorskip("safetensors")
 
-from nanty_env.observation import OBS_SIZE, encode_view, with_hint  # noqa: E402
+from nanty_env.encoding.observation import OBS_SIZE, encode_view, with_hint  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 

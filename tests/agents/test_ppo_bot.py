@@ -12,8 +12,8 @@ from agents.base import play_game
 from agents.checkpoint import CheckpointError, load_policy
 from agents.ppo_bot import PPOBot, ppo_stem, shipped_ppo
 from agents.registry import FILE_LIMITS, WEB_LIMITS, BotSpecError, make_bot, untrusted_spec
+from nanty_env.encoding.observation import OBS_SIZE
 from nanty_env.engine import Game, GameConfig
-from nanty_env.observation import OBS_SIZE
 
 DATA = resources.files("agents") / "data"
 

@@ -24,8 +24,8 @@ from agents.registry import (
     untrusted_spec,
 )
 from nanty_app.cli import main as nanty
+from nanty_env.encoding.rulesets import ruleset_spec
 from nanty_env.engine import NUM_ACTIONS
-from nanty_env.rulesets import ruleset_spec
 
 BASE = ruleset_spec(None)
 

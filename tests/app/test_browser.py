@@ -29,7 +29,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in t
 uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is in the web extra")
 
 from nanty_app.server import create_app  # noqa: E402
-from nanty_env.records import check_record, load_record  # noqa: E402
+from nanty_env.storage.records import check_record, load_record  # noqa: E402
 
 BROWSER_ARGS = [
     "--headless",

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from nanty_env.records import check_record, load_record
+from nanty_env.storage.records import check_record, load_record
 
 
 def test_play_an_expansion_game_in_the_terminal_and_check_its_record(nanty, tmp_path):
@@ -42,7 +42,7 @@ def test_play_an_expansion_game_in_the_terminal_and_check_its_record(nanty, tmp_
 
 def test_a_tampered_expansion_record_fails_the_check(nanty, tmp_path):
     from nanty_env.engine import Game, GameConfig
-    from nanty_env.records import GameRecorder, write_record
+    from nanty_env.storage.records import GameRecorder, write_record
 
     cfg = GameConfig(num_players=2, expansion="cthulhu")
     g = Game.new(cfg, 3)
@@ -60,7 +60,7 @@ def test_a_tampered_expansion_record_fails_the_check(nanty, tmp_path):
 def test_the_expansion_digest_covers_its_own_state():
     """Two expansion states equal in every base field but the Insanity level differ."""
     from nanty_env.engine import Game, GameConfig
-    from nanty_env.records import state_digest
+    from nanty_env.storage.records import state_digest
 
     g = Game.new(GameConfig(num_players=3, expansion="cthulhu"), 1)
     h = g.clone()

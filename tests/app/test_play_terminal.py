@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from nanty_env.records import check_record, load_record
+from nanty_env.storage.records import check_record, load_record
 
 
 def test_yes_1_plays_a_whole_game_and_saves_it(nanty, tmp_path) -> None:

@@ -16,8 +16,8 @@ import nanty_env
 from arena.tournament import TournamentSpec, load_journal, run_tournament
 from nanty_app.table import HUMAN, Table
 from nanty_env.engine import GameConfig
-from nanty_env.recording import RecordingWrapper
-from nanty_env.records import (
+from nanty_env.storage.recording import RecordingWrapper
+from nanty_env.storage.records import (
     check_record,
     claim_record_path,
     load_record,
@@ -75,7 +75,7 @@ def test_a_failed_first_save_gives_its_name_back(tmp_path: Path, monkeypatch) ->
     def boom(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr("nanty_env.records.os.replace", boom)
+    monkeypatch.setattr("nanty_env.storage.records.os.replace", boom)
     with pytest.raises(OSError, match="disk full"):
         save_record({"n": 1}, tmp_path, "g.json")
     assert list(tmp_path.iterdir()) == []

@@ -10,7 +10,7 @@ import pytest
 
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine.tables import tables
-from nanty_env.records import GameRecorder, write_record
+from nanty_env.storage.records import GameRecorder, write_record
 
 
 @pytest.fixture
@@ -147,7 +147,7 @@ def test_broken_json_is_one_line_and_exit_2(capsys, tmp_path, record_file, check
 
 
 def test_a_record_bigger_than_the_cap_is_not_read(capsys, tmp_path, monkeypatch) -> None:
-    from nanty_env import records
+    from nanty_env.storage import records
 
     big = tmp_path / "big.json"
     with big.open("wb") as f:  # sparse: no 64 MB written
@@ -163,7 +163,7 @@ def test_a_record_naming_a_content_pack_is_refused_without_opening_it(
     capsys, tmp_path, record_file, monkeypatch
 ) -> None:
     import nanty_env.data.cthulhu.loader as loader
-    from nanty_env.records import RecordError, parse_record
+    from nanty_env.storage.records import RecordError, parse_record
 
     def never(*args, **kwargs):
         raise AssertionError("a content pack was opened")
@@ -186,7 +186,7 @@ def test_a_custom_pack_game_is_recorded_but_refused_on_reading(tmp_path) -> None
     reader refuses them with one line rather than open the path they name."""
     from nanty_app.table import Table
     from nanty_env.engine import GameConfig
-    from nanty_env.records import RecordError, load_record
+    from nanty_env.storage.records import RecordError, load_record
 
     pack = tmp_path / "pack"
     pack.mkdir()  # an empty folder: the shipped sections throughout

@@ -11,7 +11,7 @@ pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
 from nanty_app.server import create_app
-from nanty_env.records import check_record, load_record
+from nanty_env.storage.records import check_record, load_record
 
 
 @pytest.fixture

@@ -21,11 +21,11 @@ from nanty_app.web.app import create_app
 from nanty_app.web.guard import ApiError
 from nanty_app.web.lobby import Lobby
 from nanty_app.web.policies import PolicyFolder
-from nanty_env.board_svg import board_svg
-from nanty_env.records import check_record, load_record
-from nanty_env.render_panel import panel
-from nanty_env.rulesets import ruleset_spec
-from nanty_env.words import decision_words
+from nanty_env.encoding.rulesets import ruleset_spec
+from nanty_env.presentation.board_svg import board_svg
+from nanty_env.presentation.render_panel import panel
+from nanty_env.presentation.words import decision_words
+from nanty_env.storage.records import check_record, load_record
 
 BASE = "http://127.0.0.1:8000"
 

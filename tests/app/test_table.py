@@ -8,7 +8,7 @@ import pytest
 from nanty_app.table import HUMAN, Table
 from nanty_env.engine import GameConfig, IllegalActionError
 from nanty_env.engine.tables import tables
-from nanty_env.records import check_record
+from nanty_env.storage.records import check_record
 
 
 def test_bots_move_until_a_person_must_decide_and_refusals_change_nothing(tmp_path) -> None:

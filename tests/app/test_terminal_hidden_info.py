@@ -20,9 +20,9 @@ from nanty_app.table import HUMAN, Move, Table, choice_words, take_action
 from nanty_app.terminal import move_lines
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine.determinize import determinize
-from nanty_env.records import new_game
-from nanty_env.render import render_view_text
-from nanty_env.words import words_for
+from nanty_env.presentation.render import render_view_text
+from nanty_env.presentation.words import words_for
+from nanty_env.storage.records import new_game
 
 
 def played_record(config: GameConfig, seed: int, bots: list[str]) -> dict:

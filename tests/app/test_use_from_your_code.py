@@ -250,7 +250,7 @@ def test_rllib_on_a_ray_cluster(tmp_path):
 # ---------------------------------------------------------------------- TorchRL
 @pytest.mark.skipif(not has("torchrl"), reason="TorchRL is not installed")
 def test_torchrl_recipe(tmp_path):
-    import nanty_env.observation as observation
+    import nanty_env.encoding.observation as observation
 
     if not hasattr(observation, "NO_OP"):
         pytest.skip("parallel_env's no-op for non-deciding seats is not on this branch yet")

@@ -149,7 +149,7 @@ def test_cli_summary_of_a_journal(tmp_path, capsys):
 
 @pytest.mark.slow
 def test_eval_records_every_game_and_the_journal_points_to_them(tmp_path, capsys):
-    from nanty_env.records import check_record, load_record
+    from nanty_env.storage.records import check_record, load_record
 
     out, folder = tmp_path / "results.json", tmp_path / "records"
     code = main(

@@ -26,7 +26,7 @@ import numpy as np
 from nanty_env import _compiled
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine import state
-from nanty_env.observation import encode
+from nanty_env.encoding.observation import encode
 
 h = hashlib.sha256()
 for expansion in (None, "cthulhu"):
@@ -91,7 +91,7 @@ def test_compiled_and_pure_builds_play_the_same_games() -> None:
 
 def test_nanty_pure_loads_every_module_from_source() -> None:
     script = (
-        "import sys, nanty_env, agents, nanty_env.engine, nanty_env.observation\n"
+        "import sys, nanty_env, agents, nanty_env.engine, nanty_env.encoding.observation\n"
         "from nanty_env import _compiled\n"
         "mods = [m for n, m in sys.modules.items() if n.split('.')[0] in _compiled.PACKAGES]\n"
         "print(_compiled.COMPILED == frozenset(), any(_compiled.is_compiled(m) for m in mods))\n"

@@ -15,11 +15,11 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from nanty_env.async_vector import AsyncNantyVecEnv, make_async_vec_env
-from nanty_env.balance import FasterMode
-from nanty_env.batch import EnvMaker, GameBatch
 from nanty_env.engine import IllegalActionError
-from nanty_env.workers import INFO_BY_PIPE, INFO_LEN, VecEnvWorkerError, _StepBuffers
+from nanty_env.vector.async_vector import AsyncNantyVecEnv, make_async_vec_env
+from nanty_env.vector.balance import FasterMode
+from nanty_env.vector.batch import EnvMaker, GameBatch
+from nanty_env.vector.workers import INFO_BY_PIPE, INFO_LEN, VecEnvWorkerError, _StepBuffers
 
 from .test_balance import LockedEnvMaker
 
@@ -142,7 +142,7 @@ def test_misuse_is_refused() -> None:
 def without_the_callers_check(monkeypatch: pytest.MonkeyPatch) -> None:
     """``send`` no longer checks actions against the masks, so an illegal action reaches its
     game, which raises there: a game failing on its own."""
-    monkeypatch.setattr("nanty_env.async_vector.check_legal", lambda *args, **kwargs: None)
+    monkeypatch.setattr("nanty_env.vector.async_vector.check_legal", lambda *args, **kwargs: None)
 
 
 def test_a_failing_game_reports_its_traceback(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -21,13 +21,13 @@ import numpy as np
 import pytest
 
 import nanty_env
-from nanty_env.async_vector import AsyncNantyVecEnv, make_async_vec_env
-from nanty_env.batch import EnvMaker, GameBatch
 from nanty_env.engine import IllegalActionError
 from nanty_env.engine import actions as A
-from nanty_env.options import ActionBatchError
-from nanty_env.single import NantySingleAgentEnv
+from nanty_env.faces.options import ActionBatchError
+from nanty_env.faces.single import NantySingleAgentEnv
 from nanty_env.vector import make_vec_env
+from nanty_env.vector.async_vector import AsyncNantyVecEnv, make_async_vec_env
+from nanty_env.vector.batch import EnvMaker, GameBatch
 
 
 def legal(mask: np.ndarray) -> int:

@@ -10,9 +10,9 @@ import threading
 import numpy as np
 import pytest
 
-from nanty_env.balance import FasterMode, SplitBalancer
-from nanty_env.batch import EnvMaker, GameBatch
 from nanty_env.vector import SubprocNantyVecEnv, make_vec_env
+from nanty_env.vector.balance import FasterMode, SplitBalancer
+from nanty_env.vector.batch import EnvMaker, GameBatch
 
 from .test_single_agent import step_both_alike
 

@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 
 import nanty_env
-from nanty_env.board_layout import AREAS, BRIDGES, NECKS, outline_points
-from nanty_env.board_svg import board_svg, revealed_view
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine.determinize import determinize
 from nanty_env.engine.tables import tables
-from nanty_env.render import render_text, render_view_text
-from nanty_env.words import QUESTIONS
+from nanty_env.presentation.board_layout import AREAS, BRIDGES, NECKS, outline_points
+from nanty_env.presentation.board_svg import board_svg, revealed_view
+from nanty_env.presentation.render import render_text, render_view_text
+from nanty_env.presentation.words import QUESTIONS
 
 
 def played(seed: int, n: int = 4, steps: int = 250) -> Game:
@@ -173,9 +173,9 @@ def test_pettingzoo_render_test_passes(monkeypatch) -> None:
 def test_the_panel_holds_everything_it_says_and_the_whole_hand() -> None:
     """Four players of the expansion say the most (objectives, Elder Ones, face-up cards):
     every line of the panel still lies inside it, and every card of the hand is named."""
-    from nanty_env.board_layout import MAP_H
-    from nanty_env.board_svg import MAP_Y, PANEL_X
-    from nanty_env.words import words_for
+    from nanty_env.presentation.board_layout import MAP_H
+    from nanty_env.presentation.board_svg import MAP_Y, PANEL_X
+    from nanty_env.presentation.words import words_for
 
     checked = 0
     for expansion in (None, "cthulhu"):

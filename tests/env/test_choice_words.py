@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import random
 
-from nanty_env.board_svg import board_svg
 from nanty_env.engine import Game, GameConfig, frame_fields, tables
 from nanty_env.engine import actions as A
-from nanty_env.render import render_view_text
-from nanty_env.words import INTERRUPT_DISCARD, outcome_words, words_for
+from nanty_env.presentation.board_svg import board_svg
+from nanty_env.presentation.render import render_view_text
+from nanty_env.presentation.words import INTERRUPT_DISCARD, outcome_words, words_for
 
 
 def choice_words_seen(kinds: set[str], games: int = 30) -> dict[str, list[str]]:
@@ -79,7 +79,7 @@ def test_the_deciding_seat_reads_your_turn_and_the_others_on_turn() -> None:
 
 
 def test_the_end_of_the_game_is_told_in_words_not_its_raw_reason() -> None:
-    from nanty_env.words import log_lines, outcome_words
+    from nanty_env.presentation.words import log_lines, outcome_words
 
     for expansion in (None, "cthulhu"):
         config = GameConfig(num_players=3, expansion=expansion, log=True)

@@ -12,7 +12,7 @@ from pettingzoo.test import api_test, parallel_api_test, seed_test
 from pettingzoo.utils.conversions import aec_to_parallel
 
 import nanty_env
-from nanty_env import cthulhu_observation as co
+from nanty_env.encoding import cthulhu_observation as co
 from nanty_env.engine import GameConfig
 from nanty_env.engine import actions as A
 from nanty_env.engine.determinize import determinize
@@ -104,7 +104,7 @@ def test_the_parallel_env_is_seeded() -> None:
 def test_the_faces_take_a_users_content_pack(tmp_path) -> None:
     from importlib import resources
 
-    from nanty_env.single import NantySingleAgentEnv
+    from nanty_env.faces.single import NantySingleAgentEnv
 
     pack = resources.files("nanty_env.data.cthulhu")
     text = (
@@ -256,7 +256,7 @@ def test_renders_show_the_track_elder_ones_and_building_types() -> None:
 def test_single_agent_env_and_vector_env_on_the_expansion() -> None:
     from gymnasium.utils.env_checker import check_env
 
-    from nanty_env.single import NantySingleAgentEnv
+    from nanty_env.faces.single import NantySingleAgentEnv
     from nanty_env.vector import make_vec_env
 
     env = NantySingleAgentEnv(num_players=3, **X)
@@ -282,8 +282,8 @@ def test_single_agent_env_and_vector_env_on_the_expansion() -> None:
 def test_games_split_over_worker_processes_play_as_in_one_process() -> None:
     """The split vector env (a worker process) and the asynchronous batch carry the
     expansion's observations and masks through their shared buffers unchanged."""
-    from nanty_env.async_vector import make_async_vec_env
     from nanty_env.vector import make_vec_env
+    from nanty_env.vector.async_vector import make_async_vec_env
 
     def run(venv, steps: int = 30) -> list[float]:
         obs = venv.reset()

@@ -9,11 +9,11 @@ import random
 import numpy as np
 import pytest
 
-from nanty_env import cthulhu_observation as co
+from nanty_env.encoding import cthulhu_observation as co
+from nanty_env.encoding.observation import OBS_LAYOUT, OBS_SIZE
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine import actions as A
 from nanty_env.engine.determinize import determinize
-from nanty_env.observation import OBS_LAYOUT, OBS_SIZE
 
 
 def cfg(n: int) -> GameConfig:

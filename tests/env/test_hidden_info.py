@@ -8,10 +8,10 @@ import random
 import numpy as np
 import pytest
 
+from nanty_env.encoding.observation import Encoder, action_mask, encode
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine.determinize import determinize
-from nanty_env.observation import Encoder, action_mask, encode
-from nanty_env.render import render_text
+from nanty_env.presentation.render import render_text
 
 
 def random_states(n: int, count: int, seed: int):
@@ -65,7 +65,7 @@ def test_others_personalities_only_with_oracle_option() -> None:
     g = next(random_states(4, 1, seed=5))
     plain = encode(g, 0)
     oracle = encode(g, 0, reveal_personalities=True)
-    from nanty_env.observation import OBS_LAYOUT
+    from nanty_env.encoding.observation import OBS_LAYOUT
 
     sl = OBS_LAYOUT["revealed_personalities"]
     assert not plain[sl].any()

@@ -11,7 +11,7 @@ import pytest
 
 import nanty_env
 from nanty_env.engine import Game, GameConfig, IllegalActionError
-from nanty_env.single import NantySingleAgentEnv
+from nanty_env.faces.single import NantySingleAgentEnv
 from nanty_env.vector import make_vec_env
 
 

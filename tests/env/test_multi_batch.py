@@ -14,11 +14,11 @@ import pytest
 
 import nanty_env
 from nanty_env.engine import IllegalActionError
-from nanty_env.multi_batch import Decisions, MultiAgentBatch
-from nanty_env.multi_workers import MultiAgentWorkers
-from nanty_env.options import ActionBatchError
-from nanty_env.rewards import goal_progress
-from nanty_env.workers import VecEnvWorkerError
+from nanty_env.faces.options import ActionBatchError
+from nanty_env.faces.rewards import goal_progress
+from nanty_env.vector.multi_batch import Decisions, MultiAgentBatch
+from nanty_env.vector.multi_workers import MultiAgentWorkers
+from nanty_env.vector.workers import VecEnvWorkerError
 
 
 def policy_rngs(n: int, seed: int = 100) -> list[np.random.Generator]:

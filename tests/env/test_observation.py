@@ -7,9 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from nanty_env.engine import Game, GameConfig
-from nanty_env.engine import actions as A
-from nanty_env.observation import (
+from nanty_env.encoding.observation import (
     OBS_LAYOUT,
     OBS_SIZE,
     action_mask,
@@ -18,6 +16,8 @@ from nanty_env.observation import (
     layout_table,
     view_action_mask,
 )
+from nanty_env.engine import Game, GameConfig
+from nanty_env.engine import actions as A
 
 
 def test_layout_is_contiguous_and_documented() -> None:

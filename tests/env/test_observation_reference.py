@@ -22,12 +22,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from nanty_env.aec import env as make_env
-from nanty_env.aec import raw_env
-from nanty_env.engine import Game, GameConfig, build_position, frame_kinds
-from nanty_env.engine import actions as A
-from nanty_env.engine.position import card, personality
-from nanty_env.observation import (
+from nanty_env.encoding.observation import (
     OBS_SIZE,
     STATE_SIZE,
     Encoder,
@@ -36,6 +31,11 @@ from nanty_env.observation import (
     encode_state,
     encode_view,
 )
+from nanty_env.engine import Game, GameConfig, build_position, frame_kinds
+from nanty_env.engine import actions as A
+from nanty_env.engine.position import card, personality
+from nanty_env.faces.aec import env as make_env
+from nanty_env.faces.aec import raw_env
 
 # The slice starts of docs/env.md's observation layout (seats relative to the observer).
 DOC = {

@@ -16,12 +16,18 @@ from html import unescape
 import numpy as np
 import pytest
 
-from nanty_env.board_svg import board_svg, revealed_view
 from nanty_env.engine import Game, GameConfig, tables, tables_for
-from nanty_env.render import render_view_text
-from nanty_env.render_panel import panel
-from nanty_env.theme_text import NAME_MARK, card_name, name_note, personality_name, themed
-from nanty_env.words import (
+from nanty_env.presentation.board_svg import board_svg, revealed_view
+from nanty_env.presentation.render import render_view_text
+from nanty_env.presentation.render_panel import panel
+from nanty_env.presentation.theme_text import (
+    NAME_MARK,
+    card_name,
+    name_note,
+    personality_name,
+    themed,
+)
+from nanty_env.presentation.words import (
     card_words,
     decision_words,
     goal_words,

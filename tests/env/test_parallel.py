@@ -12,8 +12,8 @@ from pettingzoo.test import api_test, seed_test
 from pettingzoo.utils.conversions import aec_to_parallel
 
 import nanty_env
+from nanty_env.encoding.observation import NO_OP, action_mask
 from nanty_env.engine import actions as A
-from nanty_env.observation import NO_OP, action_mask
 
 
 def random_actions(obs: dict, rng: random.Random) -> dict:

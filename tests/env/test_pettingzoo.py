@@ -183,7 +183,7 @@ def test_wrapped_env_is_one_order_enforcing_wrapper_with_the_stacks_checks() -> 
 
 def test_rgb_array_render_is_an_image_of_the_viewers_own_view() -> None:
     from nanty_env.engine.determinize import determinize
-    from nanty_env.render_image import render_view_image
+    from nanty_env.presentation.render_image import render_view_image
 
     e = nanty_env.raw_env(num_players=4, render_mode="rgb_array")
     e.reset(seed=5)

@@ -11,8 +11,8 @@ import pytest
 
 import nanty_env
 from nanty_env.engine import Game, GameConfig
-from nanty_env.recording import RecordingWrapper
-from nanty_env.records import (
+from nanty_env.storage.recording import RecordingWrapper
+from nanty_env.storage.records import (
     FORMAT,
     VERSION,
     GameRecorder,
@@ -144,7 +144,7 @@ def test_writes_are_atomic(tmp_path, monkeypatch) -> None:
     def boom(*args, **kwargs):
         raise OSError("disk full")
 
-    monkeypatch.setattr("nanty_env.records.os.replace", boom)
+    monkeypatch.setattr("nanty_env.storage.records.os.replace", boom)
     with pytest.raises(OSError, match="disk full"):
         write_record(path, {**rec, "seed": 12345})
     assert path.read_text() == good  # the old record is intact

@@ -12,7 +12,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import nanty_env
-from nanty_env.single import NantySingleAgentEnv
+from nanty_env.faces.single import NantySingleAgentEnv
 
 MAKE = """
 import sys

@@ -10,7 +10,7 @@ from gymnasium.utils.env_checker import check_env as gym_check_env
 from stable_baselines3.common.env_checker import check_env as sb3_check_env
 
 from nanty_env.engine import IllegalActionError
-from nanty_env.single import NantySingleAgentEnv, RandomOpponent
+from nanty_env.faces.single import NantySingleAgentEnv, RandomOpponent
 from nanty_env.vector import NantyVecEnv, SubprocNantyVecEnv, make_vec_env
 
 

@@ -12,8 +12,9 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from nanty_env.async_vector import make_async_vec_env
-from nanty_env.vector import VecEnvWorkerError, make_vec_env
+from nanty_env.vector import make_vec_env
+from nanty_env.vector.async_vector import make_async_vec_env
+from nanty_env.vector.workers import VecEnvWorkerError
 
 
 def first_legal(masks: np.ndarray) -> np.ndarray:

@@ -23,7 +23,7 @@ from pettingzoo.utils import wrappers
 
 import nanty_env
 from nanty_env.engine import actions as A
-from nanty_env.wrapper import NantyAECWrapper
+from nanty_env.faces.wrapper import NantyAECWrapper
 
 
 def stock(**kwargs: Any):

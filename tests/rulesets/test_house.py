@@ -15,6 +15,7 @@ from pettingzoo.test import api_test
 import nanty_env
 from nanty_env.data import DataError
 from nanty_env.data.overlay import overlay
+from nanty_env.encoding.rulesets import config_spec, ruleset_spec
 from nanty_env.engine import (
     Game,
     GameConfig,
@@ -26,7 +27,6 @@ from nanty_env.engine import (
     tables,
 )
 from nanty_env.engine import actions as A
-from nanty_env.rulesets import config_spec, ruleset_spec
 from tests.rulesets.house import BUILDING_BONUS, NAME, HouseGame, house_points
 
 HOUSE = {"expansion": NAME}

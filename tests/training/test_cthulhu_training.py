@@ -14,7 +14,7 @@ import pytest
 from agents.base import play_game
 from agents.policy import PolicyBot
 from agents.random_bot import RandomBot
-from nanty_env import cthulhu_observation as co
+from nanty_env.encoding import cthulhu_observation as co
 from nanty_env.engine import NUM_ACTIONS_CTHULHU, GameConfig
 from tests.app.conftest import run_nanty
 

@@ -35,7 +35,7 @@ TINY = {
 def tiny_model(cfg):
     from sb3_contrib import MaskablePPO
 
-    from nanty_env.single import NantySingleAgentEnv
+    from nanty_env.faces.single import NantySingleAgentEnv
 
     env = NantySingleAgentEnv(num_players=cfg.env.num_players)
     return MaskablePPO("MlpPolicy", env, n_steps=64, policy_kwargs={"net_arch": [16]}, seed=0)

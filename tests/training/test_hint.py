@@ -14,10 +14,10 @@ from sb3_contrib import MaskablePPO
 from agents.base import play_game
 from agents.policy import PolicyBot
 from agents.random_bot import RandomBot
+from nanty_env.encoding.observation import OBS_SIZE, encode
 from nanty_env.engine import GameConfig
 from nanty_env.engine.actions import NUM_ACTIONS
-from nanty_env.observation import OBS_SIZE, encode
-from nanty_env.single import NantySingleAgentEnv
+from nanty_env.faces.single import NantySingleAgentEnv
 from training.config import ConfigError, load_config
 from training.masked_policy import HintedMaskablePolicy
 from training.pretrain import _batch

@@ -88,7 +88,7 @@ def test_the_pool_without_priorities_keeps_its_tables() -> None:
 
 
 def test_a_table_is_reported_by_the_env_at_the_end() -> None:
-    from nanty_env.single import NantySingleAgentEnv
+    from nanty_env.faces.single import NantySingleAgentEnv
 
     pool = OpponentPool(3, {"random": 1.0})
     env = NantySingleAgentEnv(num_players=4, opponents=pool)

@@ -11,7 +11,7 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution
 from stable_baselines3.common.vec_env import DummyVecEnv
 
-from nanty_env.single import NantySingleAgentEnv
+from nanty_env.faces.single import NantySingleAgentEnv
 from nanty_env.vector import make_vec_env
 from training.masked_policy import (
     LeanMaskableCategoricalDistribution,

@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nanty_env.aec import raw_env
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.game import Game
-from nanty_env.rewards import goal_progress
-from nanty_env.single import NantySingleAgentEnv
+from nanty_env.faces.aec import raw_env
+from nanty_env.faces.rewards import goal_progress
+from nanty_env.faces.single import NantySingleAgentEnv
 from training.potentials import SHAPINGS, potential, win_probability
 
 

@@ -13,8 +13,8 @@ import pytest
 pytest.importorskip("ray.rllib")
 torch = pytest.importorskip("torch")
 
+from nanty_env.encoding.observation import OBS_SIZE, encode  # noqa: E402
 from nanty_env.engine import Game  # noqa: E402
-from nanty_env.observation import OBS_SIZE, encode  # noqa: E402
 from training.config import ConfigError  # noqa: E402
 from training.rllib.config import load_rllib_config  # noqa: E402
 from training.rllib.env import NantyMultiAgentEnv, agent_id  # noqa: E402
@@ -66,7 +66,7 @@ def test_bots_play_their_seats_and_never_appear_as_agents():
 
 
 def test_same_seed_same_game_and_shaping_adds_up():
-    from nanty_env.rewards import goal_progress, terminal_rewards
+    from nanty_env.faces.rewards import goal_progress, terminal_rewards
 
     cfg = {"num_players": 2, "shaping": "goal_progress"}
     a, b = NantyMultiAgentEnv(cfg), NantyMultiAgentEnv(cfg)

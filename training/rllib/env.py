@@ -14,7 +14,7 @@ other seats only.
 
 The ruleset is the base game unless ``expansion`` names one (``"cthulhu"``, with ``content``
 an optional content pack): the spaces, the encoder and the mask are then the expansion's
-(``nanty_env.rulesets``), as in every other face.
+(``nanty_env.encoding.rulesets``), as in every other face.
 
 Seats with a single legal action are played for the learner (``auto_forced``), as in the
 single-agent env: nothing is learnt from them.
@@ -34,10 +34,10 @@ import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from nanty_env.aec import make_spaces
+from nanty_env.encoding.rulesets import config_spec
 from nanty_env.engine import Game, GameConfig
-from nanty_env.rewards import REWARD_MODES, terminal_rewards
-from nanty_env.rulesets import config_spec
+from nanty_env.faces.aec import make_spaces
+from nanty_env.faces.rewards import REWARD_MODES, terminal_rewards
 from training.config import check_ruleset
 from training.potentials import SHAPINGS, potential
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from torch import nn
 
-from nanty_env.rulesets import ruleset_spec
+from nanty_env.encoding.rulesets import ruleset_spec
 
 ACTIVATION_NAMES = {nn.Tanh: "tanh", nn.ReLU: "relu"}
 

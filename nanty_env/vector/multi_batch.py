@@ -20,10 +20,10 @@ a seat's entry when it next decides (a row of that game and seat) or when its ga
 is not read keeps growing with shaping, and is reset to 0 when its seat decides.
 
 A step's actions are checked before any game moves: not one integer per row raises
-:class:`~nanty_env.options.ActionBatchError`, an action the row's mask forbids raises
+:class:`~nanty_env.faces.options.ActionBatchError`, an action the row's mask forbids raises
 :class:`~nanty_env.engine.IllegalActionError`; no game is ever half-stepped.
 
-``nanty_env.multi_workers`` plays the same batch over worker processes.
+``nanty_env.vector.multi_workers`` plays the same batch over worker processes.
 """
 
 from __future__ import annotations
@@ -35,8 +35,9 @@ from typing import Any
 
 import numpy as np
 
+from nanty_env.encoding.rulesets import config_spec
 from nanty_env.engine import Game, GameConfig, IllegalActionError
-from nanty_env.options import (
+from nanty_env.faces.options import (
     as_actions,
     check_bool,
     check_int,
@@ -45,8 +46,7 @@ from nanty_env.options import (
     check_seed,
     game_config,
 )
-from nanty_env.rewards import Potential, terminal_rewards
-from nanty_env.rulesets import config_spec
+from nanty_env.faces.rewards import Potential, terminal_rewards
 
 
 def agent_name(seat: int) -> str:
@@ -258,7 +258,7 @@ class MultiAgentBatch:
     def _potentials(self, g: Game) -> list[float]:
         if self.shaping is None:
             return []
-        if g.is_terminal:  # a finished game's potential is 0 (nanty_env.rewards)
+        if g.is_terminal:  # a finished game's potential is 0 (nanty_env.faces.rewards)
             return [0.0] * g.n
         return [self.shaping(g, s) for s in range(g.n)]
 

@@ -1,10 +1,10 @@
 """Plain words for *The Rise of Cthulhu* expansion: its symbols, decisions and actions (Elder
 Ones, the Great Old One, building types, the face-up cards), objectives and endings.
 
-Like :mod:`nanty_env.words`, everything is read from a seat's view (its public ``stack`` and
-``legal_actions``) and the content pack's tables, so the words never tell a seat what it does
-not know. :func:`nanty_env.words.words_for` hands out a :class:`CthulhuWords` for an expansion
-game.
+Like :mod:`nanty_env.presentation.words`, everything is read from a seat's view (its public
+``stack`` and ``legal_actions``) and the content pack's tables, so the words never tell a seat what
+it does not know. :func:`nanty_env.presentation.words.words_for` hands out a :class:`CthulhuWords`
+for an expansion game.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 from nanty_env.engine import GameConfig, Outcome, Termination
 from nanty_env.engine import actions as A
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
-from nanty_env.theme_text import themed
-from nanty_env.words import (
+from nanty_env.presentation.theme_text import themed
+from nanty_env.presentation.words import (
     EFFECT_WORDS,
     PASS_WORDS,
     QUESTIONS,
@@ -86,7 +86,8 @@ CTHULHU_PASS_WORDS: Mapping[str, str] = {
 
 
 class CthulhuWords(Words):
-    """:class:`~nanty_env.words.Words` for an expansion game (``config``: its content pack)."""
+    """:class:`~nanty_env.presentation.words.Words` for an expansion game (``config``: its content
+    pack)."""
 
     def __init__(self, theme: str, num_players: int, config: GameConfig | None = None) -> None:
         super().__init__(theme, num_players)

@@ -3,7 +3,7 @@
 Importing ``nanty_env`` must not import Gymnasium (the rules engine stays free of RL frameworks,
 and an import costs ~70 ms), so the registration is deferred: done at once if Gymnasium is
 already imported, else right after Gymnasium's own import finishes, whichever comes first.
-The entry point is a string, so ``nanty_env.single`` itself is only imported by ``make``.
+The entry point is a string, so ``nanty_env.faces.single`` itself is only imported by ``make``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 GYM_ID = "NantyNarking-v0"
-ENTRY_POINT = "nanty_env.single:NantySingleAgentEnv"
+ENTRY_POINT = "nanty_env.faces.single:NantySingleAgentEnv"
 
 
 def register_gymnasium_env() -> None:

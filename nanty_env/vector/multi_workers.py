@@ -1,6 +1,6 @@
-"""The multi-agent batch of ``nanty_env.multi_batch`` played by worker processes.
+"""The multi-agent batch of ``nanty_env.vector.multi_batch`` played by worker processes.
 
-:class:`MultiAgentWorkers` has the API of :class:`~nanty_env.multi_batch.MultiAgentBatch` and
+:class:`MultiAgentWorkers` has the API of :class:`~nanty_env.vector.multi_batch.MultiAgentBatch` and
 returns exactly what it returns for the same options and seeds (tested): the ``num_games`` games
 are split into ``num_workers`` contiguous chunks, each a ``MultiAgentBatch`` in its own process,
 whose pending decisions are stacked back in game order. A step's actions are checked in the
@@ -12,12 +12,12 @@ its games' rows of observations, masks, seats, rewards and ends); the pipes carr
 command and, back, the infos of the games that ended (pickled; usually none). Each side sleeps
 on its pipe while it waits. The caller hands out copies: the block is rewritten at the next
 step. The workers are started with the project's process context
-(:func:`nanty_env.batch.process_context`, ``forkserver`` where available) and watched by
-:class:`nanty_env.workers.Worker`: one that dies is reported at once, one that stops answering
-after ``worker_timeout`` seconds, both as a :class:`~nanty_env.workers.VecEnvWorkerError`
-naming it; the batch is then unusable and says so on every later call. ``close()`` (also on
-leaving a ``with`` block, and when the batch is garbage-collected or the interpreter exits)
-stops the workers, killing a stopped or hung one.
+(:func:`nanty_env.vector.batch.process_context`, ``forkserver`` where available) and watched by
+:class:`nanty_env.vector.workers.Worker`: one that dies is reported at once, one that stops
+answering after ``worker_timeout`` seconds, both as a
+:class:`~nanty_env.vector.workers.VecEnvWorkerError` naming it; the batch is then unusable and says
+so on every later call. ``close()`` (also on leaving a ``with`` block, and when the batch is
+garbage-collected or the interpreter exits) stops the workers, killing a stopped or hung one.
 
 With ``caller_games=k`` the calling process plays the first ``k`` games itself while the
 workers play the others, rather than sleeping until they answer.
@@ -35,9 +35,11 @@ from typing import Any
 
 import numpy as np
 
-from nanty_env.batch import process_context
+from nanty_env.encoding.rulesets import config_spec
 from nanty_env.engine import GameConfig, IllegalActionError
-from nanty_env.multi_batch import (
+from nanty_env.faces.options import as_actions, check_seed
+from nanty_env.vector.batch import process_context
+from nanty_env.vector.multi_batch import (
     Decisions,
     MultiAgentBatch,
     agent_name,
@@ -45,9 +47,7 @@ from nanty_env.multi_batch import (
     check_num,
     game_seeds,
 )
-from nanty_env.options import as_actions, check_seed
-from nanty_env.rulesets import config_spec
-from nanty_env.workers import DEFAULT_TIMEOUT, VecEnvWorkerError, Worker
+from nanty_env.vector.workers import DEFAULT_TIMEOUT, VecEnvWorkerError, Worker
 
 CLOSE = ("close", None)
 
@@ -144,7 +144,7 @@ def _stop(workers: list[Worker]) -> None:
 
 
 class MultiAgentWorkers:
-    """:class:`~nanty_env.multi_batch.MultiAgentBatch` over ``num_workers`` processes.
+    """:class:`~nanty_env.vector.multi_batch.MultiAgentBatch` over ``num_workers`` processes.
 
     Args:
         num_games: how many games (at least ``num_workers``).

@@ -3,10 +3,10 @@
 Nanty Narking is sequential: at each parallel step exactly one agent decides (the engine's
 current player, flagged ``infos[agent]["acting"]``); its mask holds its legal actions. Every other
 agent gets the documented no-op: a mask whose only legal action is
-:data:`~nanty_env.observation.NO_OP` (``PASS``, action 0), which does nothing. So every live agent
-always has exactly one or more legal actions, and generic loops that sample every agent's action
-from its mask (PettingZoo's tests, TorchRL's ``PettingZooWrapper``) just work. Once the game is
-over every mask is zero (nothing is left to decide).
+:data:`~nanty_env.encoding.observation.NO_OP` (``PASS``, action 0), which does nothing. So every
+live agent always has exactly one or more legal actions, and generic loops that sample every agent's
+action from its mask (PettingZoo's tests, TorchRL's ``PettingZooWrapper``) just work. Once the game
+is over every mask is zero (nothing is left to decide).
 
 A step needs the deciding agent's action; the others' may be the no-op or left out. An illegal
 action (of the decider, or anything but the no-op from another agent) raises
@@ -24,9 +24,10 @@ from typing import Any, ClassVar
 import numpy as np
 from pettingzoo import ParallelEnv
 
-from nanty_env.aec import ENV_NAME, acting_infos, make_spaces
+from nanty_env.encoding.rulesets import config_spec
 from nanty_env.engine import Game, GameConfig, IllegalActionError
-from nanty_env.options import (
+from nanty_env.faces.aec import ENV_NAME, acting_infos, make_spaces
+from nanty_env.faces.options import (
     as_action,
     check_bool,
     check_render_mode,
@@ -34,9 +35,8 @@ from nanty_env.options import (
     check_seed,
     game_config,
 )
-from nanty_env.render import render_text
-from nanty_env.rewards import terminal_rewards
-from nanty_env.rulesets import config_spec
+from nanty_env.faces.rewards import terminal_rewards
+from nanty_env.presentation.render import render_text
 
 
 class parallel_env(ParallelEnv):

@@ -1,6 +1,6 @@
 """Record every game an AEC environment plays: ``RecordingWrapper(nanty_env.env(), "records/")``.
 
-Each game is written as one record file (see ``nanty_env.records``) when it ends, when the
+Each game is written as one record file (see ``nanty_env.storage.records``) when it ends, when the
 next ``reset`` starts another, or on ``close`` (an unfinished game is saved with no outcome).
 A game cut short by an illegal action (``env()``'s ``TerminateIllegalWrapper``) is saved
 without that action and says so in its ``meta``.
@@ -14,7 +14,7 @@ from typing import Any
 from pettingzoo.utils.env import AECEnv
 from pettingzoo.utils.wrappers import BaseWrapper
 
-from nanty_env.records import GameRecorder, action_entry, save_record
+from nanty_env.storage.records import GameRecorder, action_entry, save_record
 
 
 class RecordingWrapper(BaseWrapper):

@@ -7,8 +7,9 @@ action masks and the global indices of its games) and ``send(actions, env_ids)``
 chunk its next actions; meanwhile the other chunks keep stepping. Nobody waits for the slowest
 chunk of a synchronous step. The caller may play some games itself (``caller_games``): it
 then plays them instead of sleeping while no worker's chunk is ready. Each game's trajectory
-depends only on its own actions and seed, never on the order in which chunks come back. Training loops built on it (asynchronous PPO,
-actor-learner setups) compute actions for one chunk while the others play.
+depends only on its own actions and seed, never on the order in which chunks come back. Training
+loops built on it (asynchronous PPO, actor-learner setups) compute actions for one chunk while the
+others play.
 
     venv = make_async_vec_env(64, num_workers=2, seed=0, num_players=4)
     venv.async_reset()
@@ -21,10 +22,11 @@ Data crosses through shared memory; each worker is woken and answers through its
 idle processes sleep instead of spinning (the caller and the workers share the cores). A worker
 handles its messages in order, so a chunk posted while it is busy is stepped without a wake-up.
 
-``send`` checks its actions before the chunk moves: :class:`~nanty_env.options.ActionBatchError`
-for a batch that is not one integer per game of the chunk, ``IllegalActionError`` for an illegal
-action of a game whose ``illegal_action`` is ``"raise"`` (against the masks ``recv`` returned);
-the chunk then still waits for its actions, and the batch stays usable.
+``send`` checks its actions before the chunk moves:
+:class:`~nanty_env.faces.options.ActionBatchError` for a batch that is not one integer per game of
+the chunk, ``IllegalActionError`` for an illegal action of a game whose ``illegal_action`` is
+``"raise"`` (against the masks ``recv`` returned); the chunk then still waits for its actions, and
+the batch stays usable.
 """
 
 from __future__ import annotations
@@ -39,10 +41,10 @@ from typing import Any
 
 import numpy as np
 
-from nanty_env.balance import MIN_WINDOW, WINDOW_GAME_STEPS, FasterMode
-from nanty_env.batch import EnvFactory, EnvMaker, GameBatch, process_context, warn_games_stay
-from nanty_env.options import as_actions, check_legal, check_seed
-from nanty_env.workers import DEFAULT_TIMEOUT, VecEnvWorkerError, Worker, _StepBuffers
+from nanty_env.faces.options import as_actions, check_legal, check_seed
+from nanty_env.vector.balance import MIN_WINDOW, WINDOW_GAME_STEPS, FasterMode
+from nanty_env.vector.batch import EnvFactory, EnvMaker, GameBatch, process_context, warn_games_stay
+from nanty_env.vector.workers import DEFAULT_TIMEOUT, VecEnvWorkerError, Worker, _StepBuffers
 
 GIVEN = "given"  # marks a worker's answer to "give": the chunk's games, pickled
 
@@ -114,7 +116,7 @@ class AsyncNantyVecEnv:
     at 0: the caller's time goes to the policy.
 
     ``balance``: move the workers' chunks to the caller while that is measured faster, and
-    back (``nanty_env.balance.FasterMode`` between "split" and "local", timing the batch's
+    back (``nanty_env.vector.balance.FasterMode`` between "split" and "local", timing the batch's
     throughput window by window): beside a busy process, the caller alone is faster than
     any split. A chunk moves when it is sent its actions, its games pickled once; each game
     goes on exactly as it would have. True for the default windows, or a ``FasterMode`` to

@@ -1,8 +1,8 @@
 """PettingZoo AEC environment ``nanty_narking_v0``.
 
 ``raw_env`` raises :class:`IllegalActionError` on an illegal action (the game is unchanged);
-``env()`` wraps it in :class:`~nanty_env.wrapper.NantyAECWrapper`, one wrapper with the checks of
-PettingZoo's standard stack: an illegal action ends the game with ``illegal_reward`` (default
+``env()`` wraps it in :class:`~nanty_env.faces.wrapper.NantyAECWrapper`, one wrapper with the checks
+of PettingZoo's standard stack: an illegal action ends the game with ``illegal_reward`` (default
 -1) for the offender and 0 for the others, out-of-space actions and calls out of order are
 refused; nothing is ever silently replaced.
 
@@ -11,8 +11,8 @@ so out-of-turn decisions (interrupts, events, payments) are simply turns of the 
 them. With ``agent_order="cycle"`` the agents instead take turns in seat order, every cycle, as
 PettingZoo's ``aec_to_parallel`` requires (``metadata["is_parallelizable"]`` is then True): the
 seat that decides answers its decision, every other seat answers the no-op
-(:data:`~nanty_env.observation.NO_OP`, the only action its mask allows), and the decision is
-applied when the cycle ends, as one step of ``parallel_env``.
+(:data:`~nanty_env.encoding.observation.NO_OP`, the only action its mask allows), and the decision
+is applied when the cycle ends, as one step of ``parallel_env``.
 
 Bad input changes nothing (``docs/env.md``, "Bad input"): an action that is not an integer
 (a bool, a float, a string, an array that is not 0-d, ``None`` from an agent that must act)
@@ -28,9 +28,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from nanty_env.encoding.observation import OBS_HIGH
+from nanty_env.encoding.rulesets import RulesetSpec, config_spec, ruleset_spec
 from nanty_env.engine import Game, GameConfig, IllegalActionError
-from nanty_env.observation import OBS_HIGH
-from nanty_env.options import (
+from nanty_env.faces.options import (
     as_action,
     check_bool,
     check_choice,
@@ -40,10 +41,9 @@ from nanty_env.options import (
     check_seed,
     game_config,
 )
-from nanty_env.render import render_text
-from nanty_env.render_image import render_view_image
-from nanty_env.rewards import Potential, terminal_rewards
-from nanty_env.rulesets import RulesetSpec, config_spec, ruleset_spec
+from nanty_env.faces.rewards import Potential, terminal_rewards
+from nanty_env.presentation.render import render_text
+from nanty_env.presentation.render_image import render_view_image
 
 ENV_NAME = "nanty_narking_v0"
 AGENT_ORDERS = ("engine", "cycle")
@@ -77,11 +77,11 @@ class raw_env(AECEnv):
         config: the game's setup (``GameConfig``); or, instead, the game keywords
             ``num_players``, ``personalities``, ``thresholds``, ``theme``, ``interrupt_windows``,
             ``expansion`` and ``content``. An expansion game has its own observation and
-            action space (``nanty_env.rulesets``; ``docs/env.md``).
+            action space (``nanty_env.encoding.rulesets``; ``docs/env.md``).
         render_mode: ``"ansi"`` (text of the current seat's view), ``"rgb_array"`` (a picture
             of the board as that seat sees it), ``"human"`` (that picture in a window, redrawn
             after every step; ``render()`` returns ``None``) or ``None``.
-        reward_mode: ``"win_loss"`` or ``"zero_sum"`` (see ``nanty_env.rewards``).
+        reward_mode: ``"win_loss"`` or ``"zero_sum"`` (see ``nanty_env.faces.rewards``).
         shaping: optional potential ``phi(game, seat)`` for potential-based shaping.
         reveal_personalities: put the others' personalities into observations (oracle).
         log: keep the engine's readable log (slower).
@@ -283,7 +283,7 @@ class raw_env(AECEnv):
         if self.render_mode == "rgb_array":
             return self.render_image_for(self.agent_selection)
         if self.render_mode == "human":
-            from nanty_env.render_window import BoardWindow
+            from nanty_env.presentation.render_window import BoardWindow
 
             self._window = self._window or BoardWindow(self.metadata["name"])
             self._window.show(self.render_image_for(self.agent_selection))
@@ -308,7 +308,7 @@ class raw_env(AECEnv):
         if self.shaping is None:
             return []
         g = self.game
-        if g.is_terminal:  # a finished game's potential is 0 (see nanty_env.rewards)
+        if g.is_terminal:  # a finished game's potential is 0 (see nanty_env.faces.rewards)
             return [0.0] * g.n
         return [self.shaping(g, s) for s in range(g.n)]
 
@@ -322,6 +322,6 @@ def env(config: GameConfig | None = None, *, illegal_reward: float = -1.0, **kwa
     the game with ``illegal_reward`` for the offender, and the usual bounds and order checks
     apply (one wrapper doing what PettingZoo's ``TerminateIllegalWrapper``,
     ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper`` do together)."""
-    from nanty_env.wrapper import NantyAECWrapper
+    from nanty_env.faces.wrapper import NantyAECWrapper
 
     return NantyAECWrapper(raw_env(config, **kwargs), illegal_reward=illegal_reward)

@@ -1,8 +1,8 @@
 """One theme at a time: every word a person reads in the chosen theme's vocabulary.
 
-The phrases of :mod:`nanty_env.words`, the expansion's texts and the engine's log are written
-in one working vocabulary (London's pieces and pounds, the expansion's "minions"); card names
-come from the data. :func:`themed` turns the other theme's terms (pieces, money, the river)
+The phrases of :mod:`nanty_env.presentation.words`, the expansion's texts and the engine's log are
+written in one working vocabulary (London's pieces and pounds, the expansion's "minions"); card
+names come from the data. :func:`themed` turns the other theme's terms (pieces, money, the river)
 into the chosen theme's, and :func:`card_name` names a card in the chosen theme. Where a card or a
 personality has no name of its own in that theme (77 of the base game's 101 cards have no known
 London name; the eight variant personalities have no Discworld one) its other name is shown

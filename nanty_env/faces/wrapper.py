@@ -31,7 +31,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from nanty_env.engine import IllegalActionError
-from nanty_env.options import as_action, check_number
+from nanty_env.faces.options import as_action, check_number
 
 
 def _passthrough(name: str) -> property:

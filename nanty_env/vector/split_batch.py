@@ -5,18 +5,18 @@ The caller plays the first chunk itself while each worker plays one other chunk,
 with them. A step: the caller writes the workers' actions into shared memory and wakes each
 worker with one byte on its pipe, steps its own chunk, then sleeps on each worker's pipe until
 that worker's byte says its results are in shared memory. Nobody spins: a process that waits
-gives its core to the one it waits for (see ``nanty_env.workers``). No Stable-Baselines3 here;
-``nanty_env.vector.SubprocNantyVecEnv`` is this with SB3's ``VecEnv`` interface.
+gives its core to the one it waits for (see ``nanty_env.vector.workers``). No Stable-Baselines3
+here; ``nanty_env.vector.SubprocNantyVecEnv`` is this with SB3's ``VecEnv`` interface.
 
 With one worker process, ``balance=True`` (the default) measures while the games play whether
-the split is faster than the caller playing every game (``nanty_env.balance.SplitBalancer``)
+the split is faster than the caller playing every game (``nanty_env.vector.balance.SplitBalancer``)
 and moves the worker's games to the caller when it is not (a small batch, or a machine whose
 other core is busy), and back when it is again: the worker then sleeps and a step costs what
 one process pays. A game moved keeps its place in the batch and goes on exactly as it would
 have (same observations, rewards and episodes), so balancing changes the speed only.
 
 A step's actions are checked in the calling process before any game moves, the workers'
-included: :class:`~nanty_env.options.ActionBatchError` for a batch that is not one integer per
+included: :class:`~nanty_env.faces.options.ActionBatchError` for a batch that is not one integer per
 game, ``IllegalActionError`` for an illegal action of a game whose ``illegal_action`` is
 ``"raise"`` (checked against the masks of the current decisions).
 """
@@ -31,8 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from nanty_env.balance import SplitBalancer
-from nanty_env.batch import (
+from nanty_env.faces.options import as_actions, check_legal, check_seed
+from nanty_env.vector.balance import SplitBalancer
+from nanty_env.vector.batch import (
     EnvFactory,
     GameBatch,
     Indices,
@@ -41,8 +42,7 @@ from nanty_env.batch import (
     process_context,
     warn_games_stay,
 )
-from nanty_env.options import as_actions, check_legal, check_seed
-from nanty_env.workers import (
+from nanty_env.vector.workers import (
     DEFAULT_TIMEOUT,
     DONE,
     FAILED,

@@ -1,14 +1,14 @@
 """N single-learner games stepped together in one process, without Stable-Baselines3.
 
 :class:`GameBatch` is the engine room of every vectorised face: ``nanty_env.vector`` (SB3's
-``VecEnv``) and ``nanty_env.async_vector`` run one in the calling process and one in each worker
-process. It imports neither torch nor Stable-Baselines3, so worker processes stay small and start
-fast.
+``VecEnv``) and ``nanty_env.vector.async_vector`` run one in the calling process and one in each
+worker process. It imports neither torch nor Stable-Baselines3, so worker processes stay small and
+start fast.
 
 A step's actions are checked before any game moves (:meth:`GameBatch.check_actions`): a batch
-that is not one integer per game raises :class:`~nanty_env.options.ActionBatchError`, an illegal
-action for a game whose ``illegal_action`` is ``"raise"`` raises ``IllegalActionError``, and no
-game is ever half-stepped.
+that is not one integer per game raises :class:`~nanty_env.faces.options.ActionBatchError`, an
+illegal action for a game whose ``illegal_action`` is ``"raise"`` raises ``IllegalActionError``, and
+no game is ever half-stepped.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 
 from nanty_env.engine import IllegalActionError
-from nanty_env.options import as_actions, check_seed
-from nanty_env.single import NantySingleAgentEnv
+from nanty_env.faces.options import as_actions, check_seed
+from nanty_env.faces.single import NantySingleAgentEnv
 
 EnvFactory = Callable[[], NantySingleAgentEnv]
 GameSlot = tuple[NantySingleAgentEnv, int | None, float, int]  # env, seed, return, length
@@ -110,7 +110,7 @@ class GameBatch:
 
     def check_actions(self, actions: Any) -> list[int]:
         """``actions`` as ints, one per game, if every game takes its own; else, before any
-        game moves, :class:`~nanty_env.options.ActionBatchError` for a batch that is not one
+        game moves, :class:`~nanty_env.faces.options.ActionBatchError` for a batch that is not one
         integer per game, or what a game's ``check_action`` raises (``IllegalActionError``
         for an illegal action under ``illegal_action="raise"``, ``RuntimeError`` before
         ``reset()``)."""

@@ -6,7 +6,7 @@ Every face (``raw_env``, ``parallel_env``, ``NantySingleAgentEnv``) takes the ga
 ``expansion`` / ``content`` for an expansion), which build that config. A bad value fails here,
 naming the option and the allowed values, rather than somewhere in the first game. The faces
 take their observation encoder, masks and action count from the config's ruleset
-(:func:`nanty_env.rulesets.config_spec`), so one code path serves the base game and the
+(:func:`nanty_env.encoding.rulesets.config_spec`), so one code path serves the base game and the
 expansion.
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from nanty_env.engine import GameConfig, IllegalActionError
-from nanty_env.rewards import REWARD_MODES
+from nanty_env.faces.rewards import REWARD_MODES
 
 GAME_OPTIONS = (
     "num_players",

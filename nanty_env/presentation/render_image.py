@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from nanty_env.board_svg import board_svg
 from nanty_env.engine import GameConfig
+from nanty_env.presentation.board_svg import board_svg
 
 
 @cache

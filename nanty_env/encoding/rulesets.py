@@ -1,11 +1,11 @@
 """What the environment looks like for each ruleset: observation size and layout, the encoder
 of a seat's game or view, the action space, the mask and the full-state vector.
 
-The base game (``expansion=None``) uses ``nanty_env.observation`` (its layout unchanged by the
-expansion); *The Rise of Cthulhu* (``"cthulhu"``) uses ``nanty_env.cthulhu_observation``; any
-other registered ruleset (a house variant) those of its nearest ancestor. The
-faces, the policy bot and the trainer ask :func:`ruleset_spec` instead of importing either module,
-so they serve both rulesets with one code path.
+The base game (``expansion=None``) uses ``nanty_env.encoding.observation`` (its layout unchanged by
+the expansion); *The Rise of Cthulhu* (``"cthulhu"``) uses
+``nanty_env.encoding.cthulhu_observation``; any other registered ruleset (a house variant) those of
+its nearest ancestor. The faces, the policy bot and the trainer ask :func:`ruleset_spec` instead of
+importing either module, so they serve both rulesets with one code path.
 """
 
 from __future__ import annotations
@@ -37,7 +37,9 @@ class RulesetSpec:
     state_size: int
     num_actions: int
     layout: Mapping[str, slice]
-    encoder_name: str  # recorded in policy checkpoints
+    # recorded in policy checkpoints: the encoder's name from before the module moved into
+    # ``nanty_env.encoding``, kept so that every checkpoint written since still loads
+    encoder_name: str
     encode_view: Callable[..., np.ndarray]  # (view, config) -> observation
     new_encoder: Callable[[], Callable[..., np.ndarray]]  # per env: (game, seat, reveal=...)
     action_mask: Callable[[Game, int], np.ndarray]
@@ -77,7 +79,7 @@ class RulesetSpec:
 
 
 def _base() -> RulesetSpec:
-    from nanty_env import observation as obs
+    from nanty_env.encoding import observation as obs
 
     def encode_view(view: Mapping[str, Any], config: GameConfig | None = None) -> np.ndarray:
         return obs.encode_view(view)  # type: ignore[arg-type]
@@ -100,7 +102,7 @@ def _base() -> RulesetSpec:
 
 
 def _cthulhu() -> RulesetSpec:
-    from nanty_env import cthulhu_observation as obs
+    from nanty_env.encoding import cthulhu_observation as obs
     from nanty_env.engine.cthulhu.tables import cthulhu_tables
 
     def encode_view(view: Mapping[str, Any], config: GameConfig | None = None) -> np.ndarray:

@@ -14,7 +14,7 @@ from typing import Any
 
 from nanty_env.engine import GameConfig, Outcome, Termination, frame_fields, tables
 from nanty_env.engine import actions as A
-from nanty_env.theme_text import card_name, personality_name, themed
+from nanty_env.presentation.theme_text import card_name, personality_name, themed
 
 Frame = Mapping[str, Any]  # a frame with readable names (``nanty_env.engine.frame_fields``)
 HIDDEN_CARD = -1  # a card shown face down in a view (``view.HIDDEN_CARD``)
@@ -406,7 +406,7 @@ def words_for(theme: str, num_players: int, config: GameConfig | None = None) ->
     """The :class:`Words` of ``config``'s ruleset (the expansion's vocabulary for an expansion
     game; the base game's otherwise)."""
     if config is not None and config.expansion is not None:
-        from nanty_env.cthulhu_words import CthulhuWords
+        from nanty_env.presentation.cthulhu_words import CthulhuWords
 
         return CthulhuWords(theme, num_players, config)
     return Words(theme, num_players)
@@ -497,7 +497,7 @@ def _outcome_words(
     personalities: Sequence[int] | None,
 ) -> str:
     if (config is not None and config.expansion is not None) or _expansion_reason(reason):
-        from nanty_env.cthulhu_words import cthulhu_outcome_words
+        from nanty_env.presentation.cthulhu_words import cthulhu_outcome_words
 
         return cthulhu_outcome_words(winners, reason, config)
     d = tables().data
@@ -644,7 +644,7 @@ def card_words(c: int, theme: str, config: GameConfig | None = None) -> str:
     """What a card does, symbol by symbol (``"place an agent · take £3"``); ``config``: an
     expansion game's (its own cards)."""
     if config is not None and config.expansion is not None:
-        from nanty_env.cthulhu_words import cthulhu_card_words
+        from nanty_env.presentation.cthulhu_words import cthulhu_card_words
 
         return themed(cthulhu_card_words(c, theme, config), theme)
     return themed(symbols_words(c, theme, tables(), SYMBOL_WORDS, EFFECT_WORDS), theme)

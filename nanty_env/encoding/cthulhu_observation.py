@@ -3,7 +3,8 @@ ordered relative to the observer (me first), plus the full-state vector for cent
 
 The layout is a table of named slices (``CTHULHU_OBS_LAYOUT``; printed in ``docs/env.md``), of
 a fixed size for every content pack (rosters up to ``MAX_ELDER_ONES``). It is a different
-vector from the base game's (``nanty_env.observation``), which the expansion leaves unchanged.
+vector from the base game's (``nanty_env.encoding.observation``), which the expansion leaves
+unchanged.
 
 Every entry is written from the seat's view (``Game.view(seat)``), the engine's information
 set: the observation cannot hold anything the seat does not know, and a policy playing from a
@@ -18,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from nanty_env import obs_fields as F
 from nanty_env.data.cthulhu.model import (
     DOOMSDAY_LEVEL,
     MAX_ELDER_ONES,
@@ -29,11 +29,12 @@ from nanty_env.data.cthulhu.model import (
     NUM_OBJECTIVES,
     TRACK_GRENADIERS,
 )
+from nanty_env.encoding import obs_fields as F
+from nanty_env.encoding.observation import legal_mask
 from nanty_env.engine import actions as A
 from nanty_env.engine.cthulhu import game as _registers_handlers  # noqa: F401
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
 from nanty_env.engine.frames import frame_kinds
-from nanty_env.observation import legal_mask
 
 if TYPE_CHECKING:
     from nanty_env.engine import Game
@@ -266,7 +267,7 @@ def encode(g: Game, seat: int, *, reveal_objectives: bool = False) -> np.ndarray
 
 
 class CthulhuEncoder:
-    """The interface of :class:`nanty_env.observation.Encoder` for expansion games (one per
+    """The interface of :class:`nanty_env.encoding.observation.Encoder` for expansion games (one per
     env): ``encoder(game, seat, reveal_personalities=...)``, where the flag reveals the other
     players' objectives (the expansion's hidden roles)."""
 

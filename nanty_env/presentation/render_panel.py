@@ -1,8 +1,8 @@
 """What the side panel of the board tells, as data: each player's facts, the piles, the hand.
 
-One source for two drawings: the SVG picture (:mod:`nanty_env.board_svg`) draws these lines
-beside its map, and the browser shows them as HTML text that wraps at a readable size. Like the
-picture, the facts are read from a *view* only (a seat's view, the public view or a
+One source for two drawings: the SVG picture (:mod:`nanty_env.presentation.board_svg`) draws these
+lines beside its map, and the browser shows them as HTML text that wraps at a readable size. Like
+the picture, the facts are read from a *view* only (a seat's view, the public view or a
 ``revealed_view``), so they tell nothing that view does not know.
 """
 
@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from nanty_env.engine import NUM_AREAS, GameConfig, tables_for
-from nanty_env.theme_text import notes_for, themed
-from nanty_env.words import card_words, goal_words, words_for
+from nanty_env.presentation.theme_text import notes_for, themed
+from nanty_env.presentation.words import card_words, goal_words, words_for
 
 View = Mapping[str, Any]
 

@@ -1,7 +1,7 @@
 """Worker processes for the vectorised faces: start them, talk to them, notice when they fail.
 
-A :class:`Worker` is one process playing a :class:`~nanty_env.batch.GameBatch` (or several) with
-its pipe end and shared step buffers. Every wait is a blocking one: the waiting process sleeps
+A :class:`Worker` is one process playing a :class:`~nanty_env.vector.batch.GameBatch` (or several)
+with its pipe end and shared step buffers. Every wait is a blocking one: the waiting process sleeps
 in the kernel until the pipe has data or the worker process ends, so it never takes CPU time from
 the process it waits for (a spinning wait did, and on a busy machine that cost most of the speed
 of a second process). A worker that dies is reported at once, one that stops answering (stopped
@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from nanty_env.batch import EnvFactory
 from nanty_env.engine.ruleset import import_plugins, plugin_modules
+from nanty_env.vector.batch import EnvFactory
 
 DEFAULT_TIMEOUT = 120.0  # seconds a worker may take to answer before it is reported
 STARTUP_TIMEOUT = 60.0  # ... at least, for its first answer (it starts and builds its games)

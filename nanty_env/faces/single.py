@@ -25,9 +25,10 @@ from typing import Any, ClassVar
 import gymnasium as gym
 import numpy as np
 
+from nanty_env.encoding.observation import OBS_HIGH, with_hint
+from nanty_env.encoding.rulesets import config_spec
 from nanty_env.engine import Game, GameConfig
-from nanty_env.observation import OBS_HIGH, with_hint
-from nanty_env.options import (
+from nanty_env.faces.options import (
     as_action,
     check_bool,
     check_choice,
@@ -39,8 +40,7 @@ from nanty_env.options import (
     check_seed,
     game_config,
 )
-from nanty_env.rewards import Potential, terminal_rewards
-from nanty_env.rulesets import config_spec
+from nanty_env.faces.rewards import Potential, terminal_rewards
 
 Opponent = Any  # an object with .act(view, legal, rng) -> int, or such a callable
 ILLEGAL_ACTIONS = ("terminate", "raise")
@@ -106,7 +106,7 @@ class NantySingleAgentEnv(gym.Env):
         config: the game's setup (``GameConfig``); or, instead, the game keywords
             ``num_players`` (2-4), ``personalities``, ``thresholds``, ``theme``,
             ``interrupt_windows``, ``expansion``, ``content`` (an expansion game has its own
-            observation and action space, ``nanty_env.rulesets``).
+            observation and action space, ``nanty_env.encoding.rulesets``).
         learner_seat: a seat index, or ``None`` for a random seat each episode.
         opponents: one opponent per other seat (in seat order, skipping the learner), a single
             opponent for all, or a factory ``rng -> list`` called each episode (for opponent
@@ -251,7 +251,7 @@ class NantySingleAgentEnv(gym.Env):
     def render(self) -> str | None:
         if self.render_mode != "ansi":
             return None
-        from nanty_env.render import render_text
+        from nanty_env.presentation.render import render_text
 
         return render_text(self.game, self.seat)
 

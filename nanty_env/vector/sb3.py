@@ -4,17 +4,18 @@
 action masks; auto-reset, with the last observation in ``infos[i]["terminal_observation"]`` and
 SB3's episode summary in ``infos[i]["episode"]``, so ``ep_rew_mean`` is logged without a
 ``VecMonitor``). ``SubprocNantyVecEnv``: the same split over the calling process and worker
-processes (``nanty_env.split_batch``), with blocking waits, worker faults reported as one
+processes (``nanty_env.vector.split_batch``), with blocking waits, worker faults reported as one
 ``VecEnvWorkerError`` and, with one worker process, the worker's games moved to the calling
-process while that is measured faster (``nanty_env.balance``). Both expose
+process while that is measured faster (``nanty_env.vector.balance``). Both expose
 ``action_masks()`` -> bool array of shape (N, actions), which sb3-contrib's ``MaskablePPO``
 reads through ``env_method("action_masks")``. Both check a step's actions before any game
-moves: ``nanty_env.options.ActionBatchError`` for a batch that is not one integer per game,
+moves: ``nanty_env.faces.options.ActionBatchError`` for a batch that is not one integer per game,
 ``IllegalActionError`` for an illegal action of a game under ``illegal_action="raise"``
 (``docs/env.md``, "Bad input").
 
 This module is the only one of the vectorised faces that imports SB3; the games and the worker
-processes (``nanty_env.batch``, ``nanty_env.split_batch``, ``nanty_env.workers``) do not.
+processes (``nanty_env.vector.batch``, ``nanty_env.vector.split_batch``,
+``nanty_env.vector.workers``) do not.
 """
 
 from __future__ import annotations
@@ -24,10 +25,10 @@ from typing import Any
 
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-from nanty_env.balance import SplitBalancer
-from nanty_env.batch import EnvFactory, EnvMaker, GameBatch, process_context
-from nanty_env.split_batch import SplitBatch
-from nanty_env.workers import DEFAULT_TIMEOUT, VecEnvWorkerError
+from nanty_env.vector.balance import SplitBalancer
+from nanty_env.vector.batch import EnvFactory, EnvMaker, GameBatch, process_context
+from nanty_env.vector.split_batch import SplitBatch
+from nanty_env.vector.workers import DEFAULT_TIMEOUT, VecEnvWorkerError
 
 __all__ = [
     "EnvMaker",

@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
-from nanty_env.board_layout import (
+from nanty_env.engine import Game, GameConfig, tables_for
+from nanty_env.presentation.board_layout import (
     AREAS,
     BRIDGES,
     MAP_H,
@@ -24,10 +25,9 @@ from nanty_env.board_layout import (
     outline_points,
     river_y,
 )
-from nanty_env.engine import Game, GameConfig, tables_for
-from nanty_env.render_panel import HandCard, Panel, SeatFacts, panel, seat_label
-from nanty_env.theme_text import RIVERS, themed
-from nanty_env.words import decision_words, outcome_words, view_config, words_for
+from nanty_env.presentation.render_panel import HandCard, Panel, SeatFacts, panel, seat_label
+from nanty_env.presentation.theme_text import RIVERS, themed
+from nanty_env.presentation.words import decision_words, outcome_words, view_config, words_for
 
 View = Mapping[str, Any]
 
@@ -79,7 +79,7 @@ def board_svg(
     ``players`` optional labels per seat (e.g. ``["you", "heuristic", "random"]``). Without
     the panel (``with_panel=False``) the picture is the map alone with its title, status and
     legend, ``MAP_ONLY_W`` wide: the browser shows the panel's facts
-    (:mod:`nanty_env.render_panel`) and the decision as page text beside it.
+    (:mod:`nanty_env.presentation.render_panel`) and the decision as page text beside it.
     """
     cfg = view_config(view, config) or GameConfig(num_players=view["num_players"])
     pic = _Picture(view, cfg, list(players or []), with_panel)
@@ -249,7 +249,7 @@ class _Picture:
         if self.x:
             return f"{area.number} {area.name(self.theme)}"
         ability = self.t.ability[a]
-        from nanty_env.words import ABILITY_WORDS
+        from nanty_env.presentation.words import ABILITY_WORDS
 
         power = ABILITY_WORDS.get(ability, "").format(
             a_agent=self.words.a_agent, **self.t.ability_params[a]

@@ -26,7 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from nanty_env.engine import Game, GameConfig, IllegalActionError, frame_fields
-from nanty_env.files import BadJSON, FileTooLarge, atomic_write_text, read_capped, strict_loads
+from nanty_env.storage.files import (
+    BadJSON,
+    FileTooLarge,
+    atomic_write_text,
+    read_capped,
+    strict_loads,
+)
 
 FORMAT = "nanty-narking-record"
 VERSION = 1
@@ -103,7 +109,7 @@ def outcome_dict(game: Game) -> dict[str, Any] | None:
 
 def action_entry(game: Game, action: int) -> dict[str, Any]:
     """What a record keeps of ``action`` about to be taken in ``game`` (before ``apply``)."""
-    from nanty_env.words import words_for
+    from nanty_env.presentation.words import words_for
 
     seat = game.current_player
     frame = frame_fields(game.view(seat)["stack"][-1])
@@ -233,7 +239,7 @@ def load_record(path: str | Path) -> dict[str, Any]:
 
 
 def loads_json(text: str, source: str = "record") -> Any:
-    """Strict JSON (:func:`~nanty_env.files.strict_loads`) whose every failure is a one-line
+    """Strict JSON (:func:`~nanty_env.storage.files.strict_loads`) whose every failure is a one-line
     :class:`RecordError`: bad JSON, NaN or infinities, nesting too deep for the parser,
     numbers too long to convert."""
     try:

@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from nanty_env.engine import NUM_AREAS, GameConfig, tables_for
-from nanty_env.theme_text import game_title, notes_for, themed
-from nanty_env.words import (
+from nanty_env.presentation.theme_text import game_title, notes_for, themed
+from nanty_env.presentation.words import (
     card_words,
     decision_words,
     goal_words,
@@ -224,7 +224,7 @@ class _Text:
             line += f" (last: {events[v['events_done'][-1]].name(self.cfg.theme)})"
         out = [line]
         if self.x:
-            from nanty_env.cthulhu_words import elder_line, track_words
+            from nanty_env.presentation.cthulhu_words import elder_line, track_words
 
             out.append(track_words(v, self.t))  # type: ignore[arg-type]
             face_up = ", ".join(w.card(c) for c in v["face_up"]) or "(none)"

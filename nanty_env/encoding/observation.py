@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from nanty_env import obs_fields as F
+from nanty_env.encoding import obs_fields as F
 from nanty_env.engine import actions as A
 from nanty_env.engine import frame_from_fields, frame_kinds, tables
 
