@@ -249,7 +249,7 @@ class _Picture:
         if self.x:
             return f"{area.number} {area.name(self.theme)}"
         ability = self.t.ability[a]
-        from nanty_env.presentation.words import ABILITY_WORDS
+        from nanty_env.presentation.base_words import ABILITY_WORDS
 
         power = ABILITY_WORDS.get(ability, "").format(
             a_agent=self.words.a_agent, **self.t.ability_params[a]

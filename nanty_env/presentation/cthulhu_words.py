@@ -15,8 +15,7 @@ from typing import Any
 from nanty_env.engine import GameConfig, Outcome, Termination
 from nanty_env.engine import actions as A
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
-from nanty_env.presentation.theme_text import themed
-from nanty_env.presentation.words import (
+from nanty_env.presentation.base_words import (
     EFFECT_WORDS,
     PASS_WORDS,
     QUESTIONS,
@@ -26,6 +25,7 @@ from nanty_env.presentation.words import (
     Words,
     symbols_words,
 )
+from nanty_env.presentation.theme_text import themed
 
 CTHULHU_SYMBOL_WORDS: Mapping[str, str] = {
     **SYMBOL_WORDS,
@@ -86,7 +86,7 @@ CTHULHU_PASS_WORDS: Mapping[str, str] = {
 
 
 class CthulhuWords(Words):
-    """:class:`~nanty_env.presentation.words.Words` for an expansion game (``config``: its content
+    """:class:`~nanty_env.presentation.base_words.Words` for an expansion game (``config``: its content
     pack)."""
 
     def __init__(self, theme: str, num_players: int, config: GameConfig | None = None) -> None:

@@ -11,11 +11,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from nanty_env.engine import NUM_AREAS, GameConfig, tables_for
+from nanty_env.presentation.base_words import goal_words
 from nanty_env.presentation.theme_text import game_title, notes_for, themed
 from nanty_env.presentation.words import (
     card_words,
     decision_words,
-    goal_words,
     outcome_words,
     view_config,
     words_for,

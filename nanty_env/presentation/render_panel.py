@@ -14,8 +14,9 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from nanty_env.engine import NUM_AREAS, GameConfig, tables_for
+from nanty_env.presentation.base_words import goal_words
 from nanty_env.presentation.theme_text import notes_for, themed
-from nanty_env.presentation.words import card_words, goal_words, words_for
+from nanty_env.presentation.words import card_words, words_for
 
 View = Mapping[str, Any]
 

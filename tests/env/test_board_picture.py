@@ -15,10 +15,10 @@ import nanty_env
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine.determinize import determinize
 from nanty_env.engine.tables import tables
+from nanty_env.presentation.base_words import QUESTIONS
 from nanty_env.presentation.board_layout import AREAS, BRIDGES, NECKS, outline_points
 from nanty_env.presentation.board_svg import board_svg, revealed_view
 from nanty_env.presentation.render import render_text, render_view_text
-from nanty_env.presentation.words import QUESTIONS
 
 
 def played(seed: int, n: int = 4, steps: int = 250) -> Game:

@@ -9,9 +9,10 @@ import random
 
 from nanty_env.engine import Game, GameConfig, frame_fields, tables
 from nanty_env.engine import actions as A
+from nanty_env.presentation.base_words import INTERRUPT_DISCARD
 from nanty_env.presentation.board_svg import board_svg
 from nanty_env.presentation.render import render_view_text
-from nanty_env.presentation.words import INTERRUPT_DISCARD, outcome_words, words_for
+from nanty_env.presentation.words import outcome_words, words_for
 
 
 def choice_words_seen(kinds: set[str], games: int = 30) -> dict[str, list[str]]:

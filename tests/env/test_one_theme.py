@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from nanty_env.engine import Game, GameConfig, tables, tables_for
+from nanty_env.presentation.base_words import goal_words
 from nanty_env.presentation.board_svg import board_svg, revealed_view
 from nanty_env.presentation.render import render_view_text
 from nanty_env.presentation.render_panel import panel
@@ -30,7 +31,6 @@ from nanty_env.presentation.theme_text import (
 from nanty_env.presentation.words import (
     card_words,
     decision_words,
-    goal_words,
     log_lines,
     outcome_words,
     words_for,
