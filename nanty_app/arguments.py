@@ -1,5 +1,6 @@
 """Command-line plumbing shared by the ``nanty`` subcommands: one-line usage errors, help that
-shows defaults, and argument types that reject bad counts before anything runs.
+shows defaults, argument types that reject bad counts before anything runs, and the checks of
+the options several commands share (``--bots``, ``--content``, an output folder).
 
 A user mistake is reported as ``nanty <command>: error: <problem>; <fix>`` on stderr with exit
 code 2 (argparse's convention), never as a traceback; :class:`UsageError` carries such a
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 from typing import Any, NoReturn
 
 
@@ -148,3 +150,70 @@ class QuietPipe:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)
+
+
+RAY_HELP = (
+    "play the games as tasks on this Ray cluster ('auto', HOST:PORT, or 'local' to start Ray "
+    "here) instead of --workers processes; same seeds, same games"
+)
+
+
+def check_content(args: argparse.Namespace) -> None:
+    """``--content`` only with ``--expansion``, and a pack that loads (checked before any
+    game or worker starts, so that a mistake in it is one line)."""
+    if args.content and not args.expansion:
+        raise UsageError("--content is an expansion's content pack: give --expansion too")
+    if args.content:
+        from nanty_env.engine import GameConfig, tables_for
+
+        try:
+            tables_for(GameConfig(expansion=args.expansion, content=args.content))
+        except (OSError, ValueError) as e:  # DataError is a ValueError
+            raise UsageError(f"--content {args.content}: {str(e).splitlines()[0]}") from e
+
+
+def make_folder(folder: str | Path, flag: str) -> None:
+    """Create ``folder`` (and its parents) before any work, or say in one line why not (a
+    file in the way, no permission)."""
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(
+            f"{flag}: cannot make the folder {folder} ({e.strerror or e}); choose another place"
+        ) from e
+
+
+def bot_list(text: str, checkpoint: str | None, trust: bool = False) -> tuple[str, ...]:
+    """The ``--bots`` specs, ``ppo`` standing for ``--checkpoint``; each one built once here so
+    that a mistake is reported before any worker process starts."""
+    from agents.registry import check_spec
+
+    specs = [s.strip() for s in text.split(",")]
+    if not all(specs):
+        raise UsageError(f"--bots {text!r} has an empty entry; give one spec per seat")
+    if checkpoint is not None and "ppo" not in specs:
+        raise UsageError("--checkpoint is only used by the bot 'ppo': add ppo to --bots")
+    specs = [_ppo(s, checkpoint, trust) for s in specs]
+    for spec in dict.fromkeys(specs):
+        check_spec(spec)
+    return tuple(specs)
+
+
+def _ppo(spec: str, checkpoint: str | None, trust: bool = False) -> str:
+    """``ppo`` in a bot list names the ``--checkpoint`` given to ``nanty eval`` (an SB3
+    ``.zip`` only with ``--trust-checkpoint``, which then applies to every policy bot)."""
+    if spec.startswith("policy:") and trust and ":trust=" not in spec:
+        return spec + ":trust=1"
+    if spec != "ppo" or not checkpoint:  # plain ppo: the shipped PPO policy
+        return spec
+    from agents.checkpoint import is_policy_checkpoint
+
+    path = Path(checkpoint)
+    if not path.exists() and not is_policy_checkpoint(path):
+        raise UsageError(
+            f"checkpoint {path} not found (absolute: {path.resolve()}); give a run folder of "
+            "nanty train or its NAME.json"
+        )
+    from agents.registry import spec_value
+
+    return f"policy:path={spec_value(checkpoint)}" + (":trust=1" if trust else "")

@@ -35,11 +35,15 @@ from pathlib import Path
 
 from nanty_app.arguments import (
     EXPANSION_HELP,
+    RAY_HELP,
     DefaultsFormatter,
     OneLineParser,
     QuietPipe,
     UsageError,
+    bot_list,
+    check_content,
     fail,
+    make_folder,
     non_negative_int,
     player_count,
     player_counts,
@@ -61,71 +65,10 @@ def _add_ruleset_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _check_content(args: argparse.Namespace) -> None:
-    """``--content`` only with ``--expansion``, and a pack that loads (checked before any
-    game or worker starts, so that a mistake in it is one line)."""
-    if args.content and not args.expansion:
-        raise UsageError("--content is an expansion's content pack: give --expansion too")
-    if args.content:
-        from nanty_env.engine import GameConfig, tables_for
-
-        try:
-            tables_for(GameConfig(expansion=args.expansion, content=args.content))
-        except (OSError, ValueError) as e:  # DataError is a ValueError
-            raise UsageError(f"--content {args.content}: {str(e).splitlines()[0]}") from e
-
-
-def make_folder(folder: str | Path, flag: str) -> None:
-    """Create ``folder`` (and its parents) before any work, or say in one line why not (a
-    file in the way, no permission)."""
-    try:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise UsageError(
-            f"{flag}: cannot make the folder {folder} ({e.strerror or e}); choose another place"
-        ) from e
-
-
 SPEC_HELP = (
     "a bot spec is NAME[:key=value...] with NAME from `nanty bots`, or "
     "package.module:Class[:key=value...] for your own bot class"
 )
-
-
-def bot_list(text: str, checkpoint: str | None, trust: bool = False) -> tuple[str, ...]:
-    """The ``--bots`` specs, ``ppo`` standing for ``--checkpoint``; each one built once here so
-    that a mistake is reported before any worker process starts."""
-    from agents.registry import check_spec
-
-    specs = [s.strip() for s in text.split(",")]
-    if not all(specs):
-        raise UsageError(f"--bots {text!r} has an empty entry; give one spec per seat")
-    if checkpoint is not None and "ppo" not in specs:
-        raise UsageError("--checkpoint is only used by the bot 'ppo': add ppo to --bots")
-    specs = [_ppo(s, checkpoint, trust) for s in specs]
-    for spec in dict.fromkeys(specs):
-        check_spec(spec)
-    return tuple(specs)
-
-
-def _ppo(spec: str, checkpoint: str | None, trust: bool = False) -> str:
-    """``ppo`` in a bot list names the ``--checkpoint`` given to ``nanty eval`` (an SB3
-    ``.zip`` only with ``--trust-checkpoint``, which then applies to every policy bot)."""
-    if spec.startswith("policy:") and trust and ":trust=" not in spec:
-        return spec + ":trust=1"
-    if spec != "ppo" or not checkpoint:  # plain ppo: the shipped PPO policy
-        return spec
-    from agents.checkpoint import is_policy_checkpoint
-
-    path = Path(checkpoint)
-    if not path.exists() and not is_policy_checkpoint(path):
-        raise UsageError(
-            f"checkpoint {path} not found (absolute: {path.resolve()}); give a run folder of "
-            "nanty train or its NAME.json"
-        )
-    from agents.registry import spec_value
-
-    return f"policy:path={spec_value(checkpoint)}" + (":trust=1" if trust else "")
 
 
 def seat_count(players: int | None, bots: Sequence[str]) -> int:
@@ -160,7 +103,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from arena.workers import WorkerError
 
     bots = bot_list(args.bots, args.checkpoint, args.trust_checkpoint)
-    _check_content(args)
+    check_content(args)
     if args.resume and not args.out:
         raise UsageError("--resume needs the --out of the interrupted run (its journal is there)")
     out = journal = None
@@ -267,7 +210,7 @@ def cmd_roles(args: argparse.Namespace) -> int:
     if args.observer is not None or args.bots is not None:
         return cmd_role_beliefs(args)
     check_spec(args.bot)
-    _check_content(args)
+    check_content(args)
     if args.out:
         make_folder(Path(args.out).parent, "--out")
     if args.model and not Path(args.model).is_file():
@@ -306,7 +249,7 @@ def cmd_role_beliefs(args: argparse.Namespace) -> int:
     from arena.belief_metrics import evaluate_beliefs, format_belief_report, plot_reliability
     from nanty_env.engine import GameConfig
 
-    _check_content(args)
+    check_content(args)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()] if args.bots else [args.bot]
     players = args.players or ((len(bots),) if len(bots) > 1 else (4,))
     if len(players) != 1:
@@ -372,7 +315,7 @@ def cmd_roles_train(args: argparse.Namespace) -> int:
     from arena.role_eval import train_role_model
 
     check_spec(args.bot)
-    _check_content(args)
+    check_content(args)
     out = role_model_out(args)
     make_folder(out.parent, "--out")
     model = train_role_model(
@@ -411,12 +354,6 @@ def cmd_bots(args: argparse.Namespace) -> int:
         print(f"  {name:<12} {ep.value}{dist}; options: {opts}")
     print(SPEC_HELP + ", e.g. ismcts:iters=300 or policy:path=runs/quick")
     return 0
-
-
-RAY_HELP = (
-    "play the games as tasks on this Ray cluster ('auto', HOST:PORT, or 'local' to start Ray "
-    "here) instead of --workers processes; same seeds, same games"
-)
 
 
 def _add(sub: argparse._SubParsersAction, name: str, help: str, func) -> argparse.ArgumentParser:

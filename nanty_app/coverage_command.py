@@ -14,6 +14,9 @@ from typing import Any
 
 from nanty_app.arguments import (
     EXPANSION_HELP,
+    UsageError,
+    check_content,
+    make_folder,
     non_negative_int,
     player_counts,
     positive_int,
@@ -22,10 +25,9 @@ from nanty_app.arguments import (
 
 
 def cmd_coverage(args: argparse.Namespace) -> int:
-    from nanty_app.cli import _check_content, make_folder
     from nanty_env.engine import Coverage, count_coverage
 
-    _check_content(args)
+    check_content(args)
     if args.plot:
         make_folder(Path(args.plot).parent, "--plot")
     players = args.players
@@ -50,7 +52,6 @@ def _bot_coverage(args: argparse.Namespace) -> Any:
     """Seat the ``--bots`` (one spec per seat) with the tournament harness and count."""
     from agents.base import play_game
     from agents.registry import make_bot
-    from nanty_app.arguments import UsageError
     from nanty_env.engine import Coverage, GameConfig
 
     specs = [b.strip() for b in args.bots.split(",") if b.strip()]

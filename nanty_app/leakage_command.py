@@ -12,14 +12,20 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from nanty_app.arguments import UsageError, non_negative_int, player_count, positive_int
-from nanty_app.cli import RAY_HELP
+from nanty_app.arguments import (
+    RAY_HELP,
+    UsageError,
+    bot_list,
+    make_folder,
+    non_negative_int,
+    player_count,
+    positive_int,
+)
 
 
 def cmd_leakage(args: argparse.Namespace) -> int:
     from agents.registry import check_spec
     from arena.leakage import format_markdown, leakage_table, write_leakage
-    from nanty_app.cli import bot_list, make_folder
 
     bots = bot_list(args.bots, args.checkpoint, args.trust_checkpoint)
     check_spec(args.opponent)

@@ -13,25 +13,27 @@ from typing import Any
 
 from nanty_app.arguments import (
     EXPANSION_HELP,
+    RAY_HELP,
     UsageError,
+    bot_list,
+    check_content,
+    make_folder,
     non_negative_int,
     player_count,
     positive_float,
     positive_int,
     ruleset_name,
 )
-from nanty_app.cli import RAY_HELP
 
 
 def cmd_metagame(args: argparse.Namespace) -> int:
     from arena.metagame import format_metagame, lineups, metagame, write_metagame
-    from nanty_app.cli import _check_content, bot_list, make_folder
     from nanty_app.leakage_command import _check_networks
 
     pool = bot_list(args.bots, args.checkpoint, args.trust_checkpoint)
     if len(pool) < 2 or len(set(pool)) != len(pool):
         raise UsageError(f"--bots {args.bots!r}: give at least two different bot specs")
-    _check_content(args)
+    check_content(args)
     _check_networks(list(pool), args.players)
     try:
         from open_spiel.python.egt import alpharank  # noqa: F401
