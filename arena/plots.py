@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from arena.tournament import TournamentResult
+
+class PlottedResult(Protocol):
+    """What the plots read of a tournament's result (``arena.tournament.TournamentResult``):
+    its ``summary`` and its ``spec`` (players and games). The tournament imports the plots,
+    never the reverse."""
+
+    summary: dict[str, Any]
+    spec: Any
 
 
 def _pyplot():
@@ -29,7 +35,7 @@ def save_figure(fig: Any, path: str | Path) -> Path:
     return path
 
 
-def plot_win_rates(result: TournamentResult, path: str | Path) -> Path:
+def plot_win_rates(result: PlottedResult, path: str | Path) -> Path:
     """Bar chart of each bot's win rate with its 95 % interval and the chance level."""
     plt = _pyplot()
     bots = result.summary["bots"]
@@ -48,7 +54,7 @@ def plot_win_rates(result: TournamentResult, path: str | Path) -> Path:
     return save_figure(fig, path)
 
 
-def plot_personality_heatmap(result: TournamentResult, path: str | Path) -> Path:
+def plot_personality_heatmap(result: PlottedResult, path: str | Path) -> Path:
     """Heatmap of win rate per bot (rows) and personality (columns), games in each cell."""
     plt = _pyplot()
     rows = result.summary["by_personality"]
