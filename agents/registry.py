@@ -59,69 +59,11 @@ class BotSpecError(ValueError):
     """A bot spec that names no bot or that the bot refuses; the message says what to fix."""
 
 
-def _random(**kw: Any) -> Bot:
-    from agents.random_bot import RandomBot
-
-    return RandomBot(**kw)
-
-
-def _heuristic(**kw: Any) -> Bot:
-    from agents.heuristic import HeuristicBot
-
-    if kw.get("roles") in ("none", "prior"):
-        kw.pop("roles")
-        kw["role_model"] = None
-    return HeuristicBot(**kw)
-
-
-def _ismcts(**kw: Any) -> Bot:
-    from agents.evaluation import Weights
-    from agents.ismcts import ISMCTSBot
-
-    # ``w_<name>=x`` sets one evaluation weight (e.g. ``ismcts:w_points=0.5``).
-    weights = {k[2:]: float(kw.pop(k)) for k in list(kw) if k.startswith("w_")}
-    if weights:
-        kw["weights"] = Weights(**weights)
-    return ISMCTSBot(**kw)
-
-
-def _learned(**kw: Any) -> Bot:
-    from agents.learned_bot import LearnedBot
-
-    return LearnedBot(**kw)
-
-
-def _policy(**kw: Any) -> Bot:
-    from agents.policy import PolicyBot
-
-    return PolicyBot(**kw)
-
-
-def _distilled(**kw: Any) -> Bot:
-    from agents.distilled import DistilledBot
-
-    return DistilledBot(**kw)
-
-
-def _ppo(**kw: Any) -> Bot:
-    from agents.ppo_bot import PPOBot
-
-    return PPOBot(**kw)
-
-
-BOTS: dict[str, Callable[..., Bot]] = {
-    "random": _random,
-    "heuristic": _heuristic,
-    "ismcts": _ismcts,
-    "learned": _learned,
-    "policy": _policy,
-    "distilled": _distilled,
-    "ppo": _ppo,
-}
-"""The built-in bots (installed plug-ins: :func:`plugin_bots`)."""
-
-# The classes behind the built-in factories, and the options the factories add, for listing
-# and checking a built-in's options without building it.
+# The classes behind the built-in factories, by import path: the registry imports no bot module
+# and loads a built-in when it is asked for one, as it loads a plug-in, so that a bot may build
+# others from their specs (a policy's hint bot, ``agents.shipped.check_shipped``) by importing
+# the registry, one way. Also used for listing and checking a built-in's options without
+# building it.
 _BUILTIN_CLASSES = {
     "random": "agents.random_bot:RandomBot",
     "heuristic": "agents.heuristic:HeuristicBot",
@@ -131,6 +73,52 @@ _BUILTIN_CLASSES = {
     "distilled": "agents.distilled:DistilledBot",
     "ppo": "agents.ppo_bot:PPOBot",
 }
+
+
+def _builtin(name: str) -> Callable[..., Bot]:
+    """The class of the built-in bot ``name``, imported on first use."""
+    module, _, attr = _BUILTIN_CLASSES[name].partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def _plain(name: str) -> Callable[..., Bot]:
+    """The factory of a built-in that takes its options as they are."""
+
+    def make(**kw: Any) -> Bot:
+        return _builtin(name)(**kw)
+
+    return make
+
+
+def _heuristic(**kw: Any) -> Bot:
+    if kw.get("roles") in ("none", "prior"):
+        kw.pop("roles")
+        kw["role_model"] = None
+    return _builtin("heuristic")(**kw)
+
+
+def _ismcts(**kw: Any) -> Bot:
+    from agents.evaluation import Weights
+
+    # ``w_<name>=x`` sets one evaluation weight (e.g. ``ismcts:w_points=0.5``).
+    weights = {k[2:]: float(kw.pop(k)) for k in list(kw) if k.startswith("w_")}
+    if weights:
+        kw["weights"] = Weights(**weights)
+    return _builtin("ismcts")(**kw)
+
+
+BOTS: dict[str, Callable[..., Bot]] = {
+    "random": _plain("random"),
+    "heuristic": _heuristic,
+    "ismcts": _ismcts,
+    "learned": _plain("learned"),
+    "policy": _plain("policy"),
+    "distilled": _plain("distilled"),
+    "ppo": _plain("ppo"),
+}
+"""The built-in bots (installed plug-ins: :func:`plugin_bots`)."""
+
+# the options the built-in factories add to their classes' own
 _EXTRA_OPTIONS = {"heuristic": ("roles",), "ismcts": ("w_<weight>",)}
 
 
