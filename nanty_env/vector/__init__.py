@@ -27,8 +27,12 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name in __all__:
-        from nanty_env.vector import sb3
-
-        return getattr(sb3, name)
-    raise AttributeError(name)
+    if name in ("EnvMaker", "process_context"):
+        from nanty_env.vector import batch as module
+    elif name == "VecEnvWorkerError":
+        from nanty_env.vector import workers as module
+    elif name in __all__:
+        from nanty_env.vector import sb3 as module
+    else:
+        raise AttributeError(name)
+    return getattr(module, name)

@@ -26,18 +26,9 @@ from typing import Any
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from nanty_env.vector.balance import SplitBalancer
-from nanty_env.vector.batch import EnvFactory, EnvMaker, GameBatch, process_context
+from nanty_env.vector.batch import EnvFactory, EnvMaker, GameBatch
 from nanty_env.vector.split_batch import SplitBatch
-from nanty_env.vector.workers import DEFAULT_TIMEOUT, VecEnvWorkerError
-
-__all__ = [
-    "EnvMaker",
-    "NantyVecEnv",
-    "SubprocNantyVecEnv",
-    "VecEnvWorkerError",
-    "make_vec_env",
-    "process_context",
-]
+from nanty_env.vector.workers import DEFAULT_TIMEOUT
 
 
 class NantyVecEnv(GameBatch, VecEnv):
