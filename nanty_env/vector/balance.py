@@ -4,8 +4,7 @@ both while the work goes on, and keeping the faster.
 Two uses:
 
 * :class:`SplitBalancer`: whether a split batch's worker (``nanty_env.vector.split_batch``) should
-play
-  its games, or the caller all of them. A synchronous split pays for every step with the
+  play its games, or the caller all of them. A synchronous split pays for every step with the
   hand-over to its worker (waking it, then being woken by its answer) and waits for the slower
   half. Whether that beats playing every game in the calling process depends on the batch size,
   on the machine and on what else runs on it: with two free cores a split of 64 games or more
