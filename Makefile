@@ -26,7 +26,7 @@ setup: $(STAMP)
 # Cython or a C compiler it prints why and the pure-Python engine runs; NANTY_PURE=1 picks the
 # pure one anyway. `make pure` removes the compiled modules.
 COMPILED := nanty_env/_compiled_manifest.json
-COMPILED_SRC := $(shell find nanty_env/engine -name '*.py') nanty_env/_build.py \
+COMPILED_SRC := $(shell find nanty_env/engine -name '*.py') nanty_env/engine/state.pxd nanty_env/_build.py \
 	nanty_env/observation.py nanty_env/cthulhu_observation.py
 
 $(COMPILED): $(COMPILED_SRC) | $(STAMP)
