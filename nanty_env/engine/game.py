@@ -20,7 +20,7 @@ from nanty_env.engine import actions as A
 from nanty_env.engine.base_ruleset import BASE_RULESET
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.describe import describe_action
-from nanty_env.engine.errors import EngineError, IllegalActionError, InvalidStateError
+from nanty_env.engine.errors import EngineError, InvalidStateError
 from nanty_env.engine.game_log import GameLog
 from nanty_env.engine.outcome import Outcome, Termination
 from nanty_env.engine.rng import GameRng, rng_state
@@ -91,36 +91,6 @@ class Game(GameState):
         setup.deal(self, cfg, rng)
 
     # ------------------------------------------------------------------ public surface
-    def apply(self, action: int) -> None:
-        """Apply ``action`` for :attr:`current_player`.
-
-        Raises:
-            TypeError: ``action`` is not an integer: a Python int, a numpy integer or a 0-d
-                integer array (what numpy policies return); bools, floats, strings, ``None``
-                and lists are refused, never coerced. The state is unchanged.
-            IllegalActionError: the action is not legal now; the state is unchanged.
-        """
-        if type(action) is not int:
-            if isinstance(action, np.ndarray) and action.shape == ():
-                action = action[()]
-            if isinstance(action, bool) or not isinstance(action, int | np.integer):
-                raise TypeError(
-                    f"an action is a Python or numpy integer, got {type(action).__name__} "
-                    f"{action!r}"
-                )
-            action = int(action)
-        legal = self._legal
-        if legal is None:
-            raise IllegalActionError("the game is over")
-        if action not in legal:
-            raise IllegalActionError(
-                f"action {action!r} ({self.action_to_string(action)}) is not legal for "
-                f"player {self.current_player} in decision {self.decision!r}"
-            )
-        f = self.stack[-1]
-        self._act[f["k"]](self, f, action)
-        self._advance()
-
     def returns(self) -> list[float]:
         """+1 for each winner and -1 for everyone else at the end; zeros before."""
         if self.outcome is None:

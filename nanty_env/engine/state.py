@@ -13,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, Self
 
+import numpy as np
+
 from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.errors import EngineError
+from nanty_env.engine.errors import EngineError, IllegalActionError
 from nanty_env.engine.game_log import GameLog
 from nanty_env.engine.outcome import Outcome
 from nanty_env.engine.rng import GameRng, copy_rng
@@ -199,6 +201,37 @@ class GameState:
         at the end): what :meth:`legal_actions` copies, for callers that only read it."""
         legal = self._legal
         return () if legal is None else legal
+
+    # ------------------------------------------------------------------ applying a decision
+    def apply(self, action: int) -> None:
+        """Apply ``action`` for :attr:`current_player`.
+
+        Raises:
+            TypeError: ``action`` is not an integer: a Python int, a numpy integer or a 0-d
+                integer array (what numpy policies return); bools, floats, strings, ``None``
+                and lists are refused, never coerced. The state is unchanged.
+            IllegalActionError: the action is not legal now; the state is unchanged.
+        """
+        if type(action) is not int:
+            if isinstance(action, np.ndarray) and action.shape == ():
+                action = action[()]
+            if isinstance(action, bool) or not isinstance(action, int | np.integer):
+                raise TypeError(
+                    f"an action is a Python or numpy integer, got {type(action).__name__} "
+                    f"{action!r}"
+                )
+            action = int(action)
+        legal = self._legal
+        if legal is None:
+            raise IllegalActionError("the game is over")
+        if action not in legal:
+            raise IllegalActionError(
+                f"action {action!r} ({self.action_to_string(action)}) is not legal for "
+                f"player {self.current_player} in decision {self.decision!r}"
+            )
+        f = self.stack[-1]
+        self._act[f["k"]](self, f, action)
+        self._advance()
 
     # ------------------------------------------------------------------ copies
     def clone(self) -> Self:
