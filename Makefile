@@ -26,8 +26,8 @@ setup: $(STAMP)
 # Cython or a C compiler it prints why and the pure-Python engine runs; NANTY_PURE=1 picks the
 # pure one anyway. `make pure` removes the compiled modules.
 COMPILED := nanty_env/_compiled_manifest.json
-COMPILED_SRC := $(shell find nanty_env/engine -name '*.py') nanty_env/_build.py \
-	nanty_env/encoding/observation.py nanty_env/encoding/cthulhu_observation.py
+COMPILED_SRC := $(shell find nanty_env/engine -name '*.py') nanty_env/engine/state.pxd \
+	nanty_env/_build.py nanty_env/encoding/observation.py nanty_env/encoding/cthulhu_observation.py
 
 $(COMPILED): $(COMPILED_SRC) | $(STAMP)
 	@start=$$(date +%s); $(BIN)/python -m nanty_env._build; \

@@ -23,6 +23,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -35,8 +36,22 @@ PURE_ENV = "NANTY_PURE"
 
 
 def source_hash(path: Path) -> str:
-    """The hash a compiled module records of the source it was built from."""
-    return hashlib.blake2b(path.read_bytes(), digest_size=16).hexdigest()
+    """The hash a compiled module records of the source it was built from: its ``.py``, and
+    its augmenting ``.pxd`` (the compiled build's C declarations) with the ``.pxd`` files that
+    one cimports, if any."""
+    h = hashlib.blake2b(path.read_bytes(), digest_size=16)
+    pxd = path.with_suffix(".pxd")
+    if pxd.exists():
+        text = pxd.read_bytes()
+        h.update(b"\0" + text)
+        for dotted in _CIMPORT.findall(text):
+            other = module_path(dotted.decode()).with_suffix(".pxd")
+            if other.exists():
+                h.update(b"\0" + other.read_bytes())
+    return h.hexdigest()
+
+
+_CIMPORT = re.compile(rb"^from\s+([\w.]+)\s+cimport", re.MULTILINE)
 
 
 def module_path(name: str) -> Path:

@@ -20,10 +20,10 @@ from nanty_env.engine import actions as A
 from nanty_env.engine.base_ruleset import BASE_RULESET
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.describe import describe_action
-from nanty_env.engine.errors import EngineError, IllegalActionError, InvalidStateError
+from nanty_env.engine.errors import EngineError, InvalidStateError
 from nanty_env.engine.game_log import GameLog
 from nanty_env.engine.outcome import Outcome, Termination
-from nanty_env.engine.rng import GameRng, copy_rng, rng_state
+from nanty_env.engine.rng import GameRng, rng_state
 from nanty_env.engine.ruleset import Ruleset, game_class, known_rulesets, register_ruleset
 from nanty_env.engine.state import Act, FixedRolls, Frame, GameState, Options
 from nanty_env.engine.tables import Tables, tables_for
@@ -91,36 +91,6 @@ class Game(GameState):
         setup.deal(self, cfg, rng)
 
     # ------------------------------------------------------------------ public surface
-    def apply(self, action: int) -> None:
-        """Apply ``action`` for :attr:`current_player`.
-
-        Raises:
-            TypeError: ``action`` is not an integer: a Python int, a numpy integer or a 0-d
-                integer array (what numpy policies return); bools, floats, strings, ``None``
-                and lists are refused, never coerced. The state is unchanged.
-            IllegalActionError: the action is not legal now; the state is unchanged.
-        """
-        if type(action) is not int:
-            if isinstance(action, np.ndarray) and action.shape == ():
-                action = action[()]
-            if isinstance(action, bool) or not isinstance(action, int | np.integer):
-                raise TypeError(
-                    f"an action is a Python or numpy integer, got {type(action).__name__} "
-                    f"{action!r}"
-                )
-            action = int(action)
-        legal = self._legal
-        if legal is None:
-            raise IllegalActionError("the game is over")
-        if action not in legal:
-            raise IllegalActionError(
-                f"action {action!r} ({self.action_to_string(action)}) is not legal for "
-                f"player {self.current_player} in decision {self.decision!r}"
-            )
-        f = self.stack[-1]
-        self._act[f["k"]](self, f, action)
-        self._advance()
-
     def returns(self) -> list[float]:
         """+1 for each winner and -1 for everyone else at the end; zeros before."""
         if self.outcome is None:
@@ -161,53 +131,6 @@ class Game(GameState):
     def fixed_rolls(self) -> tuple[int, ...]:
         """The fixed die rolls not rolled yet (see :meth:`fix_rolls`)."""
         return () if self._dice is None else tuple(self._dice.rolls)
-
-    def clone(self) -> Game:
-        """An independent copy (sharing nothing mutable with this game) that goes on exactly
-        as this game would: its generator continues from the same state (a copy of four
-        integers, see ``nanty_env.engine.rng``)."""
-        g = _new(type(self))
-        g.t = self.t
-        g.cfg = self.cfg
-        g.n = self.n
-        g.active = self.active
-        g.turn = self.turn
-        g.first_player = self.first_player
-        g.ability_used = self.ability_used
-        g.outcome = self.outcome
-        g._legal = self._legal
-        g._dice = None if self._dice is None else self._dice.copy()
-        rng = self.rng
-        # copy_rng's own test, inlined: the extra call would be about 4 % of a clone
-        g.rng = rng.copy() if type(rng) is GameRng else copy_rng(rng)
-        copy = list.copy
-        g.trouble = copy(self.trouble)
-        g.money = copy(self.money)
-        g.on_board = copy(self.on_board)
-        g.deck = copy(self.deck)
-        g.discard = copy(self.discard)
-        g.in_play = copy(self.in_play)
-        g.played = copy(self.played)
-        g.hands = list(map(copy, self.hands))
-        g.log = self.log.copy()  # shares the lines until one of the two appends
-        # immutable (tuples, state.Rows, engine.knowledge): shared, replaced when they change
-        g.gren = self.gren
-        g.cit = self.cit
-        g.building = self.building
-        g.removed = self.removed
-        g.event_deck = self.event_deck
-        g.events_done = self.events_done
-        g.persona = self.persona
-        g.persona_pool = self.persona_pool
-        g.city_retired = self.city_retired
-        g.city_gained = self.city_gained
-        g.agents = self.agents
-        g.loans = self.loans
-        g.penalties = self.penalties
-        g.known_unused = self.known_unused
-        g.known = self.known
-        g.stack = list(map(dict.copy, self.stack))  # frames hold only ints, strings, tuples
-        return g
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON-safe data (works mid-decision)."""
@@ -324,9 +247,6 @@ def _expansion_of(d: Any) -> str | None:
     cfg = d.get("config") if isinstance(d, Mapping) else None
     expansion = cfg.get("expansion") if isinstance(cfg, Mapping) else None
     return expansion if isinstance(expansion, str) else None
-
-
-_new = object.__new__
 
 
 def _jsonable(x: Any) -> Any:

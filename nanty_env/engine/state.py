@@ -11,17 +11,17 @@ class and the imports run one way. An expansion's state subclasses it
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Self
+
+import numpy as np
 
 from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.errors import EngineError
+from nanty_env.engine.errors import EngineError, IllegalActionError
 from nanty_env.engine.game_log import GameLog
 from nanty_env.engine.outcome import Outcome
+from nanty_env.engine.rng import GameRng, copy_rng
 from nanty_env.engine.tables import Tables
-
-if TYPE_CHECKING:
-    from nanty_env.engine.ruleset import Ruleset
 
 Frame = dict[str, Any]
 Rows = tuple[tuple[int, ...], ...]  # one row per seat, immutable: clones share it
@@ -164,9 +164,10 @@ class GameState:
     _dice: FixedRolls | None
     _legal: tuple[int, ...] | None
 
-    ruleset: ClassVar[Ruleset]  # what the frames ask where rulesets differ
-    _options: ClassVar[dict[str, Options]]
-    _act: ClassVar[dict[str, Act]]
+    # ``ruleset`` (what the frames ask where rulesets differ) and its handlers ``_options`` and
+    # ``_act``: class attributes of each ruleset's game class (``Game``), not annotated here, as
+    # the compiled build makes this class an extension type (``state.pxd``) whose annotated
+    # names are its C fields
     has_elders: ClassVar[bool] = False  # the expansion's Elder Ones (minions that are no agents)
     eo: ClassVar[tuple[int, ...]] = (0,) * NUM_AREAS  # Elder Ones per area (none in the base game)
     num_actions: ClassVar[int] = A.NUM_ACTIONS  # size of this ruleset's action space
@@ -200,6 +201,99 @@ class GameState:
         at the end): what :meth:`legal_actions` copies, for callers that only read it."""
         legal = self._legal
         return () if legal is None else legal
+
+    # ------------------------------------------------------------------ applying a decision
+    def apply(self, action: int) -> None:
+        """Apply ``action`` for :attr:`current_player`.
+
+        Raises:
+            TypeError: ``action`` is not an integer: a Python int, a numpy integer or a 0-d
+                integer array (what numpy policies return); bools, floats, strings, ``None``
+                and lists are refused, never coerced. The state is unchanged.
+            IllegalActionError: the action is not legal now; the state is unchanged.
+        """
+        if type(action) is not int:
+            if isinstance(action, np.ndarray) and action.shape == ():
+                action = action[()]
+            if isinstance(action, bool) or not isinstance(action, int | np.integer):
+                raise TypeError(
+                    f"an action is a Python or numpy integer, got {type(action).__name__} "
+                    f"{action!r}"
+                )
+            action = int(action)
+        legal = self._legal
+        if legal is None:
+            raise IllegalActionError("the game is over")
+        if action not in legal:
+            raise IllegalActionError(
+                f"action {action!r} ({self.action_to_string(action)}) is not legal for "
+                f"player {self.current_player} in decision {self.decision!r}"
+            )
+        f = self.stack[-1]
+        self._act[f["k"]](self, f, action)
+        self._advance()
+
+    # ------------------------------------------------------------------ copies
+    def clone(self) -> Self:
+        """An independent copy (sharing nothing mutable with this game) that goes on exactly
+        as this game would: its generator continues from the same state (a copy of four
+        integers, see ``nanty_env.engine.rng``)."""
+        # GameState.__new__, not object.__new__: the compiled build's GameState is an
+        # extension type, whose instances only its own __new__ may make
+        g = GameState.__new__(type(self))
+        g.t = self.t
+        g.cfg = self.cfg
+        g.n = self.n
+        g.active = self.active
+        g.turn = self.turn
+        g.first_player = self.first_player
+        g.ability_used = self.ability_used
+        g.outcome = self.outcome
+        g._legal = self._legal
+        g._dice = None if self._dice is None else self._dice.copy()
+        rng = self.rng
+        # copy_rng's own test, inlined: the extra call would be about 4 % of a clone
+        g.rng = rng.copy() if type(rng) is GameRng else copy_rng(rng)
+        g.trouble = self.trouble.copy()
+        g.money = self.money.copy()
+        g.on_board = self.on_board.copy()
+        g.deck = self.deck.copy()
+        g.discard = self.discard.copy()
+        g.in_play = self.in_play.copy()
+        g.played = self.played.copy()
+        g.hands = list(map(list.copy, self.hands))
+        g.log = self.log.copy()  # shares the lines until one of the two appends
+        # immutable (tuples, state.Rows, engine.knowledge): shared, replaced when they change
+        g.gren = self.gren
+        g.cit = self.cit
+        g.building = self.building
+        g.removed = self.removed
+        g.event_deck = self.event_deck
+        g.events_done = self.events_done
+        g.persona = self.persona
+        g.persona_pool = self.persona_pool
+        g.city_retired = self.city_retired
+        g.city_gained = self.city_gained
+        g.agents = self.agents
+        g.loans = self.loans
+        g.penalties = self.penalties
+        g.known_unused = self.known_unused
+        g.known = self.known
+        g.stack = list(map(dict.copy, self.stack))  # frames hold only ints, strings, tuples
+        return g
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        """What pickling saves: every field that is set, in the format of a slotted class's
+        default (spelled out so that the compiled build, whose ``GameState`` is an extension
+        type, pickles every ruleset's fields alike)."""
+        state = {}
+        for cls in type(self).__mro__:
+            for name in cls.__dict__.get("__slots__", ()):
+                try:
+                    state[name] = getattr(self, name)
+                except AttributeError:
+                    continue
+        return None, state
 
     # ------------------------------------------------------------------ what rules call
     def say(self, text: str) -> None:

@@ -1,0 +1,20 @@
+# The compiled build's declarations for state.py (Cython "augmenting .pxd"; the .py stays the
+# pure-Python reference and never reads this file): GameState becomes an extension type, so
+# compiled rules that know ``g`` is a GameState read and write its fields as C struct members.
+# Fields are Python objects (an int field keeps a numpy integer as the pure build would); the
+# lists that the rules always replace with lists are typed ``list``.
+
+cimport cython
+
+
+# auto_pickle off: GameState.__getstate__ saves the fields of every subclass too
+@cython.auto_pickle(False)
+cdef class GameState:
+    cdef public object ability_used, active, agents, building, cfg, cit, city_gained
+    cdef public object city_retired, event_deck, events_done, first_player, gren
+    cdef public object known, known_unused, loans, log, n, outcome, penalties, persona
+    cdef public object persona_pool, removed, rng, t, turn, _dice, _legal
+    cdef public list deck, discard, hands, in_play, money, on_board, played, stack, trouble
+
+    @cython.locals(g=GameState)
+    cpdef clone(self)
