@@ -18,12 +18,18 @@ from nanty_env.engine import Game, GameConfig
 DATA = resources.files("agents") / "data"
 
 
-def test_the_shipped_4_player_policy_is_a_network_alone() -> None:
-    policy = load_policy(str(DATA / ppo_stem(4)), observation_size=OBS_SIZE)
-    assert policy.meta["env"]["num_players"] == 4
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_shipped_policies_are_networks_alone(players: int) -> None:
+    policy = load_policy(str(DATA / ppo_stem(players)), observation_size=OBS_SIZE)
+    assert policy.meta["env"]["num_players"] == players
     assert policy.hint_bot is None and not policy.meta["observation"]["hint"]  # no look-ahead
     assert policy.meta["trained_with"]["library"] == "sb3"
-    assert shipped_ppo(4).num_actions == policy.num_actions
+    assert shipped_ppo(players).num_actions == policy.num_actions
+
+
+def test_the_2_player_ppo_plays_a_legal_game() -> None:
+    game, _ = play_game([make_bot("ppo"), make_bot("heuristic")], GameConfig(2, log=False), 5)
+    assert game.outcome is not None
 
 
 def test_ppo_plays_legal_games_and_is_fast() -> None:
@@ -46,8 +52,8 @@ def test_ppo_plays_legal_games_and_is_fast() -> None:
 
 def test_a_player_count_without_a_network_is_one_clear_error() -> None:
     bot = make_bot("ppo")
-    with pytest.raises(CheckpointError, match=r"no PPO policy for 2 players.*configs/ppo_2p"):
-        bot.reset(0, GameConfig(num_players=2, log=False))
+    with pytest.raises(CheckpointError, match=r"no PPO policy for 3 players.*configs/ppo_3p"):
+        bot.reset(0, GameConfig(num_players=3, log=False))
     with pytest.raises(ValueError, match="base game only"):
         bot.reset(0, GameConfig(num_players=4, expansion="cthulhu", log=False))
 

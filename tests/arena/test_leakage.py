@@ -160,7 +160,7 @@ def test_leakage_command_writes_table_json_and_plots(tmp_path, capsys) -> None:
         ["leakage", "--bots", "nosuchbot"],
         ["leakage", "--bots", "random", "--opponent", "heuristic:nosuch=1"],
         ["leakage", "--bots", "random", "--games", "0"],
-        ["leakage", "--bots", "ppo", "--players", "2"],  # no 2-player PPO policy ships
+        ["leakage", "--bots", "ppo", "--players", "3"],  # no 3-player PPO policy ships
     ],
 )
 def test_leakage_command_mistakes_are_one_line(argv, capsys) -> None:
