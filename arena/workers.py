@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from nanty_env.engine.ruleset import import_plugins, plugin_modules
+from nanty_env.engine.ruleset import plugin_modules, run_with_plugins
 
 HEARTBEAT = 1.0  # seconds between a busy worker's signs of life
 
@@ -53,17 +53,10 @@ def start_method() -> str:
     return "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
 
 
-def _worker_main(
-    conn: Connection,
-    play: Callable[[Any, Any], Any],
-    context: Any,
-    plugins: tuple[str, ...] = (),
-) -> None:
+def _worker_main(conn: Connection, play: Callable[[Any, Any], Any], context: Any) -> None:
     """Receive ``(chunk id, items)``; send ``("item", result)`` per item, then ``("done",
-    chunk id)``; ``None`` ends the loop. Heartbeats (``("beat",)``) come from a thread.
-    ``plugins``: the modules of the rulesets the parent registered from outside the package."""
+    chunk id)``; ``None`` ends the loop. Heartbeats (``("beat",)``) come from a thread."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    import_plugins(plugins)
     main = threading.main_thread()
     lock = threading.Lock()
     state = {"sending": False, "stop": False}
@@ -161,8 +154,10 @@ class WorkerPool:
         self.conns: list[Connection] = []
         for _ in range(workers):
             parent, child = ctx.Pipe(duplex=True)
-            p = ctx.Process(
-                target=_worker_main, args=(child, play, context, plugin_modules()), daemon=True
+            p = ctx.Process(  # the parent's plug-in rulesets first
+                target=run_with_plugins,
+                args=(plugin_modules(), _worker_main, child, play, context),
+                daemon=True,
             )
             p.start()
             child.close()

@@ -173,11 +173,15 @@ def known_rulesets() -> tuple[str, ...]:
 PLUGIN_GROUP = "nanty_narking.rulesets"
 
 
-def installed_rulesets() -> tuple[str, ...]:
-    """The names of the rulesets that installed packages offer (loaded or not)."""
+def _plugin_entry_points() -> list[Any]:
     from importlib.metadata import entry_points
 
-    return tuple(sorted(ep.name for ep in entry_points(group=PLUGIN_GROUP)))
+    return list(entry_points(group=PLUGIN_GROUP))
+
+
+def installed_rulesets() -> tuple[str, ...]:
+    """The names of the rulesets that installed packages offer (loaded or not)."""
+    return tuple(sorted(ep.name for ep in _plugin_entry_points()))
 
 
 def load_ruleset(expansion: str) -> Ruleset:
@@ -187,11 +191,10 @@ def load_ruleset(expansion: str) -> Ruleset:
     nothing."""
     if expansion in _REGISTERED:
         return _REGISTERED[expansion][0]
-    from importlib.metadata import entry_points
-
-    found = [ep for ep in entry_points(group=PLUGIN_GROUP) if ep.name == expansion]
+    offered = _plugin_entry_points()
+    found = [ep for ep in offered if ep.name == expansion]
     if not found:
-        known = sorted({*known_rulesets(), *installed_rulesets()})
+        known = sorted({*known_rulesets(), *(ep.name for ep in offered)})
         raise ValueError(f"unknown ruleset {expansion!r}; known: {known}")
     found[0].load()
     if expansion not in _REGISTERED:
@@ -201,7 +204,7 @@ def load_ruleset(expansion: str) -> Ruleset:
 
 def plugin_modules() -> tuple[str, ...]:
     """The modules that registered rulesets from outside ``nanty_env``: a worker process
-    imports them (see :func:`import_plugins`) so that it knows the parent's rulesets. Code
+    imports them (see :func:`run_with_plugins`) so that it knows the parent's rulesets. Code
     run without a module of its own (``exec``, a notebook cell) cannot be imported again:
     its rulesets stay in the process that made them."""
     import sys
@@ -217,12 +220,14 @@ def plugin_modules() -> tuple[str, ...]:
     )
 
 
-def import_plugins(modules: tuple[str, ...]) -> None:
-    """Import the ruleset modules that the parent process named (:func:`plugin_modules`)."""
+def run_with_plugins(modules: tuple[str, ...], target: Callable[..., Any], *args: Any) -> Any:
+    """A worker process's entry: import the ruleset modules that the parent named
+    (:func:`plugin_modules`, never a file's word), then run ``target(*args)``."""
     import importlib
 
     for module in modules:
         importlib.import_module(module)
+    return target(*args)
 
 
 def _entry(expansion: str | None) -> tuple[Ruleset, type]:
@@ -237,10 +242,10 @@ __all__ = [
     "Symbol",
     "find_ruleset",
     "game_class",
-    "import_plugins",
     "installed_rulesets",
     "known_rulesets",
     "load_ruleset",
     "plugin_modules",
     "register_ruleset",
+    "run_with_plugins",
 ]

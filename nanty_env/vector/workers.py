@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from nanty_env.engine.ruleset import import_plugins, plugin_modules
+from nanty_env.engine.ruleset import plugin_modules, run_with_plugins
 from nanty_env.vector.batch import EnvFactory
 
 DEFAULT_TIMEOUT = 120.0  # seconds a worker may take to answer before it is reported
@@ -139,12 +139,6 @@ def _state(pid: int) -> str:
     }.get(code, f"state {code}")
 
 
-def _run_with_plugins(plugins: tuple[str, ...], target: Callable, *args: Any) -> None:
-    """A worker's entry: first the rulesets the parent registered from outside the package."""
-    import_plugins(plugins)
-    target(*args)
-
-
 class Worker:
     """One worker process running ``target(pipe end, env_fns, bufs)`` (a daemon), seen from the
     caller. ``pending_since``: since when an answer has been owed (None: nothing owed); sending
@@ -164,7 +158,7 @@ class Worker:
         self.name, self.timeout, self.bufs = name, float(timeout), bufs
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(
-            target=_run_with_plugins,
+            target=run_with_plugins,
             args=(plugin_modules(), target, child, env_fns, bufs),
             daemon=True,
         )
