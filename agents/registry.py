@@ -256,7 +256,7 @@ def resolve(name: str, spec: str | None = None) -> Callable[..., Bot]:
 
 def bot_options(name: str) -> list[str] | None:
     """The options (keyword arguments) a bot takes, or ``None`` if it takes any."""
-    target = _import(_BUILTIN_CLASSES[name], name) if name in BOTS else resolve(name)
+    target = _builtin(name) if name in BOTS else resolve(name)
     try:
         params = inspect.signature(target).parameters.values()
     except (TypeError, ValueError):  # a builtin or C callable: nothing to check
