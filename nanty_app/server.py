@@ -10,8 +10,10 @@ import argparse
 import socket
 import sys
 
+from nanty_app.arguments import ruleset_name
 from nanty_app.web.app import create_app
 from nanty_app.web.guard import first_line
+from nanty_app.web.seating import SHIPPED_RULESETS
 
 __all__ = ["add_serve_parser", "cmd_serve", "create_app", "listen"]
 
@@ -36,6 +38,15 @@ def add_serve_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser
         metavar="FOLDER",
         help="let watched games seat the trained policies (nanty-policy checkpoints) found "
         "in FOLDER, e.g. runs/; without it the page offers only the shipped bots",
+    )
+    p.add_argument(
+        "--expansion",
+        action="append",
+        type=ruleset_name,
+        default=[],
+        metavar="NAME",
+        help="offer this ruleset in the page's game menu too (an installed plug-in's, imported "
+        "now; repeatable); the shipped expansion is always offered",
     )
     p.set_defaults(func=cmd_serve)
     return p
@@ -76,7 +87,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return fail("nanty serve", f"cannot listen on {args.host} port {args.port}: {reason}")
     try:
         app = create_app(
-            args.records, host=args.host, allow_policy=getattr(args, "allow_policy", None)
+            args.records,
+            host=args.host,
+            allow_policy=getattr(args, "allow_policy", None),
+            rulesets=(*SHIPPED_RULESETS, *getattr(args, "expansion", [])),
         )
     except OSError as e:
         sock.close()

@@ -126,8 +126,20 @@ function addOption(select, value, text) {
   select.appendChild(option);
 }
 
+// The rulesets the server offers ("" the base game) and the name shown for each.
+let gameTitles = { "": "base game", cthulhu: "Rise of Cthulhu" };
+function gameTitle(expansion) {
+  return gameTitles[expansion || ""] || expansion;
+}
+
 async function loadBots() {
-  const { bots, policy, policies } = await api("GET", "/api/bots");
+  const { bots, policy, policies, games } = await api("GET", "/api/bots");
+  gameTitles = Object.fromEntries(games.map((g) => [g.expansion, g.title]));
+  for (const id of ["expansion", "watch-expansion"]) {
+    const select = $(id);
+    select.innerHTML = "";
+    for (const g of games) addOption(select, g.expansion, g.title);
+  }
   const defaults = ["heuristic", "random", "random"];
   document.querySelectorAll(".bot-choice").forEach((select, i) => {
     const none = i === 0 ? [] : ["none"];
@@ -140,7 +152,7 @@ async function loadBots() {
     if (i >= 2) addOption(select, "none", "none");
     for (const name of bots) addOption(select, name, name);
     policies.forEach((p, k) => {
-      const game = p.expansion ? "Cthulhu" : "base game";
+      const game = gameTitle(p.expansion);
       addOption(select, `policy-${k}`, `policy ${p.name} (${game})`);
     });
     select.value = seatDefaults[i];
@@ -296,7 +308,7 @@ async function loadRecordList() {
 // A record's line in the list: when, which game, who played (and which bot), who won.
 function recordLine(r) {
   const when = r.saved ? r.saved.replace("T", " ").slice(0, 16) : "undated";
-  const game = r.expansion ? "Rise of Cthulhu" : "base game";
+  const game = gameTitle(r.expansion);
   const seat = (name, i) => {
     const bot = r.bots[i];
     if (bot === "human") return `${name} (person)`;

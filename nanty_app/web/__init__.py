@@ -4,9 +4,11 @@ A Starlette app on uvicorn (the ``web`` extra) serving one page (plain HTML and 
 ``nanty_app/static``, no build step) and a small JSON API:
 
 =======  ==================================  ===============================================
-GET      /api/bots                           the bots one can play against, and the trained
+GET      /api/bots                           the bots one can play against, the trained
                                             policies a watched game may seat (``policies``:
                                             names and rulesets; only with ``--allow-policy``)
+                                            and the game menu (``games``: the rulesets offered,
+                                            ``nanty serve --expansion``, with their titles)
 POST     /api/games                          a new game: ``{"bots": [...], "seed": 1}``
                                             (``"expansion": "cthulhu"``, ``"theme"``,
                                             ``"personalities"``); bots are specs such as

@@ -4,14 +4,20 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from nanty_app.web.guard import MAX_UPLOAD, ApiError, Guard, object_body, read_body
 from nanty_app.web.lobby import Lobby
 from nanty_app.web.policies import PolicyFolder
-from nanty_app.web.seating import ADVANCE_SECONDS, PLAYABLE_BOTS
+from nanty_app.web.seating import (
+    ADVANCE_SECONDS,
+    PLAYABLE_BOTS,
+    SHIPPED_RULESETS,
+    offered_rulesets,
+    ruleset_menu,
+)
 
 log = logging.getLogger(__name__)
 
@@ -26,11 +32,13 @@ def create_app(
     host: str = "127.0.0.1",
     advance_seconds: float = ADVANCE_SECONDS,
     allow_policy: str | Path | None = None,
+    rulesets: Sequence[str] = SHIPPED_RULESETS,
 ) -> Any:
     """The Starlette application (records are read from and written to ``records``; ``host``:
     the address it is served at, for the ``Host`` check; ``allow_policy``: a folder whose
-    trained policies spectator games may seat). Raises ``OSError`` for an ``allow_policy``
-    that is not a folder."""
+    trained policies spectator games may seat; ``rulesets``: the registered rulesets the page
+    offers beside the base game). Raises ``OSError`` for an ``allow_policy`` that is not a
+    folder and ``ValueError`` for a ruleset that is not registered."""
     import anyio
     from starlette.applications import Starlette
     from starlette.concurrency import run_in_threadpool
@@ -41,8 +49,10 @@ def create_app(
     from starlette.routing import Mount, Route
     from starlette.staticfiles import StaticFiles
 
+    offered = offered_rulesets(rulesets)
+    menu = ruleset_menu(offered)
     policies = PolicyFolder(allow_policy) if allow_policy is not None else None
-    lobby = Lobby(Path(records), advance_seconds, policies)
+    lobby = Lobby(Path(records), advance_seconds, policies, offered)
     limiter: list[anyio.CapacityLimiter] = []
 
     uploading: list[anyio.Semaphore] = []
@@ -82,7 +92,12 @@ def create_app(
     async def bots(request: Request) -> Response:
         listed = await run_in_threadpool(policies.listing) if policies is not None else []
         return JSONResponse(
-            {"bots": list(PLAYABLE_BOTS), "policy": policies is not None, "policies": listed}
+            {
+                "bots": list(PLAYABLE_BOTS),
+                "policy": policies is not None,
+                "policies": listed,
+                "games": menu,
+            }
         )
 
     async def create_game(request: Request) -> Response:

@@ -18,6 +18,7 @@ from nanty_app.web.seating import (
     ADVANCE_SECONDS,
     BUSY,
     GAME_FIELDS,
+    SHIPPED_RULESETS,
     advance_max,
     game_config,
     run_bots,
@@ -53,13 +54,15 @@ class Lobby:
         records: Path,
         advance_seconds: float = ADVANCE_SECONDS,
         policies: PolicyFolder | None = None,
+        rulesets: tuple[str, ...] = SHIPPED_RULESETS,
     ) -> None:
         self.records = records
+        self.rulesets = rulesets
         self.advance_seconds = advance_seconds
         self.policies = policies
         self.games: OrderedDict[str, _Game] = OrderedDict()
         self.lock = threading.Lock()
-        self.watching = Watching(records, self.lock, advance_seconds, policies)
+        self.watching = Watching(records, self.lock, advance_seconds, policies, rulesets)
         self.shelf = Shelf(records, self.lock, self.live_records)
 
     # games
@@ -73,7 +76,7 @@ class Lobby:
         if not 1 <= len(bots) <= 3:
             raise ApiError(400, "choose 1 to 3 bots (games have 2 to 4 players)")
         specs = [web_spec(b) for b in bots]
-        config, seed = game_config(body, len(specs) + 1)
+        config, seed = game_config(body, len(specs) + 1, self.rulesets)
         table = seat_bots(config, seed, [HUMAN, *specs], records=self.records, source="nanty serve")
         gid = secrets.token_hex(8)
         game = _Game(table, threading.Lock(), {}, slow_bots(specs))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,7 +21,7 @@ MAX_ADVANCE = 2000
 ADVANCE_SECONDS = 1.0  # an advance stops taking decisions once this long has passed
 QUICK_BOTS = ("random", "heuristic")  # specs (as they are) whose decisions take under 0.2 s
 PLAYABLE_BOTS = ("random", "heuristic", "ismcts")  # no 'policy': the page loads no model files
-EXPANSIONS = ("cthulhu",)
+SHIPPED_RULESETS = ("cthulhu",)  # what the page offers beside the base game by default
 GAME_FIELDS = ("bots", "seed", "expansion", "theme", "personalities")
 BUSY = "the bots are still moving in this game; ask again shortly"
 
@@ -38,16 +38,41 @@ def web_spec(bot: str) -> str:
         raise ApiError(400, first_line(e)) from e
 
 
-def game_config(body: Mapping[str, Any], players: int) -> tuple[GameConfig, int]:
-    """The game config and seed a request asks for (400 for a bad field)."""
+def offered_rulesets(names: Sequence[str]) -> tuple[str, ...]:
+    """``names`` checked to be registered rulesets (a ``ValueError`` names one that is not),
+    without repeats. Nothing is imported here: a plug-in is loaded by the command line that
+    named it (``nanty serve --expansion``)."""
+    from nanty_env.engine.ruleset import known_rulesets
+
+    known = known_rulesets()
+    for name in names:
+        if name not in known:
+            raise ValueError(f"unknown ruleset {name!r}; the registered ones are {list(known)}")
+    return tuple(dict.fromkeys(names))
+
+
+def ruleset_menu(offered: Sequence[str]) -> list[dict[str, str]]:
+    """The page's game menu: the base game, then each offered ruleset, with its title."""
+    from nanty_env.engine.ruleset import find_ruleset
+
+    return [
+        {"expansion": name or "", "title": find_ruleset(name).title} for name in (None, *offered)
+    ]
+
+
+def game_config(
+    body: Mapping[str, Any], players: int, offered: Sequence[str] = SHIPPED_RULESETS
+) -> tuple[GameConfig, int]:
+    """The game config and seed a request asks for (400 for a bad field); ``offered``: the
+    rulesets beside the base game that a request may name."""
     seed = body.get("seed")
     if seed is None:
         seed = secrets.randbelow(1_000_000)
     if not is_int(seed) or not 0 <= seed <= MAX_SEED:
         raise ApiError(400, f"'seed' must be a non-negative integer up to {MAX_SEED}")
     expansion = body.get("expansion") or None
-    if expansion not in (None, *EXPANSIONS):
-        raise ApiError(400, f"unknown expansion; choose from {list(EXPANSIONS)}")
+    if expansion is not None and (not isinstance(expansion, str) or expansion not in offered):
+        raise ApiError(400, f"unknown expansion; choose from {list(offered)}")
     theme = body.get("theme", "nanty")
     personalities = body.get("personalities", "standard")
     if not isinstance(theme, str) or not isinstance(personalities, str):

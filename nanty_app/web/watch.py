@@ -77,8 +77,10 @@ class Watching:
         lock: threading.Lock,
         advance_seconds: float = seating.ADVANCE_SECONDS,
         policies: PolicyFolder | None = None,
+        rulesets: tuple[str, ...] = seating.SHIPPED_RULESETS,
     ) -> None:
         self.records = records
+        self.rulesets = rulesets
         self.lock = lock
         self.advance_seconds = advance_seconds
         self.policies = policies
@@ -109,7 +111,7 @@ class Watching:
                 name = spec
             specs.append(spec)
             names.append(name)
-        config, seed = seating.game_config(body, len(specs))
+        config, seed = seating.game_config(body, len(specs), self.rulesets)
         who = parse_who(body.get("view", "all"), len(specs))
         with self.lock:
             self._make_room()  # before the bots are built (a policy is read from disk)

@@ -77,6 +77,8 @@ class Ruleset:
         tables: ``(cfg)`` -> the ruleset's lookup tables.
         sample: ``(view, rng, cfg)`` -> a game consistent with one seat's view.
         params: the ruleset's own named values (a house rule's numbers), free for its hooks.
+        title: the name shown to people (the browser's game menu); ``derive`` defaults it to
+            the child's ``name``.
     """
 
     name: str
@@ -99,6 +101,7 @@ class Ruleset:
     hand_size: int = 5
     roles: str = "persona"
     params: Mapping[str, Any] = field(default_factory=dict)
+    title: str = "the base game"
 
     def derive(self, name: str, expansion: str, handlers: Registry, **changes: Any) -> Ruleset:
         """A child ruleset: this one with ``changes``; ``symbols``, ``effects`` and ``params``
@@ -107,6 +110,7 @@ class Ruleset:
         for table in ("symbols", "effects", "params"):
             merged = {**getattr(self, table), **changes.pop(table, {})}
             changes[table] = {k: v for k, v in merged.items() if v is not None}
+        changes.setdefault("title", name)
         return replace(
             self, name=name, expansion=expansion, parent=self, handlers=handlers, **changes
         )
@@ -155,6 +159,13 @@ def register_ruleset(ruleset: Ruleset, game_class: type) -> None:
 def find_ruleset(expansion: str | None = None) -> Ruleset:
     """The ruleset selected by ``GameConfig.expansion`` (None: the base game)."""
     return _entry(expansion)[0]
+
+
+def derives_from(expansion: str | None, name: str) -> bool:
+    """Whether the ruleset selected by ``expansion`` is the ruleset ``name`` or derives from it
+    (what its state, views and pictures hold: a house variant of the base game has none of the
+    expansion's pieces)."""
+    return any(r.name == name for r in find_ruleset(expansion).lineage())
 
 
 def game_class(expansion: str | None = None) -> type:

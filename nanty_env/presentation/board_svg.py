@@ -15,6 +15,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from nanty_env.engine import Game, GameConfig, tables_for
+from nanty_env.engine.ruleset import derives_from
 from nanty_env.presentation.board_layout import (
     AREAS,
     BRIDGES,
@@ -100,7 +101,9 @@ class _Picture:
         self.cfg = cfg
         self.n = view["num_players"]
         self.theme = cfg.theme
-        self.x = cfg.expansion is not None  # the expansion: track, Elder Ones, building types
+        self.x = derives_from(
+            cfg.expansion, "cthulhu"
+        )  # the expansion: track, Elder Ones, building types
         self.words: Any = words_for(cfg.theme, self.n, cfg)
         self.t: Any = tables_for(cfg)
         self.terms = self.t.data.themes[cfg.theme]

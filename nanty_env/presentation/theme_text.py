@@ -18,6 +18,7 @@ from functools import cache
 
 from nanty_env.data.model import THEMES
 from nanty_env.engine import tables
+from nanty_env.engine.ruleset import find_ruleset
 
 NAME_MARK = "†"
 """Follows a card name borrowed from the other theme."""
@@ -29,9 +30,9 @@ TERMS = ("agents", "agent", "grenadiers", "grenadier", "citizens", "citizen", "t
 
 
 def game_title(theme: str, expansion: str | None = None) -> str:
-    """The game's title in ``theme`` (with the expansion's name in an expansion game)."""
+    """The game's title in ``theme`` (with the ruleset's title in a game of another ruleset)."""
     title = tables().data.themes[theme]["game_title"]
-    return f"{title}: The Rise of Cthulhu" if expansion else title
+    return f"{title}: {find_ruleset(expansion).title}" if expansion else title
 
 
 def card_name(card_id: str, theme: str, own: str = "") -> str:

@@ -63,9 +63,9 @@ DIGEST_FIELDS = (
 )
 
 # The expansion's state adds the Insanity level, the Elder Ones, the Great Old One boards, the
-# objectives, the face-up cards and the building types (``CthulhuGame.to_dict``).
-CTHULHU_DIGEST_FIELDS = (
-    *DIGEST_FIELDS,
+# objectives, the face-up cards and the building types (``CthulhuGame.to_dict``); the digest
+# covers those of them that a game's state has, whatever its ruleset.
+EXPANSION_DIGEST_FIELDS = (
     "insanity",
     "elder_area",
     "elder_owner",
@@ -88,10 +88,10 @@ class RecordError(ValueError):
 
 
 def state_digest(game: Game) -> str:
-    """A short fingerprint of the game's documented state (see ``DIGEST_FIELDS``; an
-    expansion game's also covers ``CTHULHU_DIGEST_FIELDS``)."""
+    """A short fingerprint of the game's documented state (see ``DIGEST_FIELDS``, and those of
+    ``EXPANSION_DIGEST_FIELDS`` that the state has)."""
     state = game.to_dict()
-    keys = DIGEST_FIELDS if game.cfg.expansion is None else CTHULHU_DIGEST_FIELDS
+    keys = DIGEST_FIELDS + tuple(k for k in EXPANSION_DIGEST_FIELDS if k in state)
     payload = json.dumps({k: state[k] for k in keys}, sort_keys=True, separators=(",", ":"))
     return "sha256:" + hashlib.sha256(payload.encode()).hexdigest()
 

@@ -267,3 +267,41 @@ def test_watch_bots_play_pause_step_and_reveal(tmp_path, tmp_path_factory) -> No
         browser.close()
     assert errors == []
     print("screenshots in", shots)
+
+
+@pytest.mark.slow
+def test_a_plug_in_ruleset_in_the_game_menu(tmp_path) -> None:
+    """A server started with a plug-in ruleset (``nanty serve --expansion sixes``) lists it in
+    both game menus by its title, and a game chosen there is played in it to the end."""
+    from tests.rulesets.house import NAME
+
+    errors: list[str] = []
+    app = create_app(tmp_path, rulesets=("cthulhu", NAME))
+    with serving(app) as url, sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        page = browser.new_page(viewport={"width": 1600, "height": 1000})
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url + "/")
+        page.wait_for_selector(f"#expansion option[value='{NAME}']", state="attached")
+        titles = ["the base game", "The Rise of Cthulhu", "Sixes (a house variant)"]
+        for menu in ("#expansion", "#watch-expansion"):
+            assert page.locator(f"{menu} option").all_inner_texts() == titles
+        page.select_option("#expansion", NAME)
+        page.select_option("#bot-1", "random")
+        page.select_option("#bot-2", "none")
+        page.select_option("#bot-3", "none")
+        page.fill("#seed", "5")
+        page.select_option("#speed", "0")
+        page.click("#start")
+        for _ in range(3000):
+            page.wait_for_selector(".choice:not([disabled]), #result:not([hidden])", timeout=60_000)
+            if page.is_visible("#result"):
+                break
+            page.click(".choice >> nth=0")
+        assert page.inner_text("#result").startswith("Game over.")
+        browser.close()
+    (path,) = tmp_path.iterdir()
+    rec = load_record(path)
+    assert rec["config"]["expansion"] == NAME and check_record(rec).ok
+    assert errors == []

@@ -229,6 +229,7 @@ def test_summary_reports_the_runs_wall_time_not_the_sum_of_games(tmp_path):
         (["coverage", "--expansion", "cthulhu", "--content", "afile"], ["cannot parse TOML"]),
         (["coverage", "--plot", "afile/x.png"], ["--plot", "cannot make the folder"]),
         (["coverage", "--bots", "random"], ["--bots names 1 bots"]),
+        (["serve", "--expansion", "martians"], ["--expansion", "martians"]),
     ],
 )
 def test_input_mistakes_of_every_command_end_in_one_line(

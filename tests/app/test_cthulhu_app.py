@@ -75,7 +75,11 @@ def test_the_browser_ui_offers_and_plays_the_expansion(tmp_path):
     from nanty_app.server import create_app
 
     client = TestClient(create_app(tmp_path), base_url="http://127.0.0.1:8000")
-    assert 'value="cthulhu"' in client.get("/").text
+    menu = client.get("/api/bots").json()["games"]
+    assert menu == [
+        {"expansion": "", "title": "the base game"},
+        {"expansion": "cthulhu", "title": "The Rise of Cthulhu"},
+    ]
     r = client.post("/api/games", json={"bots": ["random"], "seed": 2, "expansion": "cthulhu"})
     assert r.status_code == 201, r.text
     state = r.json()

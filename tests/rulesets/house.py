@@ -51,6 +51,7 @@ HOUSE_SIXES = BASE_RULESET.derive(
     hand_size=HAND_SIZE,
     points=house_points,
     tables=house_tables,
+    title="Sixes (a house variant)",
 )
 
 

@@ -225,3 +225,42 @@ def test_an_installed_plug_in_is_loaded_only_when_named_on_the_command_line(monk
     assert ruleset.load_ruleset(NAME).expansion == NAME  # registered: nothing imported
     assert imported == ["tests.rulesets.nines_plugin"]
     assert ruleset.plugin_modules() == ("tests.rulesets.house",)
+
+
+def test_the_web_page_offers_it_when_the_server_is_told_to(tmp_path):
+    """``nanty serve --expansion sixes`` (here ``create_app(rulesets=...)``): the game menu lists
+    it with its title, a whole game is played and recorded in it through the API, and a server
+    not told of it refuses it."""
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+
+    from nanty_app.server import create_app
+    from nanty_env.storage.records import check_record, load_record
+
+    client = TestClient(
+        create_app(tmp_path, rulesets=("cthulhu", NAME)), base_url="http://127.0.0.1:8000"
+    )
+    menu = client.get("/api/bots").json()["games"]
+    assert [g["expansion"] for g in menu] == ["", "cthulhu", NAME]
+    assert menu[2]["title"] == "Sixes (a house variant)"
+    r = client.post("/api/games", json={"bots": ["heuristic"], "seed": 3, **HOUSE})
+    assert r.status_code == 201, r.text
+    state = r.json()
+    assert state["expansion"] == NAME
+    while not state["over"]:
+        if not state["your_turn"]:
+            state = client.post(f"/api/games/{state['id']}/advance", json={"max": 50}).json()
+            continue
+        pick = state["choices"][-1]["action"]
+        state = client.post(f"/api/games/{state['id']}/act", json={"action": pick}).json()
+    rec = load_record(tmp_path / state["record"])
+    assert rec["config"]["expansion"] == NAME and check_record(rec).ok
+    watch = client.post("/api/watch", json={"bots": ["random", "random"], "seed": 1, **HOUSE})
+    assert watch.status_code == 201, watch.text
+
+    default = TestClient(create_app(tmp_path / "other"), base_url="http://127.0.0.1:8000")
+    assert NAME not in [g["expansion"] for g in default.get("/api/bots").json()["games"]]
+    refused = default.post("/api/games", json={"bots": ["random"], **HOUSE})
+    assert refused.status_code == 400 and "expansion" in refused.json()["error"]
+    with pytest.raises(ValueError, match="martians"):
+        create_app(tmp_path, rulesets=("martians",))

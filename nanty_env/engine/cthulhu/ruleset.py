@@ -25,6 +25,7 @@ CTHULHU_RULESET = BASE_RULESET.derive(
     "cthulhu",
     "cthulhu",
     CTHULHU,
+    title="The Rise of Cthulhu",
     symbols=CTHULHU_SYMBOLS,
     effects=X_EFFECTS,
     ability_actions=abilities.ability_actions,
