@@ -4,8 +4,9 @@ For every decision of every game (2, 3 and 4 players over a spread of configurat
 base game and of the Cthulhu expansion: ``--ruleset``, both by default, alternating):
 
 * the state's invariants (``nanty_env.engine.validation.check_game``: piece counts, each card
-  in exactly one place, ranges, seats, every frame of the decision stack, the outcome; for
-  the expansion also ``cthulhu.invariants.violations``, the Insanity level never falling);
+  in exactly one place, ranges, seats, every frame of the decision stack, the outcome, the
+  expansion's own laws among them; for the expansion also the Insanity level never falling,
+  ``cthulhu.invariants.state_violations``);
 * a JSON round trip (``to_dict`` -> ``json`` -> ``from_dict``, validated) that must rebuild
   the same state, player and legal actions;
 * illegal-action probes (``--probes`` integers that are not legal, plus -1 and the first
@@ -38,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nanty_env.engine import Game, GameConfig, IllegalActionError, check_game
-from nanty_env.engine.cthulhu.invariants import violations
+from nanty_env.engine.cthulhu.invariants import state_violations
 
 CONFIGS: dict[str, tuple[dict[str, Any], ...]] = {
     "base": (
@@ -168,7 +169,7 @@ def check(g: Game, insanity: int | None) -> None:
     """Every invariant of ``g`` (and the expansion's, the level not below ``insanity``)."""
     check_game(g)
     if g.has_elders:
-        bad = violations(g, insanity)
+        bad = state_violations(g, insanity)  # check_game ran the shared laws
         if bad:
             raise Violation(f"expansion invariants: {bad}")
 

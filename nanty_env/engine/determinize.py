@@ -75,6 +75,15 @@ def sample_hands(
 Hidden = Callable[[dict[str, Any], np.random.Generator, GameConfig], dict[str, Any]]
 
 
+def sample_roles(
+    rng: np.random.Generator, seat: int, n: int, own: int, unseen: list[int]
+) -> list[int]:
+    """Every seat's secret role: ``seat``'s ``own``, each other's drawn from ``unseen``
+    (shuffled in place; the roles not drawn are left in it)."""
+    rng.shuffle(unseen)
+    return [own if q == seat else unseen.pop() for q in range(n)]
+
+
 def sample_base(view: dict[str, Any], rng: np.random.Generator, cfg: GameConfig) -> Game:
     """The base game's sampler: hands and draw pile, then personalities and the event deck."""
     return sample_game(view, rng, cfg, base_hidden)
@@ -86,8 +95,7 @@ def base_hidden(view: dict[str, Any], rng: np.random.Generator, cfg: GameConfig)
     seat, n = view["seat"], view["num_players"]
     own, seen = view["personality"], set(view["known_unused_personalities"])
     hidden = [x for x in personality_deck(cfg) if x != own and x not in seen]
-    rng.shuffle(hidden)
-    persona = [own if q == seat else hidden.pop() for q in range(n)]
+    persona = sample_roles(rng, seat, n, own, hidden)
     events_left = [e for e in range(len(tables().data.events)) if e not in view["events_done"]]
     rng.shuffle(events_left)
     return {

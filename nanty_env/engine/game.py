@@ -69,6 +69,12 @@ class Game(GameState):
     ruleset: ClassVar[Ruleset]
     _options: ClassVar[dict[str, Options]]
     _act: ClassVar[dict[str, Act]]
+    # the state fields a ruleset's game class adds to the base game's, saved after them by
+    # ``to_dict`` and read back by ``_load``: integers, and lists of integers (kept as tuples
+    # that clones share, but those in ``extra_copied``)
+    extra_scalars: ClassVar[tuple[str, ...]] = ()
+    extra_lists: ClassVar[tuple[str, ...]] = ()
+    extra_copied: ClassVar[frozenset[str]] = frozenset()
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -150,6 +156,10 @@ class Game(GameState):
         )
         d["rng"] = rng_state(self.rng)
         d["log"] = list(self.log)
+        for name in self.extra_scalars:
+            d[name] = getattr(self, name)
+        for name in self.extra_lists:
+            d[name] = list(getattr(self, name))
         return d
 
     @classmethod
@@ -223,6 +233,11 @@ class Game(GameState):
             except ValueError as e:
                 raise InvalidStateError(f"rng: {e}") from e
         g.log = GameLog(d.get("log", []))
+        for name in g.extra_scalars:
+            setattr(g, name, int(d[name]))
+        for name in g.extra_lists:
+            items = [int(x) for x in d[name]]
+            setattr(g, name, items if name in g.extra_copied else tuple(items))
 
     # ------------------------------------------------------------------ hand edits
     def resume(self) -> None:

@@ -1,8 +1,8 @@
 """Setting up a game: pieces, money, personalities, the two decks and the first player.
 
-The steps every ruleset shares (``empty_state``, ``place_start_agents``, ``shuffle_events``,
-``deal_decks``, ``start_game``) are here; a ruleset's game class deals with them in its own
-order (``cthulhu.setup``)."""
+The steps every ruleset shares (``empty_state``, ``place_start_agents``, ``deal_roles``,
+``shuffle_events``, ``deal_decks``, ``start_game``) are here; a ruleset's game class deals with
+them in its own order (``cthulhu.setup``)."""
 
 from __future__ import annotations
 
@@ -57,6 +57,15 @@ def place_start_agents(g: GameState) -> None:
         g.trouble[a] = 1
 
 
+def deal_roles(
+    rng: np.random.Generator, pool: list[int], n: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Shuffle ``pool`` (secret roles: personalities, objectives ...) and deal one to each of
+    ``n`` seats; the rest are set aside unseen (sorted: their order says nothing)."""
+    rng.shuffle(pool)
+    return tuple(pool[:n]), tuple(sorted(pool[n:]))
+
+
 def shuffle_events(g: GameState, rng: np.random.Generator) -> None:
     events = list(range(len(g.t.data.events)))
     rng.shuffle(events)
@@ -84,10 +93,7 @@ def deal(g: GameState, cfg: GameConfig, rng: np.random.Generator) -> None:
     empty_state(g, cfg)
     g.rng = rng
     place_start_agents(g)
-    pool = personality_deck(cfg)
-    rng.shuffle(pool)
-    g.persona = tuple(pool[: g.n])
-    g.persona_pool = tuple(sorted(pool[g.n :]))  # set aside unseen: their order says nothing
+    g.persona, g.persona_pool = deal_roles(rng, personality_deck(cfg), g.n)
     shuffle_events(g, rng)
     deal_decks(g, rng, top_first=True)  # grey, then red
     start_game(g, rng)

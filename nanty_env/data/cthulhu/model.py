@@ -146,46 +146,41 @@ class CthulhuEvent(Event):
 
 
 @record
-class ElderOne(_Titled):
-    """An Elder One: hit points (HP) and a once-per-turn ability acting on its area."""
+class _PackItem(_Titled):
+    """An item of the pack with a name, rules text and provenance; the kinds below add their
+    own fields."""
 
     index: int
     id: str
     title: str
+    text: str
+    source: str
+    reason: str
+
+
+@record
+class ElderOne(_PackItem):
+    """An Elder One: hit points (HP) and a once-per-turn ability acting on its area."""
+
     hp: int
     ability: str
     params: Mapping[str, int]
-    text: str
-    source: str
-    reason: str
 
 
 @record
-class GreatOldOne(_Titled):
+class GreatOldOne(_PackItem):
     """A Great Old One player board: its once-per-turn ability (not an action)."""
 
-    index: int
-    id: str
-    title: str
     ability: str
     params: Mapping[str, int]
-    text: str
-    source: str
-    reason: str
 
 
 @record
-class Objective(_Titled):
+class Objective(_PackItem):
     """A secret objective: thresholds by player count (any one met wins) or the Sloth rule."""
 
-    index: int
-    id: str
-    title: str
     rule: str
     goals: Mapping[int, Mapping[str, int]]
-    text: str
-    source: str
-    reason: str
 
     def goal(self, num_players: int) -> Mapping[str, int]:
         """The thresholds for ``num_players`` (empty for Sloth)."""
@@ -204,19 +199,13 @@ class TrackLevel(_Record):
 
 
 @record
-class BuildingType(_Titled):
+class BuildingType(_PackItem):
     """A building type: its Building card's cost and ability."""
 
-    index: int
-    id: str
-    title: str
     number: int
     cost: int
     ability: str
     params: Mapping[str, int]
-    text: str
-    source: str
-    reason: str
 
 
 @record

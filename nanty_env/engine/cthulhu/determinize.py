@@ -16,7 +16,7 @@ import numpy as np
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu.state import ELDER_BIT, GOO_BIT
 from nanty_env.engine.cthulhu.tables import cthulhu_tables
-from nanty_env.engine.determinize import sample_game
+from nanty_env.engine.determinize import sample_game, sample_roles
 from nanty_env.engine.game import Game
 
 
@@ -34,8 +34,7 @@ def cthulhu_hidden(view: dict[str, Any], rng: np.random.Generator, cfg: GameConf
     seat, n, turn = view["seat"], view["num_players"], view["turn"]
     own = view["objective"]
     hidden = [x for x in range(len(t.data.objectives)) if x != own]
-    rng.shuffle(hidden)
-    objective = [own if q == seat else hidden.pop() for q in range(n)]
+    objective = sample_roles(rng, seat, n, own, hidden)
     bottom = list(view["event_deck_bottom"])
     never_drawn = [e for e in range(len(t.data.events)) if e not in bottom]
     rng.shuffle(never_drawn)

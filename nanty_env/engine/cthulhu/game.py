@@ -19,7 +19,13 @@ from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu import effects, flow, pieces, setup, symbols, validation  # noqa: F401
 from nanty_env.engine.cthulhu.describe import describe_cthulhu_action
 from nanty_env.engine.cthulhu.ruleset import CTHULHU_RULESET
-from nanty_env.engine.cthulhu.state import X_COPIED_LISTS, X_LISTS, X_SCALARS, CthulhuState
+from nanty_env.engine.cthulhu.state import (
+    X_COPIED_LISTS,
+    X_LISTS,
+    X_SCALARS,
+    CthulhuState,
+    elders_per_area,
+)
 from nanty_env.engine.cthulhu.view import player_view
 from nanty_env.engine.game import Game
 from nanty_env.engine.ruleset import register_ruleset
@@ -29,6 +35,9 @@ class CthulhuGame(CthulhuState, Game):
     """A game of the expansion (its extra fields: :class:`CthulhuState`)."""
 
     __slots__ = ()
+    extra_scalars = X_SCALARS
+    extra_lists = X_LISTS
+    extra_copied = X_COPIED_LISTS
 
     # ------------------------------------------------------------------ construction
     def deal(self, cfg: GameConfig, rng: np.random.Generator) -> None:
@@ -51,28 +60,13 @@ class CthulhuGame(CthulhuState, Game):
         g.eo = self.eo
         return g  # type: ignore[return-value]
 
-    def to_dict(self) -> dict[str, Any]:
-        d = super().to_dict()
-        d["insanity"] = self.insanity
-        for name in X_LISTS:
-            d[name] = list(getattr(self, name))
-        return d
-
     @classmethod
     def _check_schema_extra(cls, d: dict[str, Any]) -> None:
         validation.check_schema(d, X_SCALARS, X_LISTS)
 
     def _load(self, d: dict[str, Any], validate: bool = False) -> None:
-        super()._load(d, validate)
-        self.insanity = int(d["insanity"])
-        for name in X_LISTS:
-            items = [int(x) for x in d[name]]
-            setattr(self, name, items if name in X_COPIED_LISTS else tuple(items))
-        eo = [0] * len(self.gren)
-        for a in self.elder_area:
-            if a >= 0:
-                eo[a] += 1
-        self.eo = tuple(eo)
+        super()._load(d, validate)  # the fields of X_SCALARS and X_LISTS too
+        self.eo = elders_per_area(self.elder_area)
 
     # ------------------------------------------------------------------ queries
     def view(self, seat: int) -> dict[str, Any]:

@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from nanty_env.engine import position
-from nanty_env.engine.actions import NUM_AREAS
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.cthulhu import pieces
+from nanty_env.engine.cthulhu import pieces, setup
 from nanty_env.engine.cthulhu.game import CthulhuGame
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
 from nanty_env.engine.game import Game
@@ -105,9 +104,7 @@ def build_position(
     g.btype = area_row(
         {name: building_type(kind, t) for name, (_, kind) in (buildings or {}).items()}, -1, t
     )
-    r = t.num_elders
-    g.elder_area, g.elder_owner, g.elder_arrived = (-1,) * r, (-1,) * r, (-1,) * r
-    g.elder_hits, g.eo = (0,) * r, (0,) * NUM_AREAS
+    setup.empty_elders(g)
     for name, (seat, where) in (elders or {}).items():
         pieces.set_elder(g, elder(name, t), area(where, t), seat, 0)
     g.insanity = insanity

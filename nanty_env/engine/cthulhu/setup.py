@@ -23,25 +23,26 @@ def empty_state(g: CthulhuState, cfg: GameConfig) -> None:
     setup.empty_state(g, cfg)
     g.btype, g.faceup = (-1,) * NUM_AREAS, []
     g.insanity = START_LEVEL
+    empty_elders(g)
+
+
+def empty_elders(g: CthulhuState) -> None:
+    """Every Elder One of the pack in the pool (none on the board, none arrived or hit)."""
     r = g.t.num_elders
     g.elder_area, g.elder_owner, g.elder_arrived = (-1,) * r, (-1,) * r, (-1,) * r
-    g.elder_hits = (0,) * r
-    g.eo = (0,) * NUM_AREAS
+    g.elder_hits, g.eo = (0,) * r, (0,) * NUM_AREAS
 
 
 def deal(g: CthulhuState, cfg: GameConfig, rng: np.random.Generator) -> None:
     """Fill ``g`` with a freshly set-up expansion game."""
     empty_state(g, cfg)
     g.rng = rng
-    boards = list(range(len(g.t.data.great_old_ones)))
-    rng.shuffle(boards)
-    g.goo = tuple(boards[: g.n])
+    g.goo = setup.deal_roles(rng, list(range(len(g.t.data.great_old_ones))), g.n)[0]
     setup.place_start_agents(g)
     setup.shuffle_events(g, rng)
     setup.deal_decks(g, rng, top_first=False)  # purple, then yellow on top of it
     refill_face_up(g)
-    objectives = list(range(len(g.t.data.objectives)))
-    rng.shuffle(objectives)
-    g.objective = tuple(objectives[: g.n])
-    g.objective_pool = tuple(sorted(objectives[g.n :]))  # set aside unseen: order says nothing
+    g.objective, g.objective_pool = setup.deal_roles(
+        rng, list(range(len(g.t.data.objectives))), g.n
+    )
     setup.start_game(g, rng)

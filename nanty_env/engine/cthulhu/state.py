@@ -7,6 +7,7 @@ surface on top, as ``Game`` does over ``GameState``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from nanty_env.data.cthulhu.model import MAX_ELDER_ONES
@@ -66,3 +67,12 @@ class CthulhuState(GameState):
     def elder_areas_of(self, seat: int) -> list[int]:
         """Areas of the Elder Ones ``seat`` controls (for the minion adjacency rule)."""
         return [a for a, o in zip(self.elder_area, self.elder_owner, strict=True) if o == seat]
+
+
+def elders_per_area(elder_area: Sequence[int]) -> tuple[int, ...]:
+    """``eo`` as ``elder_area`` places the Elder Ones: how many stand in each area."""
+    eo = [0] * A.NUM_AREAS
+    for a in elder_area:
+        if a >= 0:
+            eo[a] += 1
+    return tuple(eo)

@@ -17,8 +17,10 @@ from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.validation import (
     AREA,
     Domain,
+    _in_range,
     _int_list,
     _is_int,
+    _length,
     _turn_frame,
     fail,
     register_check,
@@ -76,7 +78,6 @@ def _refill(g: CthulhuState, f: dict[str, Any], where: str) -> None:
 _UP = ("up",)
 register_frame_kind("turn", ("s",), stages=4, rule=_turn_frame, lower=True, ruleset="cthulhu")
 register_frame_kind("relocate_building", ("a", "half"), _UP, ruleset="cthulhu")
-register_frame_kind("half_build", (), _UP, ruleset="cthulhu")
 register_frame_kind("build_type", ("a", "half"), _UP, ruleset="cthulhu")
 register_frame_kind("refill", ("left",), rule=_refill, ruleset="cthulhu")
 register_frame_kind("take_faceup", (), _UP, ruleset="cthulhu")
@@ -111,17 +112,14 @@ def check_schema(d: Mapping[str, Any], scalars: Sequence[str], lists: Sequence[s
     for name in lists:
         _int_list(d[name], name)
     n = d["n"]
-    for name, size in (("goo", n), ("objective", n), ("btype", 12)):
-        if len(d[name]) != size:
-            fail(name, f"must have {size} entries, has {len(d[name])}")
+    for name, size in (("goo", n), ("objective", n), ("btype", NUM_AREAS)):
+        _length(d[name], size, name)
     elders = len(d["elder_area"])
     for name in ("elder_owner", "elder_arrived", "elder_hits"):
         if len(d[name]) != elders:
             fail(name, f"must have one entry per Elder One ({elders})")
-    for name, low, high in (("elder_area", -1, NUM_AREAS), ("elder_owner", -1, n)):
-        for e, x in enumerate(d[name]):
-            if not low <= x < high:
-                fail(f"{name}[{e}]", f"{x} is outside [{low}, {high})")
+    _in_range(d["elder_area"], -1, NUM_AREAS, "elder_area")
+    _in_range(d["elder_owner"], -1, n, "elder_owner")
 
 
 @register_check("cthulhu")

@@ -49,22 +49,23 @@ def sloth_holders(g: CthulhuState) -> tuple[int, ...]:
     return tuple(s for s in range(g.n) if objective(g, s).rule == SLOTH)
 
 
-def end_by_deck(g: CthulhuState) -> None:
-    """A player cannot refill: Sloth's holder wins, else the most points."""
+def _sloth_or_points(g: CthulhuState, sloth_reason: str, points_reason: str) -> None:
+    """End the game: Sloth's holder wins (``sloth_reason``), else the most points."""
     sloth = sloth_holders(g)
     if sloth:
-        g.finish(Outcome(sloth, "deck_exhausted:objective", all_points(g)))
+        g.finish(Outcome(sloth, sloth_reason, all_points(g)))
     else:
-        g.finish(score_outcome(g, "deck_exhausted:points"))
+        g.finish(score_outcome(g, points_reason))
+
+
+def end_by_deck(g: CthulhuState) -> None:
+    """A player cannot refill: Sloth's holder wins, else the most points."""
+    _sloth_or_points(g, "deck_exhausted:objective", "deck_exhausted:points")
 
 
 def end_by_doomsday(g: CthulhuState) -> None:
     """The Insanity marker reached 13: Sloth's holder wins, else the most points."""
-    sloth = sloth_holders(g)
-    if sloth:
-        g.finish(Outcome(sloth, "doomsday", all_points(g)))
-    else:
-        g.finish(score_outcome(g, "doomsday"))
+    _sloth_or_points(g, "doomsday", "doomsday")
 
 
 def points(g: CthulhuState, seat: int) -> int:
