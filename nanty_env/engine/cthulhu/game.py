@@ -17,7 +17,7 @@ import numpy as np
 # Importing these modules registers the expansion's frame handlers.
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu import effects, flow, pieces, setup, symbols, validation  # noqa: F401
-from nanty_env.engine.cthulhu.describe import describe_cthulhu_action
+from nanty_env.engine.cthulhu.describe import CTHULHU_VOCABULARY
 from nanty_env.engine.cthulhu.ruleset import CTHULHU_RULESET
 from nanty_env.engine.cthulhu.state import X_COPIED_LISTS, X_LISTS, X_SCALARS, CthulhuState
 from nanty_env.engine.cthulhu.view import player_view
@@ -29,6 +29,7 @@ class CthulhuGame(CthulhuState, Game):
     """A game of the expansion (its extra fields: :class:`CthulhuState`)."""
 
     __slots__ = ()
+    vocabulary = CTHULHU_VOCABULARY
 
     # ------------------------------------------------------------------ construction
     def deal(self, cfg: GameConfig, rng: np.random.Generator) -> None:
@@ -85,9 +86,6 @@ class CthulhuGame(CthulhuState, Game):
         every type not on the board under ``seat``'s buildings; from a view,
         ``cthulhu.view.building_reserve_of_view``)."""
         return pieces.reserve(self, seat)
-
-    def action_to_string(self, action: int, seat: int | None = None) -> str:
-        return describe_cthulhu_action(self, action, self.current_player if seat is None else seat)
 
 
 register_ruleset(CTHULHU_RULESET, CthulhuGame)
