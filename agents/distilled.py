@@ -22,6 +22,7 @@ from agents.shipped import ShippedPolicyBot, shipped_policy_file
 TEACHERS: dict[str, str] = {
     "heuristic": "heuristic",
     "hint": "heuristic:learned=1:robust=1:durable=1",
+    "learned": "learned",
 }
 
 
@@ -70,8 +71,8 @@ class DistilledBot(ShippedPolicyBot):
     """The shipped policy network distilled from a teacher bot, for the game's player count.
 
     Args:
-        teacher: which bot's copy to play: ``heuristic`` (HeuristicBot) or ``hint`` (the hint
-            bot ``heuristic:learned=1:robust=1:durable=1``).
+        teacher: which bot's copy to play: ``heuristic`` (HeuristicBot), ``hint`` (the hint
+            bot ``heuristic:learned=1:robust=1:durable=1``) or ``learned``.
         deterministic: the most likely action (default); 0: sample from the policy.
     """
 

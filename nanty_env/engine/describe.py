@@ -1,45 +1,105 @@
-"""Human-readable action descriptions of the base game (``Game.action_to_string``; the
-expansion's game describes its own families with ``cthulhu.describe``)."""
+"""Human-readable action descriptions (``Game.action_to_string``): one skeleton that reads a
+ruleset's :class:`Vocabulary` (its action space, phrase book and fields, see
+:mod:`nanty_env.engine.phrases`). The base game's is :data:`BASE_VOCABULARY`; the expansion's,
+``cthulhu.describe``'s, extends it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
 from nanty_env.engine import actions as A
+from nanty_env.engine.phrases import Book, Field, Fields, absent, extend, say
 from nanty_env.engine.state import GameState
 
 
-def describe_action(g: GameState, action: int, seat: int) -> str:
-    """What ``action`` means for ``seat`` (player-relative arguments made absolute)."""
+class Said(Fields):
+    """An action of ``seat``'s in the light of the decision it answers, when that decision
+    is pending and ``seat``'s (``kind`` and ``symbol`` are ``""`` otherwise)."""
+
+    def __init__(self, g: GameState, seat: int, arg: int, fields: Mapping[str, Field]) -> None:
+        own = g.outcome is None and bool(g.stack) and g.stack[-1]["p"] == seat
+        frame: dict[str, Any] = g.stack[-1] if own else {}
+        kind = frame.get("k", "")
+        syms = g.t.symbols[frame["c"]] if kind == "card" else ()
+        symbol = syms[frame["i"]] if frame.get("i", 0) < len(syms) else ""
+        super().__init__(fields, arg, kind, symbol)
+        self.g, self.seat, self.d, self.frame = g, seat, g.t.data, frame
+
+    def area(self, a: int) -> str:
+        return self.d.areas[a].name(self.g.cfg.theme)
+
+    def card(self, c: int) -> str:
+        return self.d.cards[c].name(self.g.cfg.theme)
+
+    def pawn_area(self) -> str:
+        """The area of the piece a PAWN action names."""
+        return self.area(self.arg // A.PAWN_SLOTS)
+
+
+def _piece(s: Said) -> str:
+    slot, terms = s.arg % A.PAWN_SLOTS, s.d.themes[s.g.cfg.theme]
+    if slot == A.SLOT_GRENADIER:
+        return terms["grenadier"]
+    if slot == A.SLOT_CITIZEN:
+        return terms["citizen"]
+    owner = (s.seat + slot) % s.g.n if s.seat >= 0 else f"+{slot}"
+    return f"{terms['agent']} of player {owner}"
+
+
+BASE_FIELDS: Mapping[str, Field] = {
+    "area": lambda s: s.area(s.arg),
+    "card": lambda s: s.card(s.arg),
+    "player": lambda s: (s.seat + s.arg) % s.g.n if s.seat >= 0 else f"+{s.arg}",
+    "piece": _piece,
+    "pawn_area": Said.pawn_area,
+    "symbol_text": lambda s: s.symbol.replace("_", " ") if s.symbol else absent("no symbol"),
+    "money": lambda s: s.g.t.money[s.frame["c"]],
+    "played": lambda s: s.card(s.frame["c"]),
+}
+"""The fields of the base game's phrases (a :class:`Said` -> a value)."""
+
+BASE_PHRASES: Book = {
+    "PASS": {"*": "pass"},
+    "CONFIRM": {"*": "confirm"},
+    "PLAY_CARD": {"*": "play {card}"},
+    "DISCARD_CARD": {"*": "discard {card}"},
+    "SELECT_CARD": {"*": "select {card}"},
+    "AREA": {"*": "area {area}"},
+    "ABILITY": {"*": "use {area}"},
+    "PLAYER": {"*": "player {player}"},
+    "PAWN": {"*": "{piece} in {pawn_area}"},
+}
+"""The base game's phrases: each family said alike whatever the decision."""
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """A ruleset's words for its actions: its action space, phrases and their fields."""
+
+    space: A.ActionSpace
+    phrases: Book
+    fields: Mapping[str, Field]
+
+    def extend(
+        self, space: A.ActionSpace, phrases: Book, fields: Mapping[str, Field]
+    ) -> Vocabulary:
+        """A child ruleset's vocabulary: its own phrases and fields laid over these."""
+        return Vocabulary(space, extend(self.phrases, phrases), {**self.fields, **fields})
+
+
+BASE_VOCABULARY = Vocabulary(A.BASE_SPACE, BASE_PHRASES, BASE_FIELDS)
+
+
+def describe_action(
+    g: GameState, action: int, seat: int, vocabulary: Vocabulary = BASE_VOCABULARY
+) -> str:
+    """What ``action`` means for ``seat`` (player-relative arguments made absolute), in the
+    words of ``vocabulary`` (the game's ruleset's)."""
     try:
-        act = A.decode(action)
+        act = vocabulary.space.decode(action)
     except ValueError:
         return f"<invalid action {action!r}>"
-    return describe_decoded(g, act, seat)
-
-
-def describe_decoded(g: GameState, act: A.Action, seat: int) -> str:
-    """The words for a decoded action of the base game's families."""
-    d, theme = g.t.data, g.cfg.theme
-    fam, arg = act.family, act.arg
-    if fam == "PASS":
-        return "pass"
-    if fam == "CONFIRM":
-        return "confirm"
-    if fam in ("PLAY_CARD", "DISCARD_CARD", "SELECT_CARD"):
-        verb = {"PLAY_CARD": "play", "DISCARD_CARD": "discard", "SELECT_CARD": "select"}[fam]
-        return f"{verb} {d.cards[arg].name(theme)}"
-    if fam == "AREA":
-        return f"area {d.areas[arg].name(theme)}"
-    if fam == "ABILITY":
-        return f"use {d.areas[arg].name(theme)}"
-    if fam == "PLAYER":
-        return f"player {(seat + arg) % g.n if seat >= 0 else f'+{arg}'}"
-    area, slot = divmod(arg, A.PAWN_SLOTS)
-    terms = d.themes[theme]
-    if slot == A.SLOT_GRENADIER:
-        what = terms["grenadier"]
-    elif slot == A.SLOT_CITIZEN:
-        what = terms["citizen"]
-    else:
-        owner = (seat + slot) % g.n if seat >= 0 else f"+{slot}"
-        what = f"{terms['agent']} of player {owner}"
-    return f"{what} in {d.areas[area].name(theme)}"
+    s = Said(g, seat, act.arg, vocabulary.fields)
+    return say(vocabulary.phrases[act.family], s)

@@ -19,7 +19,7 @@ from nanty_env.engine import abilities, effects, events, flow, reactions, setup,
 from nanty_env.engine import actions as A
 from nanty_env.engine.base_ruleset import BASE_RULESET
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.describe import describe_action
+from nanty_env.engine.describe import BASE_VOCABULARY, Vocabulary, describe_action
 from nanty_env.engine.errors import EngineError, InvalidStateError
 from nanty_env.engine.game_log import GameLog
 from nanty_env.engine.outcome import Outcome, Termination
@@ -75,6 +75,8 @@ class Game(GameState):
     extra_scalars: ClassVar[tuple[str, ...]] = ()
     extra_lists: ClassVar[tuple[str, ...]] = ()
     extra_copied: ClassVar[frozenset[str]] = frozenset()
+    # the words of the ruleset's actions (``describe``): a ruleset's game class names its own
+    vocabulary: ClassVar[Vocabulary] = BASE_VOCABULARY
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -105,7 +107,8 @@ class Game(GameState):
 
     def action_to_string(self, action: int, seat: int | None = None) -> str:
         """A readable description of ``action`` for ``seat`` (default: the current player)."""
-        return describe_action(self, action, self.current_player if seat is None else seat)
+        seat = self.current_player if seat is None else seat
+        return describe_action(self, action, seat, self.vocabulary)
 
     def view(self, seat: int) -> dict[str, Any]:
         """Everything ``seat`` knows (public state, own hand, own personality, own knowledge)."""

@@ -12,10 +12,11 @@ has a question, and each action family a phrase that depends on the decision it 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from nanty_env.engine import GameConfig, Outcome, Termination, tables
 from nanty_env.engine import actions as A
+from nanty_env.engine.phrases import Book, Field, Fields, absent, say
 from nanty_env.presentation.theme_text import card_name, personality_name, themed
 
 Frame = Mapping[str, Any]  # a frame with readable names (``nanty_env.engine.frame_fields``)
@@ -50,193 +51,6 @@ THREATS: Mapping[str, str] = {
     "building": "your building in {area} is about to be destroyed by a random event",
     "holborn": "a random event is about to strike {area}",
 }
-
-
-class Words:
-    """Phrases for one game's theme and player count (cheap to build)."""
-
-    def __init__(self, theme: str, num_players: int) -> None:
-        self.theme = theme
-        self.n = num_players
-        self.t = tables()
-        self.terms = self.t.data.themes[theme]
-        agent = self.terms["agent"]
-        self.a_agent = ("an " if agent[0] in "aeiou" else "a ") + agent
-        # the ruleset's vocabulary (an expansion's ``Words`` subclass replaces them)
-        self.space = A.BASE_SPACE
-        self.questions = QUESTIONS
-        self.pass_words = PASS_WORDS
-        self.threats = THREATS
-        self.symbol_words = SYMBOL_WORDS
-
-    def symbol(self, sym: str) -> str:
-        """What a card symbol does, in words."""
-        return self.symbol_words.get(sym, sym).format(a_agent=self.a_agent)
-
-    # ------------------------------------------------------------------ names
-    def card(self, c: int) -> str:
-        if c == HIDDEN_CARD:
-            return "a hidden card"
-        card = self.t.data.cards[c]
-        return card_name(card.id, self.theme, card.name(self.theme))
-
-    def area(self, a: int) -> str:
-        return self.t.data.areas[a].name(self.theme)
-
-    def player(self, seat: int) -> str:
-        return f"player {seat}"
-
-    def pawn(self, owner: int, area: int) -> str:
-        """``owner``: a seat, or -1 grenadier / -2 new citizen (``board.GRENADIER/CITIZEN``)."""
-        if owner == -1:
-            what = self.terms["grenadier"]
-        elif owner == -2:
-            what = self.terms["citizen"]
-        else:
-            what = f"{self.terms['agent']} of player {owner}"
-        return f"{what} in {self.area(area)}"
-
-    def personality(self, k: int) -> str:
-        return personality_name(k, self.theme)
-
-    # ------------------------------------------------------------------ decisions
-    def question(self, frame: Frame) -> str:
-        """What the decision at the top of the stack asks its seat, as a sentence."""
-        ask = self.questions.get(frame["kind"])
-        if ask is None:
-            return "decide"
-        return themed(ask(self, frame), self.theme)
-
-    def knowers(self, frame: Frame, action: int) -> tuple[int, ...] | None:
-        """The only seats allowed to know which card ``action`` names (giving, selling or
-        keeping a card passes it face down), or ``None`` when the choice is public."""
-        if self.space.decode(action).family == "SELECT_CARD" and frame["kind"] in PRIVATE_SELECT:
-            other = frame.get("to", frame.get("target", frame["player"]))
-            return tuple(sorted({frame["player"], other}))
-        return None
-
-    def choice(self, frame: Frame, action: int, *, hide_card: bool = False) -> str:
-        """What ``action`` does at the decision ``frame`` (taken by ``frame["player"]``); with
-        ``hide_card`` a card passed face down is called "a card" (see :meth:`knowers`)."""
-        return themed(self._choice(frame, action, hide_card=hide_card), self.theme)
-
-    def _choice(self, frame: Frame, action: int, *, hide_card: bool = False) -> str:
-        """:meth:`choice` in the working vocabulary (a ruleset's subclass adds its own)."""
-        act = self.space.decode(action)
-        seat, kind = frame["player"], frame["kind"]
-        fam, arg = act.family, act.arg
-        if fam == "PASS":
-            return self._pass(frame)
-        if fam == "CONFIRM":
-            return self._confirm(frame)
-        if fam == "PLAY_CARD":
-            if kind == "react":
-                says = REACT_WORDS.get(self.t.data.cards[arg].effect, "play {card} in reply")
-                return says.format(card=self.card(arg), agent=self.terms["agent"])
-            return f"play {self.card(arg)}"
-        if fam == "DISCARD_CARD":
-            if kind != "discard" and "interrupt" in self.t.data.cards[arg].symbols:
-                return f"discard {self.card(arg)} ({INTERRUPT_DISCARD})"
-            return f"discard {self.card(arg)}"
-        if fam == "SELECT_CARD":
-            verb = SELECT_VERBS.get(kind, "choose {card}")
-            card = "a card" if hide_card else self.card(arg)
-            return verb.format(card=card, **_players(frame))
-        if fam == "ABILITY":
-            return self._ability(arg, kind)
-        if fam == "PLAYER":
-            q = (seat + arg) % self.n
-            verb = PLAYER_VERBS.get(kind, "player {q}")
-            if kind == "transfer":
-                verb = "player {q} pays" if frame.get("step", 0) == 0 else "player {q} receives"
-            return verb.format(q=q)
-        if fam == "AREA":
-            return self._area_choice(frame, arg)
-        area, slot = divmod(arg, A.PAWN_SLOTS)
-        return self._pawn_choice(frame, area, slot)
-
-    def hint(self, action: int) -> str:
-        """What the card an action names does ("" for actions naming no card)."""
-        act = A.decode(action)
-        if act.family in ("PLAY_CARD", "DISCARD_CARD", "SELECT_CARD"):
-            return themed(base_card_words(act.arg, self.theme), self.theme)
-        return ""
-
-    def _symbol(self, frame: Frame) -> str:
-        syms = self.t.symbols[frame["card"]]
-        i = frame["symbol_index"]
-        return syms[i] if i < len(syms) else ""
-
-    def _pass(self, frame: Frame) -> str:
-        kind = frame["kind"]
-        if kind == "card":
-            return f"don't {self.symbol(self._symbol(frame))} (skip this symbol)"
-        return self.pass_words.get(kind, "pass")
-
-    def _confirm(self, frame: Frame) -> str:
-        kind = frame["kind"]
-        if kind == "card":
-            sym = self._symbol(frame)
-            if sym == "money":
-                return f"take £{self.t.money[frame['card']]}"
-            if sym == "scroll":
-                return f"carry out the text of {self.card(frame['card'])}"
-            if sym == "event":
-                return "draw a random event"
-            return self.symbol(sym)
-        if kind == "pay_or":
-            return f"pay £{frame['amount']} to player {frame['to']}"
-        if kind == "money_or_card":
-            return f"pay £{frame['amount']} to player {frame['to']}"
-        if kind == "pay_or_lose_agent":
-            return f"pay £{frame['amount']} to the bank"
-        return "confirm"
-
-    def _ability(self, a: int, kind: str) -> str:
-        t = self.t
-        if kind in ("react", "flood"):
-            return f"pay £{t.ability_params[a].get('cost', 3)} to {self.area(a)} to stay safe"
-        words = ABILITY_WORDS.get(t.ability[a], "use it")
-        words = words.format(a_agent=self.a_agent, **t.ability_params[a])
-        return f"use {self.area(a)}: {words}"
-
-    def _area_choice(self, frame: Frame, a: int) -> str:
-        kind, name = frame["kind"], self.area(a)
-        if kind == "card":
-            sym = self._symbol(frame)
-            if sym == "building":
-                return f"build in {name} for £{self.t.cost[a]}"
-            if sym == "remove_trouble":
-                return f"remove the trouble marker in {name}"
-            return f"place {self.a_agent} in {name}"
-        if kind == "half_build":
-            return f"build in {name} for £{-(-self.t.cost[a] // 2)}"
-        if kind == "buy_building":
-            return f"buy the building in {name} for £{self.t.cost[a]}"
-        verb = AREA_VERBS.get(kind, "{area}")
-        return verb.format(area=name, a_agent=self.a_agent)
-
-    def _pawn_choice(self, frame: Frame, area: int, slot: int) -> str:
-        kind, seat = frame["kind"], frame["player"]
-        if slot == A.SLOT_GRENADIER:
-            owner = -1
-        elif slot == A.SLOT_CITIZEN:
-            owner = -2
-        else:
-            owner = (seat + slot) % self.n
-        own = owner == seat
-        pawn = f"your {self.terms['agent']} in {self.area(area)}" if own else self.pawn(owner, area)
-        if kind == "card":
-            sym = self._symbol(frame)
-            if sym == "agent":  # all twelve agents are out: one is lifted first
-                return f"take {pawn} to place it elsewhere"
-            return f"assassinate the {pawn}" if not own else f"assassinate {pawn}"
-        verb = PAWN_VERBS.get(kind, "{pawn}")
-        return verb.format(pawn=pawn if own else f"the {pawn}")
-
-
-def _players(frame: Frame) -> dict[str, Any]:
-    return {"to": frame.get("to", ""), "t": frame.get("target", "")}
 
 
 def _card_question(w: Words, f: Frame) -> str:
@@ -404,6 +218,102 @@ PAWN_VERBS: Mapping[str, str] = {
 }
 
 
+def _owner(c: Choice) -> int:
+    """The seat whose agent a PAWN action names (-1 grenadier, -2 new citizen)."""
+    slot = c.arg % A.PAWN_SLOTS
+    if slot == A.SLOT_GRENADIER:
+        return -1
+    if slot == A.SLOT_CITIZEN:
+        return -2
+    return (c.seat + slot) % c.w.n
+
+
+def _piece(c: Choice) -> str:
+    area = c.area()
+    if _owner(c) == c.seat:
+        return f"your {c.w.terms['agent']} in {c.w.area(area)}"
+    return c.w.pawn(_owner(c), area)
+
+
+def _react(c: Choice) -> str:
+    says = REACT_WORDS.get(c.w.t.data.cards[c.arg].effect, "play {card} in reply")
+    return says.format(card=c.w.card(c.arg), agent=c.w.terms["agent"])
+
+
+def _ability(c: Choice) -> str:
+    t = c.w.t
+    words = ABILITY_WORDS.get(t.ability[c.arg], "use it")
+    return words.format(a_agent=c.w.a_agent, **t.ability_params[c.arg])
+
+
+BASE_FIELDS: Mapping[str, Field] = {
+    "card": lambda c: "a card" if c.hide_card and c.family == "SELECT_CARD" else c.w.card(c.arg),
+    "react": _react,
+    "interrupt": lambda c: (
+        INTERRUPT_DISCARD if "interrupt" in c.w.t.data.cards[c.arg].symbols else absent("none")
+    ),
+    "to": lambda c: c.frame.get("to", ""),
+    "t": lambda c: c.frame.get("target", ""),
+    "q": lambda c: (c.seat + c.arg) % c.w.n,
+    "transfer_role": lambda c: "pays" if c.frame.get("step", 0) == 0 else "receives",
+    "amount": lambda c: c.frame["amount"],
+    "area": lambda c: c.w.area(c.arg),
+    "area_cost": lambda c: c.w.t.cost[c.arg],
+    "half_cost": lambda c: -(-c.w.t.cost[c.arg] // 2),
+    "ability": _ability,
+    "safe_cost": lambda c: c.w.t.ability_params[c.arg].get("cost", 3),
+    "agent": lambda c: c.w.terms["agent"],
+    "a_agent": lambda c: c.w.a_agent,
+    "symbol_words": lambda c: c.w.symbol(c.symbol),
+    "money": lambda c: c.w.t.money[c.frame["card"]],
+    "played": lambda c: c.w.card(c.frame["card"]),
+    "piece": _piece,
+    "pawn": lambda c: c["piece"] if _owner(c) == c.seat else f"the {c['piece']}",
+}
+"""The values the phrases name, from a :class:`Choice` (a ruleset adds its own)."""
+
+_SAFE = "pay £{safe_cost} to {area} to stay safe"
+_PAY_TO = "pay £{amount} to player {to}"
+
+BASE_PHRASES: Book = {
+    "PASS": {"card": "don't {symbol_words} (skip this symbol)", **PASS_WORDS, "*": "pass"},
+    "CONFIRM": {
+        "card:money": "take £{money}",
+        "card:scroll": "carry out the text of {played}",
+        "card": "{symbol_words}",
+        "pay_or": _PAY_TO,
+        "money_or_card": _PAY_TO,
+        "pay_or_lose_agent": "pay £{amount} to the bank",
+        "*": "confirm",
+    },
+    "PLAY_CARD": {"react": "{react}", "*": "play {card}"},
+    "DISCARD_CARD": {
+        "discard": "discard {card}",
+        "*": ("discard {card} ({interrupt})", "discard {card}"),
+    },
+    "SELECT_CARD": {**SELECT_VERBS, "*": "choose {card}"},
+    "ABILITY": {"react": _SAFE, "flood": _SAFE, "*": "use {area}: {ability}"},
+    "PLAYER": {**PLAYER_VERBS, "transfer": "player {q} {transfer_role}", "*": "player {q}"},
+    "AREA": {
+        "card:building": "build in {area} for £{area_cost}",
+        "card:remove_trouble": "remove the trouble marker in {area}",
+        "card": "place {a_agent} in {area}",
+        "half_build": "build in {area} for £{half_cost}",
+        "buy_building": "buy the building in {area} for £{area_cost}",
+        **AREA_VERBS,
+        "*": "{area}",
+    },
+    "PAWN": {
+        "card:agent": "take {piece} to place it elsewhere",
+        "card": "assassinate {pawn}",
+        **PAWN_VERBS,
+        "*": "{pawn}",
+    },
+}
+"""What each action family says, by the decision it answers (see
+:mod:`nanty_env.engine.phrases`); a ruleset's ``Words`` lays its own over them."""
+
+
 METRIC_WORDS: Mapping[str, str] = {
     "occupied_areas": "{agents} in {k} areas",
     "controlled_areas": "control {k} areas",
@@ -523,6 +433,124 @@ ROLL_WORDS: Mapping[str, str] = {
 }
 
 
+class Words:
+    """Phrases for one game's theme and player count (cheap to build)."""
+
+    # the ruleset's vocabulary (an expansion's ``Words`` subclass replaces them)
+    space: ClassVar[A.ActionSpace] = A.BASE_SPACE
+    questions: ClassVar[Mapping[str, Callable[[Words, Frame], str]]] = QUESTIONS
+    phrases: ClassVar[Book] = BASE_PHRASES
+    fields: ClassVar[Mapping[str, Field]] = BASE_FIELDS
+    threats: ClassVar[Mapping[str, str]] = THREATS
+    symbol_words: ClassVar[Mapping[str, str]] = SYMBOL_WORDS
+    effect_words: ClassVar[Mapping[str, str]] = EFFECT_WORDS
+
+    def __init__(self, theme: str, num_players: int) -> None:
+        self.theme = theme
+        self.n = num_players
+        self.t = tables()
+        self.terms = self.t.data.themes[theme]
+        agent = self.terms["agent"]
+        self.a_agent = ("an " if agent[0] in "aeiou" else "a ") + agent
+
+    def symbol(self, sym: str) -> str:
+        """What a card symbol does, in words."""
+        return self.symbol_words.get(sym, sym).format(a_agent=self.a_agent)
+
+    # ------------------------------------------------------------------ names
+    def card(self, c: int) -> str:
+        if c == HIDDEN_CARD:
+            return "a hidden card"
+        card = self.t.data.cards[c]
+        return card_name(card.id, self.theme, card.name(self.theme))
+
+    def area(self, a: int) -> str:
+        return self.t.data.areas[a].name(self.theme)
+
+    def player(self, seat: int) -> str:
+        return f"player {seat}"
+
+    def pawn(self, owner: int, area: int) -> str:
+        """``owner``: a seat, or -1 grenadier / -2 new citizen (``board.GRENADIER/CITIZEN``)."""
+        if owner == -1:
+            what = self.terms["grenadier"]
+        elif owner == -2:
+            what = self.terms["citizen"]
+        else:
+            what = f"{self.terms['agent']} of player {owner}"
+        return f"{what} in {self.area(area)}"
+
+    def personality(self, k: int) -> str:
+        return personality_name(k, self.theme)
+
+    # ------------------------------------------------------------------ decisions
+    def question(self, frame: Frame) -> str:
+        """What the decision at the top of the stack asks its seat, as a sentence."""
+        ask = self.questions.get(frame["kind"])
+        if ask is None:
+            return "decide"
+        return themed(ask(self, frame), self.theme)
+
+    def knowers(self, frame: Frame, action: int) -> tuple[int, ...] | None:
+        """The only seats allowed to know which card ``action`` names (giving, selling or
+        keeping a card passes it face down), or ``None`` when the choice is public."""
+        if self.space.decode(action).family == "SELECT_CARD" and frame["kind"] in PRIVATE_SELECT:
+            other = frame.get("to", frame.get("target", frame["player"]))
+            return tuple(sorted({frame["player"], other}))
+        return None
+
+    def choice(self, frame: Frame, action: int, *, hide_card: bool = False) -> str:
+        """What ``action`` does at the decision ``frame`` (taken by ``frame["player"]``); with
+        ``hide_card`` a card passed face down is called "a card" (see :meth:`knowers`)."""
+        act = self.space.decode(action)
+        c = Choice(self, frame, act, hide_card)
+        return themed(say(self.phrases[act.family], c), self.theme)
+
+    def hint(self, action: int) -> str:
+        """What the card an action names does ("" for actions naming no card)."""
+        act = self.space.decode(action)
+        if act.family in ("PLAY_CARD", "DISCARD_CARD", "SELECT_CARD"):
+            return self.card_words(act.arg)
+        return ""
+
+    def card_words(self, c: int) -> str:
+        """What card ``c`` does, symbol by symbol (``"place an agent · take £3"``)."""
+        said = symbols_words(c, self.theme, self.t, self.symbol_words, self.effect_words)
+        return themed(said, self.theme)
+
+    def _symbol(self, frame: Frame) -> str:
+        syms = self.t.symbols[frame["card"]]
+        i = frame["symbol_index"]
+        return syms[i] if i < len(syms) else ""
+
+
+class Choice(Fields):
+    """An action of family ``family`` at the decision ``frame``, as :class:`Words` says it
+    (the values of its phrases: :data:`BASE_FIELDS` and a ruleset's own)."""
+
+    def __init__(self, w: Words, frame: Frame, act: A.Action, hide_card: bool) -> None:
+        kind = frame["kind"]
+        super().__init__(w.fields, act.arg, kind, w._symbol(frame) if kind == "card" else "")
+        self.w, self.frame, self.family, self.hide_card = w, frame, act.family, hide_card
+        self.seat: int = frame["player"]
+
+    def area(self) -> int:
+        """The area of the piece a PAWN action names."""
+        return self.arg // A.PAWN_SLOTS
+
+
+def ending(winners: Sequence[int], reason: str) -> tuple[str, str, Termination | None, str]:
+    """Who won (``"player 1 and player 3"``), the verb that agrees, and the saved ``reason``'s
+    termination and detail (``None`` and ``""`` for a reason this version does not know)."""
+    who = " and ".join(f"player {s}" for s in winners) or "nobody"
+    verb = "wins" if len(winners) == 1 else "win"
+    o = Outcome(tuple(winners), reason)
+    try:
+        return who, verb, o.termination, o.detail
+    except KeyError:  # a reason this version does not know: shown as it is
+        return who, verb, None, ""
+
+
 def base_outcome_words(
     winners: Sequence[int],
     reason: str,
@@ -533,13 +561,7 @@ def base_outcome_words(
     """How a base game ended, in a sentence (not yet themed; :func:`nanty_env.presentation.words.outcome_words`
     themes it and hands an expansion game to its own words)."""
     d = tables().data
-    who = " and ".join(f"player {s}" for s in winners) or "nobody"
-    verb = "wins" if len(winners) == 1 else "win"
-    try:
-        o = Outcome(tuple(winners), reason)
-        kind, detail = o.termination, o.detail
-    except KeyError:  # a reason this version does not know: shown as it is
-        kind, detail = None, ""
+    who, verb, kind, detail = ending(winners, reason)
     if kind is Termination.GOAL:
         idx = d.personality_index.get(detail)
         name = personality_name(idx, theme) if idx is not None else detail
@@ -563,11 +585,6 @@ def base_outcome_words(
     if kind is Termination.RIOTS:
         return f"Riots with eight trouble markers end the game: {who} {verb} on points"
     return f"{who} {verb} ({reason})"
-
-
-def base_card_words(c: int, theme: str) -> str:
-    """What a base-game card does, symbol by symbol (``"place an agent · take £3"``)."""
-    return themed(symbols_words(c, theme, tables(), SYMBOL_WORDS, EFFECT_WORDS), theme)
 
 
 def symbols_words(

@@ -12,18 +12,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from nanty_env.engine import GameConfig, Outcome, Termination
+from nanty_env.engine import GameConfig, Termination
 from nanty_env.engine import actions as A
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
+from nanty_env.engine.phrases import Book, Field, absent, extend
 from nanty_env.presentation.base_words import (
+    BASE_FIELDS,
+    BASE_PHRASES,
     EFFECT_WORDS,
-    PASS_WORDS,
     QUESTIONS,
     SYMBOL_WORDS,
     THREATS,
+    Choice,
     Frame,
     Words,
-    symbols_words,
+    ending,
 )
 from nanty_env.presentation.theme_text import themed
 
@@ -78,26 +81,79 @@ CTHULHU_QUESTIONS: Mapping[str, Any] = {
     "take_faceup": lambda w, f: "Take one of the face-up cards",
 }
 
-CTHULHU_PASS_WORDS: Mapping[str, str] = {
-    **PASS_WORDS,
-    "summon": "summon nothing",
-    "sacrifice": "stop sacrificing",
+
+def _building_price(c: Choice) -> int:
+    cost = c.w.t.data.buildings[c.arg].cost
+    return -(-cost // 2) if c.frame.get("half_price") else cost
+
+
+CTHULHU_FIELDS: Mapping[str, Field] = {
+    **BASE_FIELDS,
+    "elder": lambda c: c.w.t.data.elder_ones[c.arg],
+    "arriving": lambda c: c.w.elder(c.frame["elder"]),
+    "building": lambda c: c.w.t.data.buildings[c.arg],
+    "building_price": _building_price,
+    "face_up": lambda c: c.w.card(c.arg),
+    "own_area": lambda c: absent("another's") if c.arg % A.PAWN_SLOTS else c.w.area(c.area()),
 }
+
+_MOVE_MINION = "move your {agent} from {own_area}"
+_BUILD = "build in {area}"  # a building's price is its type's, chosen next
+
+CTHULHU_PHRASES: Book = extend(
+    BASE_PHRASES,
+    {
+        "ELDER": {
+            "summon": "summon {elder.title} (HP {elder.hp})",
+            "sacrifice": "sacrifice {elder.title} ({elder.hp} hits)",
+            "card:assassinate": "attack {elder.title}",
+            "*": "move {elder.title}",
+        },
+        "ELDER_ABILITY": {"*": "use {elder.title}: {elder.text}"},
+        "GOO_ABILITY": {"*": "use your Great Old One's ability"},
+        "BUILDING_TYPE": {"*": "place a {building.title} (£{building_price})"},
+        "ABILITY": {"*": "use your building in {area}"},
+        "PASS": {"summon": "summon nothing", "sacrifice": "stop sacrificing"},
+        "CONFIRM": {
+            "refill": "draw the top card of the pile",
+            "card:summon": "roll the die to summon an Elder One",
+        },
+        "SELECT_CARD": {
+            "refill": "take the face-up {face_up}",
+            "take_faceup": "take the face-up {face_up}",
+        },
+        "AREA": {
+            "card:building": _BUILD,
+            "half_build": _BUILD,
+            "summon_place": "{arriving} arrives in {area}",
+            "move_minion": "move it to {area}",
+        },
+        "PAWN": {
+            "card:minion": _MOVE_MINION,
+            "pick_minion": _MOVE_MINION,
+            "sacrifice": "sacrifice your {agent} in {own_area} (1 hit)",
+        },
+    },
+)
+"""The expansion's phrases, laid over the base game's."""
 
 
 class CthulhuWords(Words):
     """:class:`~nanty_env.presentation.base_words.Words` for an expansion game (``config``: its content
     pack)."""
 
+    space = A.CTHULHU_SPACE
+    questions = CTHULHU_QUESTIONS
+    phrases = CTHULHU_PHRASES
+    fields = CTHULHU_FIELDS
+    threats = CTHULHU_THREATS
+    symbol_words = CTHULHU_SYMBOL_WORDS
+    effect_words = CTHULHU_EFFECT_WORDS
+
     def __init__(self, theme: str, num_players: int, config: GameConfig | None = None) -> None:
         super().__init__(theme, num_players)
         self.config = config or GameConfig(num_players=num_players, expansion="cthulhu")
         self.t: CthulhuTables = cthulhu_tables(self.config.content)  # type: ignore[assignment]
-        self.space = A.CTHULHU_SPACE
-        self.questions = CTHULHU_QUESTIONS
-        self.pass_words = CTHULHU_PASS_WORDS
-        self.threats = CTHULHU_THREATS
-        self.symbol_words = CTHULHU_SYMBOL_WORDS
 
     # ------------------------------------------------------------------ names
     def elder(self, e: int) -> str:
@@ -117,100 +173,13 @@ class CthulhuWords(Words):
         theme's words)."""
         return themed(self.t.data.objectives[k].text, self.theme)
 
-    # ------------------------------------------------------------------ actions
-    def _choice(self, frame: Frame, action: int, *, hide_card: bool = False) -> str:
-        act = self.space.decode(action)
-        fam, arg, kind = act.family, act.arg, frame["kind"]
-        if fam == "ELDER":
-            return self._elder_choice(frame, arg)
-        if fam == "ELDER_ABILITY":
-            e = self.t.data.elder_ones[arg]
-            return f"use {e.title}: {e.text}"
-        if fam == "GOO_ABILITY":
-            return "use your Great Old One's ability"
-        if fam == "BUILDING_TYPE":
-            b = self.t.data.buildings[arg]
-            price = -(-b.cost // 2) if frame.get("half_price") else b.cost
-            return f"place a {b.title} (£{price})"
-        if fam == "ABILITY" and kind not in ("react", "flood"):
-            return f"use your building in {self.area(arg)}"
-        if fam == "CONFIRM" and kind == "refill":
-            return "draw the top card of the pile"
-        if fam == "SELECT_CARD" and kind in ("refill", "take_faceup"):
-            return f"take the face-up {self.card(arg)}"
-        if fam == "AREA":
-            return self._cthulhu_area(frame, arg)
-        if fam == "PAWN":
-            area, slot = divmod(arg, A.PAWN_SLOTS)
-            if slot == 0 and kind == "sacrifice":
-                return f"sacrifice your {self.terms['agent']} in {self.area(area)} (1 hit)"
-            if slot == 0 and (kind == "pick_minion" or self._card_symbol(frame) == "minion"):
-                return f"move your {self.terms['agent']} from {self.area(area)}"
-        return super()._choice(frame, action, hide_card=hide_card)
-
-    def _card_symbol(self, frame: Frame) -> str:
-        return self._symbol(frame) if frame["kind"] == "card" else ""
-
-    def _elder_choice(self, frame: Frame, e: int) -> str:
-        elder = self.t.data.elder_ones[e]
-        kind = frame["kind"]
-        if kind == "summon":
-            return f"summon {elder.title} (HP {elder.hp})"
-        if kind == "sacrifice":
-            return f"sacrifice {elder.title} ({elder.hp} hits)"
-        if self._card_symbol(frame) == "assassinate":
-            return f"attack {elder.title}"
-        return f"move {elder.title}"
-
-    def _cthulhu_area(self, frame: Frame, a: int) -> str:
-        kind, name = frame["kind"], self.area(a)
-        sym = self._card_symbol(frame)
-        if sym == "minion":
-            return f"place {self.a_agent} in {name}"
-        if sym == "building" or kind == "half_build":
-            return f"build in {name}"
-        if kind == "summon_place":
-            return f"{self.elder(frame['elder'])} arrives in {name}"
-        if kind == "move_minion":
-            return f"move it to {name}"
-        if kind == "relocate_building":
-            return f"move your building from {name}"
-        return super()._choice(frame, A.AREA + a)
-
-    def _confirm(self, frame: Frame) -> str:
-        if frame["kind"] == "card":
-            sym = self._symbol(frame)
-            if sym == "summon":
-                return "roll the die to summon an Elder One"
-            if sym == "insanity":
-                return "advance the Insanity marker"
-        return super()._confirm(frame)
-
-    def hint(self, action: int) -> str:
-        act = self.space.decode(action)
-        if act.family in ("PLAY_CARD", "DISCARD_CARD", "SELECT_CARD"):
-            return themed(cthulhu_card_words(act.arg, self.theme, self.config), self.theme)
-        return ""
-
-
-def cthulhu_card_words(c: int, theme: str, config: GameConfig | None = None) -> str:
-    """What an expansion card does, symbol by symbol."""
-    t = cthulhu_tables(None if config is None else config.content)
-    return symbols_words(c, theme, t, CTHULHU_SYMBOL_WORDS, CTHULHU_EFFECT_WORDS)
-
 
 def cthulhu_outcome_words(
     winners: Sequence[int], reason: str, config: GameConfig | None = None
 ) -> str:
     """How an expansion game ended, in a sentence."""
     t = cthulhu_tables(None if config is None else config.content)
-    who = " and ".join(f"player {s}" for s in winners) or "nobody"
-    verb = "wins" if len(winners) == 1 else "win"
-    try:
-        o = Outcome(tuple(winners), reason)
-        kind, detail = o.termination, o.detail
-    except KeyError:  # a reason this version does not know: shown as it is
-        kind, detail = None, ""
+    who, verb, kind, detail = ending(winners, reason)
     if kind is Termination.SUDDEN_DEATH:
         idx = t.data.objective_index.get(detail)
         if idx is None:

@@ -14,12 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nanty_env.engine import GameConfig, Outcome, Termination, frame_fields
-from nanty_env.presentation.base_words import Words, base_card_words, base_outcome_words
-from nanty_env.presentation.cthulhu_words import (
-    CthulhuWords,
-    cthulhu_card_words,
-    cthulhu_outcome_words,
-)
+from nanty_env.presentation.base_words import Words, base_outcome_words
+from nanty_env.presentation.cthulhu_words import CthulhuWords, cthulhu_outcome_words
 from nanty_env.presentation.theme_text import themed
 
 
@@ -103,6 +99,5 @@ def log_lines(game: Any, start: int = 0) -> list[str]:
 def card_words(c: int, theme: str, config: GameConfig | None = None) -> str:
     """What a card does, symbol by symbol (``"place an agent · take £3"``); ``config``: an
     expansion game's (its own cards)."""
-    if config is not None and config.expansion is not None:
-        return themed(cthulhu_card_words(c, theme, config), theme)
-    return base_card_words(c, theme)
+    players = config.num_players if config else 4  # a card's words do not depend on it
+    return words_for(theme, players, config).card_words(c)

@@ -1,99 +1,73 @@
-"""Expansion actions in words, read in the light of the pending decision when it is the
-describing seat's own (``Game.action_to_string``)."""
+"""Expansion actions in words (``Game.action_to_string``): the phrases and fields by which
+*The Rise of Cthulhu* extends the base game's :data:`~nanty_env.engine.describe.BASE_VOCABULARY`
+(read in the light of the pending decision when it is the describing seat's own)."""
 
 from __future__ import annotations
 
-from nanty_env.engine import actions as A
-from nanty_env.engine.cthulhu.state import CthulhuState
-from nanty_env.engine.cthulhu.symbols import summon_price
-from nanty_env.engine.describe import describe_decoded
+from collections.abc import Mapping
 
-_SYMBOL_CONFIRM = {
-    "insanity": "advance the Insanity marker",
-    "summon": "roll the die to summon an Elder One",
+from nanty_env.engine import actions as A
+from nanty_env.engine.cthulhu.symbols import summon_price
+from nanty_env.engine.describe import BASE_VOCABULARY
+from nanty_env.engine.phrases import Book, Field, absent
+
+CTHULHU_FIELDS: Mapping[str, Field] = {
+    "elder": lambda s: s.d.elder_ones[s.arg],
+    "price": lambda s: summon_price(s.g, s.arg, s.frame["roll"]),
+    "elder_area": lambda s: s.area(s.g.elder_area[s.arg]),
+    "elder_from": lambda s: s.area(w) if (w := s.g.elder_area[s.arg]) >= 0 else absent("pool"),
+    "elders": lambda s: len(s.d.elder_ones),
+    "arriving": lambda s: s.d.elder_ones[s.frame["e"]].title,
+    "goo": lambda s: (
+        s.d.great_old_ones[s.g.goo[s.seat]] if 0 <= s.seat < s.g.n else absent("no seat")
+    ),
+    "building": lambda s: s.d.buildings[s.arg],
+    "built": lambda s: s.d.buildings[k].title if (k := s.g.btype[s.arg]) >= 0 else absent("none"),
+    "building_there": lambda s: s.d.buildings[s.g.btype[s.arg]].title,
+    "own_area": lambda s: absent("another's") if s.arg % A.PAWN_SLOTS else s.pawn_area(),
 }
 
+_NO_ELDER = "<Elder One {arg}: the content pack has {elders}>"
+_MOVE_MINION = "move your agent from {own_area}"
 
-def describe_cthulhu_action(g: CthulhuState, action: int, seat: int) -> str:
-    try:
-        act = A.CTHULHU_SPACE.decode(action)
-    except ValueError:
-        return f"<invalid action {action!r}>"
-    d, theme = g.t.data, g.cfg.theme
-    fam, arg = act.family, act.arg
-    f = g.stack[-1] if g.outcome is None and g.stack and g.stack[-1]["p"] == seat else {}
-    kind = f.get("k", "")
-    sym = (
-        g.t.symbols[f["c"]][f["i"]] if kind == "card" and f["i"] < len(g.t.symbols[f["c"]]) else ""
-    )
+CTHULHU_PHRASES: Book = {
+    "ELDER": {
+        "summon": "summon {elder.title} (HP {elder.hp}, £{price})",
+        "sacrifice": "sacrifice {elder.title} ({elder.hp} hits)",
+        "card:assassinate": "attack {elder.title} in {elder_area}",
+        "*": ("move {elder.title} from {elder_from}", "Elder One {elder.title}", _NO_ELDER),
+    },
+    "ELDER_ABILITY": {"*": ("use {elder.title}: {elder.text}", _NO_ELDER)},
+    "GOO_ABILITY": {"*": ("use {goo.title}: {goo.text}", "use your Great Old One")},
+    "BUILDING_TYPE": {"*": "place a {building.title} (£{building.cost})"},
+    "ABILITY": {"*": ("use the {built} in {area}", "use the building in {area}")},
+    "PASS": {
+        "card": "skip the {symbol_text} action",
+        "summon": "summon nothing",
+        "sacrifice": "stop sacrificing",
+        "end": "end the turn",
+    },
+    "CONFIRM": {
+        "refill": "draw the top card of the pile",
+        "card:money": "take £{money}",
+        "card:scroll": "carry out the text of {played}",
+        "card:insanity": "advance the Insanity marker",
+        "card:summon": "roll the die to summon an Elder One",
+    },
+    "SELECT_CARD": {"refill": "take the face-up {card}", "take_faceup": "take the face-up {card}"},
+    "AREA": {
+        "card:minion": "place an agent in {area}",
+        "card:building": "build in {area}",
+        "summon_place": "{arriving} arrives in {area}",
+        "move_minion": "move it to {area}",
+        "relocate_building": "move your {building_there} from {area}",
+    },
+    "PAWN": {
+        "card:minion": _MOVE_MINION,
+        "pick_minion": _MOVE_MINION,
+        "sacrifice": "sacrifice your agent in {own_area} (1 hit)",
+    },
+}
+"""The expansion's phrases, laid over the base game's."""
 
-    def area(a: int) -> str:
-        return d.areas[a].name(theme)
-
-    if fam in ("ELDER", "ELDER_ABILITY") and arg >= len(d.elder_ones):
-        return f"<Elder One {arg}: the content pack has {len(d.elder_ones)}>"
-    if fam == "ELDER":
-        e = d.elder_ones[arg]
-        where = g.elder_area[arg]
-        if kind == "summon":
-            price = summon_price(g, arg, f["roll"])
-            return f"summon {e.title} (HP {e.hp}, £{price})"
-        if kind == "sacrifice":
-            return f"sacrifice {e.title} ({e.hp} hits)"
-        if sym == "assassinate":
-            return f"attack {e.title} in {area(where)}"
-        if where >= 0:
-            return f"move {e.title} from {area(where)}"
-        return f"Elder One {e.title}"
-    if fam == "ELDER_ABILITY":
-        e = d.elder_ones[arg]
-        return f"use {e.title}: {e.text}"
-    if fam == "GOO_ABILITY":
-        goo = d.great_old_ones[g.goo[seat]] if 0 <= seat < g.n else None
-        return f"use {goo.title}: {goo.text}" if goo else "use your Great Old One"
-    if fam == "BUILDING_TYPE":
-        b = d.buildings[arg]
-        return f"place a {b.title} (£{b.cost})"
-    if fam == "ABILITY":
-        k = g.btype[arg]
-        if k >= 0:
-            return f"use the {d.buildings[k].title} in {area(arg)}"
-        return f"use the building in {area(arg)}"
-    if fam == "PASS":
-        if kind == "card" and sym:
-            return f"skip the {sym.replace('_', ' ')} action"
-        if kind == "summon":
-            return "summon nothing"
-        if kind == "sacrifice":
-            return "stop sacrificing"
-        if kind in ("main", "end"):
-            return "end the turn" if kind == "end" else "pass"
-    if fam == "CONFIRM":
-        if kind == "refill":
-            return "draw the top card of the pile"
-        if sym == "money":
-            return f"take £{g.t.money[f['c']]}"
-        if sym == "scroll":
-            return f"carry out the text of {d.cards[f['c']].name(theme)}"
-        if sym in _SYMBOL_CONFIRM:
-            return _SYMBOL_CONFIRM[sym]
-    if fam == "SELECT_CARD" and kind in ("refill", "take_faceup"):
-        return f"take the face-up {d.cards[arg].name(theme)}"
-    if fam == "AREA":
-        if sym == "minion":
-            return f"place an agent in {area(arg)}"
-        if sym == "building":
-            return f"build in {area(arg)}"
-        if kind == "summon_place":
-            return f"{d.elder_ones[f['e']].title} arrives in {area(arg)}"
-        if kind == "move_minion":
-            return f"move it to {area(arg)}"
-        if kind == "relocate_building":
-            return f"move your {d.buildings[g.btype[arg]].title} from {area(arg)}"
-    if fam == "PAWN":
-        a, slot = divmod(arg, A.PAWN_SLOTS)
-        if slot == 0 and (sym == "minion" or kind == "pick_minion"):
-            return f"move your agent from {area(a)}"
-        if slot == 0 and kind == "sacrifice":
-            return f"sacrifice your agent in {area(a)} (1 hit)"
-    return describe_decoded(g, act, seat)
+CTHULHU_VOCABULARY = BASE_VOCABULARY.extend(A.CTHULHU_SPACE, CTHULHU_PHRASES, CTHULHU_FIELDS)

@@ -17,7 +17,7 @@ import numpy as np
 # Importing these modules registers the expansion's frame handlers.
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu import effects, flow, pieces, setup, symbols, validation  # noqa: F401
-from nanty_env.engine.cthulhu.describe import describe_cthulhu_action
+from nanty_env.engine.cthulhu.describe import CTHULHU_VOCABULARY
 from nanty_env.engine.cthulhu.ruleset import CTHULHU_RULESET
 from nanty_env.engine.cthulhu.state import (
     X_COPIED_LISTS,
@@ -38,6 +38,7 @@ class CthulhuGame(CthulhuState, Game):
     extra_scalars = X_SCALARS
     extra_lists = X_LISTS
     extra_copied = X_COPIED_LISTS
+    vocabulary = CTHULHU_VOCABULARY
 
     # ------------------------------------------------------------------ construction
     def deal(self, cfg: GameConfig, rng: np.random.Generator) -> None:
@@ -79,9 +80,6 @@ class CthulhuGame(CthulhuState, Game):
         every type not on the board under ``seat``'s buildings; from a view,
         ``cthulhu.view.building_reserve_of_view``)."""
         return pieces.reserve(self, seat)
-
-    def action_to_string(self, action: int, seat: int | None = None) -> str:
-        return describe_cthulhu_action(self, action, self.current_player if seat is None else seat)
 
 
 register_ruleset(CTHULHU_RULESET, CthulhuGame)
