@@ -6,21 +6,24 @@ is read from what the seat may know: its own hand and personality, public board 
 cards it has learnt about, and the pending decision only when it is the seat's own. Other seats'
 personalities appear only with ``reveal_personalities=True`` (oracle experiments).
 
-:func:`encode` builds a vector from scratch; an :class:`Encoder` (one per env) returns the same
-vectors while rewriting only the blocks whose inputs changed since the seat's last observation.
+:class:`ViewEncoder` is every ruleset's skeleton: a field table and the fill steps the rulesets
+share, from a seat's view, with a small table of what differs (the expansion's module adds its
+own blocks after it). :func:`encode` builds the base game's vector from a game; an
+:class:`Encoder` (one per env) returns the same vectors while rewriting only the blocks whose
+inputs changed since the seat's last observation.
 """
 
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from nanty_env.encoding import obs_fields as F
 from nanty_env.engine import actions as A
-from nanty_env.engine import frame_from_fields, frame_kinds, tables
+from nanty_env.engine import frame_kinds, tables
 
 if TYPE_CHECKING:
     from nanty_env.engine import Game
@@ -31,7 +34,6 @@ NC = A.NUM_CARDS
 NP = len(tables().data.personalities)
 NE = len(tables().data.events)
 KINDS = tuple(frame_kinds())
-KIND_INDEX = {k: i for i, k in enumerate(KINDS)}
 MAX_SYMBOLS = 5
 
 _FIELDS: tuple[F.Field, ...] = (
@@ -54,15 +56,194 @@ _FIELDS: tuple[F.Field, ...] = (
 )
 
 
-OBS_LAYOUT: dict[str, slice] = F.field_slices(_FIELDS)
-OBS_SIZE: int = sum(size for _, size, _ in _FIELDS)
+class ViewEncoder:
+    """A ruleset's observation of a seat's dict view (``Game.view``): the fill steps every
+    ruleset shares, over the ruleset's field table. The arguments but ``fields`` and ``kinds``
+    are what differs between rulesets: which fields the shared steps fill, from which entries
+    of the view; a ruleset writes the fields no step fills itself, after calling this.
+
+    Args:
+        fields: the layout's ``(name, size, meaning)`` rows, in order.
+        kinds: the decision kinds, in the order of the ``decision`` one-hot.
+        flags: ``(field, view key)`` of the 0/1 lists marked in a field.
+        piles: ``(field, view key)`` of the lists of indices (cards, events...) marked in a field.
+        role: the view key (and field) of my secret role card, the field of the others' (only
+            when revealed: oracle experiments) and the number of role cards.
+        scalars: ``(view key, divisor)`` of each entry of ``scalars``.
+        seat_keys: the keys of a pending decision's context that may name a seat (the first
+            present marks ``context_player``).
+    """
+
+    def __init__(
+        self,
+        fields: tuple[F.Field, ...],
+        kinds: Sequence[str],
+        *,
+        flags: Sequence[tuple[str, str]],
+        piles: Sequence[tuple[str, str]],
+        role: tuple[str, str, int],
+        scalars: Sequence[tuple[str, int]],
+        seat_keys: tuple[str, ...],
+    ) -> None:
+        self.fields = fields
+        self.layout: dict[str, slice] = F.field_slices(fields)
+        self.size: int = sum(size for _, size, _ in fields)
+        self.off = off = {name: s.start for name, s in self.layout.items()}
+        self.kind_index = {k: i for i, k in enumerate(kinds)}
+        self.flags = [(off[name], key) for name, key in flags]
+        self.piles = [(off[name], key) for name, key in piles]
+        self.role = (role[0], off[role[0]], off[role[1]], role[2])
+        self.scalars = tuple(scalars)
+        self.keys = ("area", seat_keys, "card")
+
+    def __call__(self, view: Mapping[str, Any], reveal: Sequence[int] | None = None) -> np.ndarray:
+        """The observation (float32, length ``size``) of the seat whose view this is, but the
+        ruleset's own fields; ``reveal``: every seat's role card (oracle experiments only)."""
+        out = np.zeros(self.size, dtype=np.float32)
+        x = memoryview(out)  # its item assignment is cheaper than numpy's, with the same rounding
+        seat, n = view["seat"], view["num_players"]
+        rel = [(seat + r) % n for r in range(n)]
+        self._board(x, view, seat, n, rel)
+        self._seats(x, view, seat, n, rel)
+        self._cards(x, view, rel, reveal)
+        self._decision(x, view, seat, n)
+        return out
+
+    def layout_table(self) -> str:
+        """The observation layout as a Markdown table."""
+        return F.fields_table(self.fields)
+
+    def _board(
+        self, x: memoryview, view: Mapping[str, Any], seat: int, n: int, rel: list[int]
+    ) -> None:
+        """``agents``, ``buildings``, ``grenadiers``, ``citizens`` and the ``flags``."""
+        off = self.off
+        pos, agents = off["agents"], view["agents"]
+        for r, q in enumerate(rel):
+            for a, k in enumerate(agents[q]):
+                if k:
+                    x[pos + a * NS + r] = k * 0.25
+        pos, gren, cit = off["buildings"], off["grenadiers"], off["citizens"]
+        neutrals = zip(view["buildings"], view["grenadiers"], view["citizens"], strict=True)
+        for a, (b, k, c) in enumerate(neutrals):
+            if b >= 0:
+                x[pos + a * NS + (b - seat) % n] = 1.0
+            if k:
+                x[gren + a] = k * 0.25
+            if c:
+                x[cit + a] = c / 3
+        for pos, key in self.flags:
+            flags = view[key]
+            if any(flags):  # most are all zero
+                for i, f in enumerate(flags):
+                    if f:
+                        x[pos + i] = 1.0
+
+    def _seats(
+        self, x: memoryview, view: Mapping[str, Any], seat: int, n: int, rel: list[int]
+    ) -> None:
+        """``money`` to ``num_players``: the per-seat blocks, whose turn it is, the players."""
+        money, loans, penalties = view["money"], view["loans"], view["penalties"]
+        hands, agents = view["hand_sizes"], view["agents"]
+        i = self.off["money"]  # the first of ``F.SEATS``' consecutive blocks of NS entries
+        for q in rel:
+            x[i] = money[q] / 50
+            x[i + NS] = len(loans[q])
+            x[i + 2 * NS] = len(penalties[q])
+            x[i + 3 * NS] = hands[q] / 10
+            x[i + 4 * NS] = sum(agents[q]) / 12
+            x[i + 5 * NS] = 1.0  # seat_present
+            i += 1
+        x[self.off["active"] + (view["active"] - seat) % n] = 1.0
+        x[self.off["num_players"] + n - 2] = 1.0
+
+    def _cards(
+        self, x: memoryview, view: Mapping[str, Any], rel: list[int], reveal: Sequence[int] | None
+    ) -> None:
+        """``hand``, ``known_cards``, the role fields and the ``piles``."""
+        _ones(x, self.off["hand"], view["hand"])
+        pos, known = self.off["known_cards"], view["known_cards"]
+        for r in range(1, len(rel)):
+            _ones(x, pos + (r - 1) * NC, known[rel[r]])
+        key, mine, others, roles = self.role
+        x[mine + view[key]] = 1.0
+        if reveal is not None:
+            for r in range(1, len(rel)):
+                x[others + (r - 1) * roles + reveal[rel[r]]] = 1.0
+        for pos, key in self.piles:
+            _ones(x, pos, view[key])
+
+    def _decision(self, x: memoryview, view: Mapping[str, Any], seat: int, n: int) -> None:
+        """``scalars``, the card being resolved and, if mine, the pending decision."""
+        pos = self.off["scalars"]
+        for i, (key, divisor) in enumerate(self.scalars):
+            x[pos + i] = view[key] / divisor
+        if view["resolving"]:  # the card being resolved last: [seat, card, next symbol]
+            _, card, i = view["resolving"][-1]
+            x[self.off["resolving_card"] + card] = 1.0
+            x[self.off["symbol_index"] + min(i, MAX_SYMBOLS - 1)] = 1.0
+        if view["decision"]:
+            self.context(x, view["decision"], view["context"], seat, n)
+
+    def context(
+        self,
+        x: np.ndarray | memoryview,
+        kind: str,
+        f: Mapping[str, Any],
+        seat: int,
+        n: int,
+        keys: tuple[str, tuple[str, ...], str] | None = None,
+    ) -> None:
+        """Mark the pending decision of ``seat``: its ``kind``, ``my_turn_to_act`` and the
+        area, seat and cards its fields ``f`` name (``keys``: the area's, the seat's and the
+        card's keys in ``f``; default a view context's)."""
+        area, seats, card = keys or self.keys
+        off = self.off
+        x[off["decision"] + self.kind_index[kind]] = 1.0
+        x[off["my_turn_to_act"]] = 1.0
+        a = f.get(area, -1)
+        if isinstance(a, int) and 0 <= a < NA:
+            x[off["context_area"] + a] = 1.0
+        for key in seats:
+            q = f.get(key, -1)
+            if isinstance(q, int) and 0 <= q < n:
+                x[off["context_player"] + (q - seat) % n] = 1.0
+                break
+        c = f.get(card, -1)
+        if isinstance(c, int) and 0 <= c < NC:
+            x[off["context_cards"] + c] = 1.0
+        for c in f.get("cards", ()):
+            if 0 <= c < NC:
+                x[off["context_cards"] + c] = 1.0
+
+
+_VIEW = ViewEncoder(
+    _FIELDS,
+    KINDS,
+    flags=[(k, k) for k in ("trouble", "city_retired", "city_gained_this_turn", "abilities_used")],
+    piles=(
+        ("known_unused", "known_unused_personalities"),
+        ("discard", "discard"),
+        ("in_play", "in_play"),
+        ("events_done", "events_done"),
+    ),
+    role=("personality", "revealed_personalities", NP),
+    scalars=(("deck_size", NC), ("event_deck_size", NE), ("turn", 100), ("trouble_count", NA)),
+    # ``from_area`` (an agent's starting area) is ``src`` in the game's frames (``_FRAME_KEYS``),
+    # so the base game has always read it as a seat too
+    seat_keys=("target", "to", "payer", "source", "from_area"),
+)
+_FRAME_KEYS = ("a", ("t", "to", "payer", "src"), "c")  # ``context`` keys in a game's frame
+OBS_LAYOUT: dict[str, slice] = _VIEW.layout
+OBS_SIZE: int = _VIEW.size
 OBS_HIGH = 100.0  # the observation spaces' upper bound (every entry is in [0, OBS_HIGH])
-OFF = {name: s.start for name, s in OBS_LAYOUT.items()}
+OFF = _VIEW.off
+KIND_INDEX = _VIEW.kind_index
 
 
 def layout_table() -> str:
     """The observation layout as a Markdown table."""
-    return F.fields_table(_FIELDS)
+    return _VIEW.layout_table()
 
 
 def _area_layout(n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -112,20 +293,9 @@ _HAND, _KNOWN, _PERSONALITY, _KNOWN_UNUSED, _REVEALED = (
     OFF[name]
     for name in ("hand", "known_cards", "personality", "known_unused", "revealed_personalities")
 )
-_DISCARD, _IN_PLAY, _EVENTS, _SCALARS, _KIND, _CARD, _SYMBOL = (
+_DISCARD, _IN_PLAY, _EVENTS, _SCALARS, _CARD, _SYMBOL = (
     OFF[name]
-    for name in (
-        "discard",
-        "in_play",
-        "events_done",
-        "scalars",
-        "decision",
-        "resolving_card",
-        "symbol_index",
-    )
-)
-_CTX_AREA, _CTX_PLAYER, _CTX_CARDS, _TO_ACT = (
-    OFF[name] for name in ("context_area", "context_player", "context_cards", "my_turn_to_act")
+    for name in ("discard", "in_play", "events_done", "scalars", "resolving_card", "symbol_index")
 )
 
 
@@ -213,32 +383,13 @@ def _decision(m: memoryview, g: Game, seat: int) -> None:
             m[_SYMBOL + min(f["i"], MAX_SYMBOLS - 1)] = 1.0
             break
     if g.outcome is None and stack[-1]["p"] == seat:
-        _context(m, stack[-1], seat, g.n)
+        _VIEW.context(m, stack[-1]["k"], stack[-1], seat, g.n, _FRAME_KEYS)
 
 
-def _ones(m: memoryview, off: int, items: list[int]) -> None:
+def _ones(m: np.ndarray | memoryview, off: int, items: Sequence[int]) -> None:
     """Set ``m[off + i]`` to 1 for every ``i`` in ``items``."""
     for i in items:
         m[off + i] = 1.0
-
-
-def _context(x: np.ndarray | memoryview, f: dict, seat: int, n: int) -> None:
-    """Mark the kind and the context of the pending decision ``f`` of ``seat``."""
-    x[_KIND + KIND_INDEX[f["k"]]] = 1.0
-    x[_TO_ACT] = 1.0
-    a = f.get("a", -1)
-    if isinstance(a, int) and 0 <= a < NA:
-        x[_CTX_AREA + a] = 1.0
-    for key in ("t", "to", "payer", "src"):
-        q = f.get(key, -1)
-        if isinstance(q, int) and 0 <= q < n:
-            x[_CTX_PLAYER + (q - seat) % n] = 1.0
-            break
-    c = f.get("c", -1)
-    if isinstance(c, int) and 0 <= c < NC:
-        x[_CTX_CARDS + c] = 1.0
-    for c in f.get("cards", ()):
-        x[_CTX_CARDS + c] = 1.0
 
 
 def _zeros(start: int, stop: int) -> tuple[slice, memoryview]:
@@ -485,35 +636,44 @@ def legal_mask(legal_actions: Sequence[int], num_actions: int = A.NUM_ACTIONS) -
     return m
 
 
-_MASKS: dict[tuple[int, ...], np.ndarray] = {}  # legal set -> mask; the same sets recur
+# action count -> legal set -> mask (the same sets recur)
+_MASKS: dict[int, dict[tuple[int, ...], np.ndarray]] = {}
 _MASK_CACHE_SIZE = 4096
+_NO_MASKS: dict[tuple[int, ...], np.ndarray] = {}  # always empty
 
 
-def action_mask(g: Game, seat: int) -> np.ndarray:
-    """int8 mask over the action space: the legal actions if ``seat`` decides now, else zeros."""
-    if g.outcome is not None or g.stack[-1]["p"] != seat:
-        return np.zeros(A.NUM_ACTIONS, dtype=np.int8)
-    legal = g.legal
-    m = _MASKS.get(legal)
+def _cached_mask(legal: tuple[int, ...], num_actions: int) -> np.ndarray:
+    """A copy of the mask of ``legal`` over ``num_actions`` actions (kept for next time)."""
+    masks = _MASKS.get(num_actions)
+    if masks is None or len(masks) >= _MASK_CACHE_SIZE:
+        masks = _MASKS[num_actions] = {}
+    m = masks.get(legal)
     if m is None:
-        if len(_MASKS) >= _MASK_CACHE_SIZE:
-            _MASKS.clear()
-        m = _MASKS[legal] = legal_mask(legal)
+        m = masks[legal] = legal_mask(legal, num_actions)
     return m.copy()
 
 
+def action_mask(g: Game, seat: int) -> np.ndarray:
+    """int8 mask over the action space of ``g``'s ruleset (``g.num_actions``): the legal
+    actions if ``seat`` decides now, else zeros."""
+    size = g.num_actions
+    if g.outcome is not None or g.stack[-1]["p"] != seat:
+        return np.zeros(size, dtype=np.int8)
+    m = _MASKS.get(size, _NO_MASKS).get(g.legal)  # the usual case, inline
+    return _cached_mask(g.legal, size) if m is None else m.copy()
+
+
 # The documented no-op of a seat that does not decide, where a face needs every seat to act
-# (``parallel_env``, ``raw_env(agent_order="cycle")``): PASS, the only action its mask allows.
+# (``parallel_env``, ``raw_env(agent_order="cycle")``): PASS, the only action its mask allows
+# (in every ruleset).
 NO_OP = A.PASS
-_NO_OP_MASK = np.zeros(A.NUM_ACTIONS, dtype=np.int8)
-_NO_OP_MASK[NO_OP] = 1
 
 
 def mask_with_no_op(g: Game, seat: int) -> np.ndarray:
-    """int8 mask: the legal actions if ``seat`` decides now, the no-op alone if another seat
-    does, all zero once the game is over."""
+    """int8 mask over ``g``'s action space: the legal actions if ``seat`` decides now, the
+    no-op alone if another seat does, all zero once the game is over."""
     if g.outcome is None and g.stack[-1]["p"] != seat:
-        return _NO_OP_MASK.copy()
+        return _cached_mask((NO_OP,), g.num_actions)
     return action_mask(g, seat)
 
 
@@ -521,22 +681,31 @@ def mask_with_no_op(g: Game, seat: int) -> np.ndarray:
 STATE_SIZE = OBS_SIZE + (NS - 1) * NC + NC + 2 * NP
 
 
+def state_vector(
+    g: Game, obs: np.ndarray, pool: Sequence[int], roles: int, extra: int = 0
+) -> np.ndarray:
+    """A full-state vector for centralised critics: ``obs`` (seat 0's observation with every
+    role revealed), every other hand, the draw pile's contents and the set-aside role cards
+    ``pool`` (one-hot over ``roles``), then ``extra`` zeros for the ruleset to fill."""
+    size = len(obs)
+    x = np.zeros(size + (NS - 1) * NC + NC + roles + extra, dtype=np.float32)
+    x[:size] = obs
+    m = memoryview(x)  # cheaper item assignment than numpy's
+    for r in range(1, g.n):
+        _ones(m, size + (r - 1) * NC, g.hands[r])
+    off = size + (NS - 1) * NC
+    _ones(m, off, g.deck)
+    _ones(m, off + NC, pool)
+    return x
+
+
 def encode_state(g: Game) -> np.ndarray:
     """Full-state vector for centralised critics: seat 0's observation with everything
-    revealed, plus every other hand, the draw pile contents and the set-aside personalities."""
-    x = np.zeros(STATE_SIZE, dtype=np.float32)
-    x[:OBS_SIZE] = encode(g, 0, reveal_personalities=True)
-    off = OBS_SIZE
-    for r in range(1, g.n):
-        for c in g.hands[r]:
-            x[off + (r - 1) * NC + c] = 1.0
-    off += (NS - 1) * NC
-    for c in g.deck:
-        x[off + c] = 1.0
-    off += NC
-    for p in g.persona_pool:
-        x[off + p] = 1.0
-    off += NP
+    revealed, plus every other hand, the draw pile contents, the set-aside personalities and
+    each seat's personality (``(seat + 1) / 4`` at its card)."""
+    obs = encode(g, 0, reveal_personalities=True)
+    x = state_vector(g, obs, g.persona_pool, NP, NP)
+    off = STATE_SIZE - NP
     for s, p in enumerate(g.persona):
         x[off + p] = max(x[off + p], (s + 1) / NS)
     return x
@@ -545,66 +714,7 @@ def encode_state(g: Game) -> np.ndarray:
 def encode_view(view: dict, *, reveal: list[int] | None = None) -> np.ndarray:
     """The same vector as :func:`encode`, built from a seat's dict view (``Game.view``), for
     bots that only ever receive views. ``reveal``: all seats' personalities (oracle only)."""
-    x = np.zeros(OBS_SIZE, dtype=np.float32)
-    seat, n = view["seat"], view["num_players"]
-    rel = [(seat + r) % n for r in range(n)]
-    off = OFF["agents"]
-    for r, q in enumerate(rel):
-        for a, k in enumerate(view["agents"][q]):
-            if k:
-                x[off + a * NS + r] = k * 0.25
-    off = OFF["buildings"]
-    for a, b in enumerate(view["buildings"]):
-        if b >= 0:
-            x[off + a * NS + (b - seat) % n] = 1.0
-    x[OFF["grenadiers"] : OFF["grenadiers"] + NA] = np.asarray(view["grenadiers"]) * 0.25
-    x[OFF["citizens"] : OFF["citizens"] + NA] = np.asarray(view["citizens"], np.float32) / 3
-    for name, key in (
-        ("trouble", "trouble"),
-        ("city_retired", "city_retired"),
-        ("city_gained_this_turn", "city_gained_this_turn"),
-        ("abilities_used", "abilities_used"),
-    ):
-        x[OFF[name] : OFF[name] + NA] = view[key]
-    for r, q in enumerate(rel):
-        x[OFF["money"] + r] = view["money"][q] / 50
-        x[OFF["loans"] + r] = len(view["loans"][q])
-        x[OFF["penalties"] + r] = len(view["penalties"][q])
-        x[OFF["hand_sizes"] + r] = view["hand_sizes"][q] / 10
-        x[OFF["agents_on_board"] + r] = sum(view["agents"][q]) / 12
-        x[OFF["seat_present"] + r] = 1.0
-    x[OFF["active"] + (view["active"] - seat) % n] = 1.0
-    x[OFF["num_players"] + n - 2] = 1.0
-    for c in view["hand"]:
-        x[OFF["hand"] + c] = 1.0
-    for r in range(1, n):
-        for c in view["known_cards"][rel[r]]:
-            x[OFF["known_cards"] + (r - 1) * NC + c] = 1.0
-    x[OFF["personality"] + view["personality"]] = 1.0
-    for p in view["known_unused_personalities"]:
-        x[OFF["known_unused"] + p] = 1.0
-    if reveal is not None:
-        for r in range(1, n):
-            x[OFF["revealed_personalities"] + (r - 1) * NP + reveal[rel[r]]] = 1.0
-    for name in ("discard", "in_play"):
-        for c in view[name]:
-            x[OFF[name] + c] = 1.0
-    for e in view["events_done"]:
-        x[OFF["events_done"] + e] = 1.0
-    s = OFF["scalars"]
-    x[s : s + 4] = (
-        view["deck_size"] / NC,
-        view["event_deck_size"] / NE,
-        view["turn"] / 100,
-        view["trouble_count"] / NA,
-    )
-    if view["resolving"]:  # the card being resolved last: [seat, card, next symbol]
-        _, card, i = view["resolving"][-1]
-        x[OFF["resolving_card"] + card] = 1.0
-        x[OFF["symbol_index"] + min(i, MAX_SYMBOLS - 1)] = 1.0
-    if view["decision"]:
-        _context(x, frame_from_fields({"kind": view["decision"], **view["context"]}), seat, n)
-    return x
+    return _VIEW(view, reveal)
 
 
 def view_action_mask(view: dict) -> np.ndarray:
