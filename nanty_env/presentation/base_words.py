@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from nanty_env.engine import GameConfig, Outcome, Termination, tables
+from nanty_env.engine import GameConfig, Outcome, Termination, tables, tables_for
 from nanty_env.engine import actions as A
 from nanty_env.engine.phrases import Book, Field, Fields, absent, say
 from nanty_env.presentation.theme_text import card_name, personality_name, themed
@@ -445,10 +445,10 @@ class Words:
     symbol_words: ClassVar[Mapping[str, str]] = SYMBOL_WORDS
     effect_words: ClassVar[Mapping[str, str]] = EFFECT_WORDS
 
-    def __init__(self, theme: str, num_players: int) -> None:
+    def __init__(self, theme: str, num_players: int, config: GameConfig | None = None) -> None:
         self.theme = theme
         self.n = num_players
-        self.t = tables()
+        self.t = tables() if config is None else tables_for(config)
         self.terms = self.t.data.themes[theme]
         agent = self.terms["agent"]
         self.a_agent = ("an " if agent[0] in "aeiou" else "a ") + agent

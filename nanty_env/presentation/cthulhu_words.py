@@ -151,9 +151,8 @@ class CthulhuWords(Words):
     effect_words = CTHULHU_EFFECT_WORDS
 
     def __init__(self, theme: str, num_players: int, config: GameConfig | None = None) -> None:
-        super().__init__(theme, num_players)
         self.config = config or GameConfig(num_players=num_players, expansion="cthulhu")
-        self.t: CthulhuTables = cthulhu_tables(self.config.content)  # type: ignore[assignment]
+        super().__init__(theme, num_players, self.config)
 
     # ------------------------------------------------------------------ names
     def elder(self, e: int) -> str:

@@ -14,17 +14,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nanty_env.engine import GameConfig, Outcome, Termination, frame_fields
+from nanty_env.engine.ruleset import derives_from
 from nanty_env.presentation.base_words import Words, base_outcome_words
 from nanty_env.presentation.cthulhu_words import CthulhuWords, cthulhu_outcome_words
 from nanty_env.presentation.theme_text import themed
 
 
 def words_for(theme: str, num_players: int, config: GameConfig | None = None) -> Words:
-    """The :class:`Words` of ``config``'s ruleset (the expansion's vocabulary for an expansion
-    game; the base game's otherwise)."""
-    if config is not None and config.expansion is not None:
+    """The :class:`Words` of ``config``'s ruleset (the expansion's vocabulary for a game with the
+    expansion's pieces; the base game's, over the ruleset's own tables, otherwise)."""
+    if config is not None and derives_from(config.expansion, "cthulhu"):
         return CthulhuWords(theme, num_players, config)
-    return Words(theme, num_players)
+    return Words(theme, num_players, config)
 
 
 def view_config(view: Mapping[str, Any], config: GameConfig | None) -> GameConfig | None:
@@ -59,7 +60,9 @@ def outcome_words(
     :class:`~nanty_env.engine.Outcome`'s termination and detail (an expansion game's ending in
     the expansion's words). ``config`` adds the goal met; ``personalities`` (every seat's,
     shown once the game is over) name the personality that won when the draw pile ran out."""
-    if (config is not None and config.expansion is not None) or _expansion_reason(reason):
+    if (config is not None and derives_from(config.expansion, "cthulhu")) or _expansion_reason(
+        reason
+    ):
         said = cthulhu_outcome_words(winners, reason, config)
     else:
         said = base_outcome_words(winners, reason, theme, config, personalities)

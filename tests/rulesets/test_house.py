@@ -264,3 +264,20 @@ def test_the_web_page_offers_it_when_the_server_is_told_to(tmp_path):
     assert refused.status_code == 400 and "expansion" in refused.json()["error"]
     with pytest.raises(ValueError, match="martians"):
         create_app(tmp_path, rulesets=("martians",))
+
+
+def test_its_words_and_pictures_are_the_base_games_over_its_own_cards():
+    """A variant of the base game is told and drawn as the base game (no Insanity track, no
+    Elder Ones), with its own card's name, and titled by the ruleset."""
+    from nanty_env.presentation.board_svg import board_svg
+    from nanty_env.presentation.theme_text import game_title
+    from nanty_env.presentation.words import decision_words, words_for
+
+    g = build_position(3, config=cfg(), hands=[["the_house_cat"], ["mr_bent"], ["groat"]])
+    assert words_for("nanty", 3, g.cfg).card(CAT) == "The House Cat"
+    _, choices = decision_words(g.view(0), "nanty", g.cfg)
+    assert any("The House Cat" in text for a, text in choices if a == A.PLAY_CARD + CAT)
+    assert words_for("nanty", 3, GameConfig(num_players=3)).card(CAT) != "The House Cat"
+    svg = board_svg(g.view(0), g.cfg, ["a", "b", "c"])
+    assert "<svg" in svg and "nsanity" not in svg
+    assert game_title("nanty", NAME).endswith(": Sixes (a house variant)")
