@@ -282,7 +282,8 @@ async function advance(max) {
 
 // ------------------------------------------------------------------ replay
 let record = null; // {name, total}
-let position = 0;
+let position = 0; // the step shown, or asked for while its answer is on the way
+let stepAsked = 0; // numbers the step requests: only the last one's answer is shown
 let autoplayTimer = null;
 
 async function loadRecordList() {
@@ -347,8 +348,12 @@ async function openRecord(name) {
 
 async function goTo(k) {
   if (!record) return;
+  // Quick clicks count from the step asked for, not from the one still shown.
+  position = k;
+  const asked = ++stepAsked;
   try {
     const step = await api("GET", `/api/records/${encodeURIComponent(record.name)}/step/${k}`);
+    if (asked !== stepAsked) return; // a later click has asked for another step
     record.total = step.total;
     position = step.index;
     showTable("replay-", step);
