@@ -18,3 +18,11 @@ cdef class GameState:
 
     @cython.locals(g=GameState)
     cpdef clone(self)
+
+
+# the module's row helpers, called directly from the compiled rules (their .pxd cimports them)
+cpdef empty_rows(n)
+cpdef with_row(rows, i, row)
+cpdef with_appended(rows, i, item)
+cpdef with_item(row, i, value)
+cpdef with_cell(rows, i, j, value)
