@@ -18,6 +18,12 @@ cdef class GameState:
 
     @cython.locals(g=GameState)
     cpdef clone(self)
+    # the frame loop: a frame and the handler tables are dicts (``state.Frame``,
+    # ``Ruleset.frame_handlers``)
+    @cython.locals(f=dict)
+    cpdef apply(self, action)
+    @cython.locals(f=dict, options=dict)
+    cpdef _advance(self)
 
 
 # the module's row helpers, called directly from the compiled rules (their .pxd cimports them)
