@@ -51,7 +51,8 @@ def source_hash(path: Path) -> str:
     return h.hexdigest()
 
 
-_CIMPORT = re.compile(rb"^from\s+([\w.]+)\s+cimport", re.MULTILINE)
+# "from M cimport name" and "cimport M as name": the modules a .pxd cimports
+_CIMPORT = re.compile(rb"^(?:from|cimport)\s+([\w.]+)", re.MULTILINE)
 
 
 def module_path(name: str) -> Path:

@@ -4,8 +4,8 @@ turn the card was gained, and void while a grenadier stands in the area. Holborn
 
 from __future__ import annotations
 
-from nanty_env.engine import actions as A
 from nanty_env.engine import board
+from nanty_env.engine.actions import AREA, DISCARD_CARD, PASS
 from nanty_env.engine.cards import discard_from_hand, draw_cards
 from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pop
 from nanty_env.engine.state import GameState
@@ -54,7 +54,7 @@ def use_ability(g: GameState, p: int, a: int) -> None:
     t = g.t
     kind, params = t.ability[a], t.ability_params[a]
     g.ability_used |= 1 << a
-    name = t.data.areas[a].name(g.cfg.theme)
+    name = t.data.areas[a].name(g.cfg.theme) if g.cfg.log else ""  # only for the log
     if kind == "take_money":
         g.money[p] += params["amount"]
         g.say(f"player {p} uses {name}: takes £{params['amount']}")
@@ -86,53 +86,62 @@ def discard_frame(p: int, *, need: int, most: int, pay: int = 0) -> Frame:
     return {"k": "discard", "p": p, "need": need, "left": most, "pay": pay}
 
 
+def discard_options(g: GameState, f: Frame) -> list[int] | None:
+    hand = g.hands[f["p"]]
+    if f["left"] <= 0 or not hand:
+        pop(g)
+        return None
+    out = sorted(DISCARD_CARD + c for c in hand)
+    if f["need"] <= 0:
+        out.insert(0, PASS)
+    return out
+
+
+def discard_act(g: GameState, f: Frame, a: int) -> None:
+    if a == PASS:
+        pop(g)
+        return
+    p = f["p"]
+    discard_from_hand(g, p, a - DISCARD_CARD)
+    if f["pay"]:
+        g.money[p] += f["pay"]
+    f["left"] -= 1
+    f["need"] -= 1
+
+
 @handler("discard", "discard a card from your hand (or stop)")
 class Discard:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        hand = g.hands[f["p"]]
-        if f["left"] <= 0 or not hand:
-            pop(g)
-            return None
-        out = sorted(A.DISCARD_CARD + c for c in hand)
-        if f["need"] <= 0:
-            out.insert(0, A.PASS)
-        return out
+    options = staticmethod(discard_options)
+    act = staticmethod(discard_act)
 
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        if a == A.PASS:
-            pop(g)
-            return
-        p = f["p"]
-        discard_from_hand(g, p, a - A.DISCARD_CARD)
-        if f["pay"]:
-            g.money[p] += f["pay"]
-        f["left"] -= 1
-        f["need"] -= 1
+
+def trouble_off_options(g: GameState, f: Frame) -> list[int] | None:
+    return choices_or_pop(g, [AREA + a for a in f["areas"] if g.trouble[a]])
+
+
+def trouble_off_act(g: GameState, f: Frame, a: int) -> None:
+    pop(g)
+    g.trouble[a - AREA] = 0
+    g.say(f"player {f['p']} removes the trouble marker in area {a - AREA + 1}")
 
 
 @handler("trouble_off", "choose a trouble marker to remove")
 class TroubleOff:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        return choices_or_pop(g, [A.AREA + a for a in f["areas"] if g.trouble[a]])
+    options = staticmethod(trouble_off_options)
+    act = staticmethod(trouble_off_act)
 
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        pop(g)
-        g.trouble[a - A.AREA] = 0
-        g.say(f"player {f['p']} removes the trouble marker in area {a - A.AREA + 1}")
+
+def trouble_on_options(g: GameState, f: Frame) -> list[int] | None:
+    return choices_or_pop(g, [AREA + a for a in f["areas"] if not g.trouble[a]])
+
+
+def trouble_on_act(g: GameState, f: Frame, a: int) -> None:
+    pop(g)
+    g.trouble[a - AREA] = 1
+    g.say(f"player {f['p']} places a trouble marker in area {a - AREA + 1}")
 
 
 @handler("trouble_on", "choose where to place a trouble marker")
 class TroubleOn:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        return choices_or_pop(g, [A.AREA + a for a in f["areas"] if not g.trouble[a]])
-
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        pop(g)
-        g.trouble[a - A.AREA] = 1
-        g.say(f"player {f['p']} places a trouble marker in area {a - A.AREA + 1}")
+    options = staticmethod(trouble_on_options)
+    act = staticmethod(trouble_on_act)

@@ -8,8 +8,7 @@ is in ``scoring``.
 
 from __future__ import annotations
 
-from nanty_env.engine import actions as A
-from nanty_env.engine.actions import NUM_AREAS
+from nanty_env.engine.actions import NUM_AREAS, SLOT_CITIZEN, SLOT_GRENADIER, pawn_action
 from nanty_env.engine.frames import call
 from nanty_env.engine.state import GameState, with_cell, with_item
 from nanty_env.engine.tables import BUILDINGS_PER_PLAYER
@@ -159,7 +158,8 @@ def build(g: GameState, p: int, a: int, factor: float) -> None:
     g.money[p] -= price
     if own_buildings(g, p) >= BUILDINGS_PER_PLAYER:
         call(g, {"k": "relocate_building", "p": p, "a": a})
-        g.say(f"player {p} pays £{price} to build in {area_name(g, a)}")
+        if g.cfg.log:
+            g.say(f"player {p} pays £{price} to build in {area_name(g, a)}")
         return
     place_building(g, p, a)
     if g.cfg.log:
@@ -169,9 +169,9 @@ def build(g: GameState, p: int, a: int, factor: float) -> None:
 # ---------------------------------------------------------------------- pawns as targets
 def pawn_owner(g: GameState, p: int, slot: int) -> int:
     """Owner code of a PAWN slot relative to ``p``."""
-    if slot == A.SLOT_GRENADIER:
+    if slot == SLOT_GRENADIER:
         return GRENADIER
-    if slot == A.SLOT_CITIZEN:
+    if slot == SLOT_CITIZEN:
         return CITIZEN
     return (p + slot) % g.n
 
@@ -179,9 +179,9 @@ def pawn_owner(g: GameState, p: int, slot: int) -> int:
 def owner_slot(g: GameState, p: int, owner: int) -> int:
     """PAWN slot of ``owner`` relative to ``p``."""
     if owner == GRENADIER:
-        return A.SLOT_GRENADIER
+        return SLOT_GRENADIER
     if owner == CITIZEN:
-        return A.SLOT_CITIZEN
+        return SLOT_CITIZEN
     return (owner - p) % g.n
 
 
@@ -200,11 +200,11 @@ def assassination_targets(
             continue
         for q in range(n):
             if q != p and g.agents[q][a]:
-                out.append(A.pawn_action(a, (q - p) % n))
+                out.append(pawn_action(a, (q - p) % n))
         if grenadiers and g.gren[a]:
-            out.append(A.pawn_action(a, A.SLOT_GRENADIER))
+            out.append(pawn_action(a, SLOT_GRENADIER))
         if g.cit[a]:
-            out.append(A.pawn_action(a, A.SLOT_CITIZEN))
+            out.append(pawn_action(a, SLOT_CITIZEN))
     out.sort()  # relative slots are not in absolute-seat order
     return out
 

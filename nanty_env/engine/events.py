@@ -67,13 +67,15 @@ def zeppelin_crash(g: GameState, p: int) -> None:
     _remove_agents_in(g, p, a)
 
 
+def ev_clear_trouble_options(g: GameState, f: Frame) -> list[int] | None:
+    pop(g)
+    g.trouble[f["a"]] = 0
+    return None
+
+
 @handler("ev_clear_trouble", "Zeppelin Crash: the trouble marker goes (automatic)")
 class ClearTrouble:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        pop(g)
-        g.trouble[f["a"]] = 0
-        return None
+    options = staticmethod(ev_clear_trouble_options)
 
 
 def flood(g: GameState, p: int) -> None:
@@ -93,37 +95,40 @@ def flood(g: GameState, p: int) -> None:
         )
 
 
+def flood_options(g: GameState, f: Frame) -> list[int] | None:
+    p, fl = f["p"], f["fl"]
+    for i, a in enumerate(fl):
+        if g.agents[p][a] > f["stay"][i]:
+            out = [A.AREA + d for d in g.t.neighbours[a] if d not in fl]
+            if holborn_usable(g, p):
+                out.append(A.ABILITY + g.t.holborn)
+            return out
+    if not f["seats"]:
+        pop(g)
+    else:
+        f["p"], f["seats"] = f["seats"][0], f["seats"][1:]
+        f["stay"] = (0,) * len(fl)
+    return None
+
+
+def flood_act(g: GameState, f: Frame, a: int) -> None:
+    p, fl = f["p"], f["fl"]
+    i = next(i for i, x in enumerate(fl) if g.agents[p][x] > f["stay"][i])
+    if a >= A.ABILITY:
+        g.money[p] -= HOLBORN_COST
+        stay = list(f["stay"])
+        stay[i] += 1
+        f["stay"] = tuple(stay)
+        g.say(f"player {p} pays Holborn: an agent stays in area {fl[i] + 1}")
+    else:
+        board.move_pawn(g, p, fl[i], a - A.AREA)
+        g.say(f"player {p} moves an agent from area {fl[i] + 1} to area {a - A.AREA + 1}")
+
+
 @handler("flood", "Flood: move your next flooded agent to a dry neighbour (or pay Holborn)")
 class Flood:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        p, fl = f["p"], f["fl"]
-        for i, a in enumerate(fl):
-            if g.agents[p][a] > f["stay"][i]:
-                out = [A.AREA + d for d in g.t.neighbours[a] if d not in fl]
-                if holborn_usable(g, p):
-                    out.append(A.ABILITY + g.t.holborn)
-                return out
-        if not f["seats"]:
-            pop(g)
-        else:
-            f["p"], f["seats"] = f["seats"][0], f["seats"][1:]
-            f["stay"] = (0,) * len(fl)
-        return None
-
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        p, fl = f["p"], f["fl"]
-        i = next(i for i, x in enumerate(fl) if g.agents[p][x] > f["stay"][i])
-        if a >= A.ABILITY:
-            g.money[p] -= HOLBORN_COST
-            stay = list(f["stay"])
-            stay[i] += 1
-            f["stay"] = tuple(stay)
-            g.say(f"player {p} pays Holborn: an agent stays in area {fl[i] + 1}")
-        else:
-            board.move_pawn(g, p, fl[i], a - A.AREA)
-            g.say(f"player {p} moves an agent from area {fl[i] + 1} to area {a - A.AREA + 1}")
+    options = staticmethod(flood_options)
+    act = staticmethod(flood_act)
 
 
 def fire(g: GameState, p: int) -> None:
@@ -184,31 +189,34 @@ def murder_targets(g: GameState, p: int, a: int) -> list[int]:
     return sorted(out)
 
 
+def murders_options(g: GameState, f: Frame) -> list[int] | None:
+    if f["s"] == 0:  # the current roller rolls
+        f["s"] = 1
+        f["a"] = g.roll()
+        g.say(f"player {f['p']} rolls {f['a'] + 1} for Mysterious Murders")
+        return None
+    if f["s"] == 1:
+        targets = murder_targets(g, f["p"], f["a"])
+        if targets:
+            return targets
+    # next roller
+    if not f["seats"]:
+        pop(g)
+    else:
+        f["p"], f["seats"], f["s"] = f["seats"][0], f["seats"][1:], 0
+    return None
+
+
+def murders_act(g: GameState, f: Frame, a: int) -> None:
+    area, slot = A.split_pawn(a)
+    f["s"] = 2
+    remove_pawn(g, board.pawn_owner(g, f["p"], slot), area, EVENT, text=False)
+
+
 @handler("murders", "Mysterious Murders: remove a pawn from the area you rolled")
 class Murders:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        if f["s"] == 0:  # the current roller rolls
-            f["s"] = 1
-            f["a"] = g.roll()
-            g.say(f"player {f['p']} rolls {f['a'] + 1} for Mysterious Murders")
-            return None
-        if f["s"] == 1:
-            targets = murder_targets(g, f["p"], f["a"])
-            if targets:
-                return targets
-        # next roller
-        if not f["seats"]:
-            pop(g)
-        else:
-            f["p"], f["seats"], f["s"] = f["seats"][0], f["seats"][1:], 0
-        return None
-
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        area, slot = A.split_pawn(a)
-        f["s"] = 2
-        remove_pawn(g, board.pawn_owner(g, f["p"], slot), area, EVENT, text=False)
+    options = staticmethod(murders_options)
+    act = staticmethod(murders_act)
 
 
 def martial_law(g: GameState, p: int) -> None:
@@ -266,34 +274,37 @@ def subsidence(g: GameState, p: int) -> None:
     push(g, {"k": "subsidence", "p": p, "seats": seats_from(g, p)[1:]})
 
 
+def subsidence_options(g: GameState, f: Frame) -> list[int] | None:
+    p = f["p"]
+    mine = board.buildings_of(g, p)
+    affordable = g.money[p] // 2
+    if len(mine) > affordable > 0:
+        return [A.AREA + a for a in mine]
+    if affordable == 0:
+        for a in mine:
+            board.remove_building(g, a)
+        if mine:
+            g.say(f"player {p} cannot pay subsidence and loses {len(mine)} building(s)")
+    else:
+        g.money[p] -= 2 * len(mine)
+        if mine:
+            g.say(f"player {p} pays £{2 * len(mine)} for subsidence")
+    if not f["seats"]:
+        pop(g)
+    else:
+        f["p"], f["seats"] = f["seats"][0], f["seats"][1:]
+    return None
+
+
+def subsidence_act(g: GameState, f: Frame, a: int) -> None:
+    board.remove_building(g, a - A.AREA)
+    g.say(f"player {f['p']} loses the building in area {a - A.AREA + 1} to subsidence")
+
+
 @handler("subsidence", "Subsidence: choose a building you cannot pay £2 for")
 class Subsidence:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        p = f["p"]
-        mine = board.buildings_of(g, p)
-        affordable = g.money[p] // 2
-        if len(mine) > affordable > 0:
-            return [A.AREA + a for a in mine]
-        if affordable == 0:
-            for a in mine:
-                board.remove_building(g, a)
-            if mine:
-                g.say(f"player {p} cannot pay subsidence and loses {len(mine)} building(s)")
-        else:
-            g.money[p] -= 2 * len(mine)
-            if mine:
-                g.say(f"player {p} pays £{2 * len(mine)} for subsidence")
-        if not f["seats"]:
-            pop(g)
-        else:
-            f["p"], f["seats"] = f["seats"][0], f["seats"][1:]
-        return None
-
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        board.remove_building(g, a - A.AREA)
-        g.say(f"player {f['p']} loses the building in area {a - A.AREA + 1} to subsidence")
+    options = staticmethod(subsidence_options)
+    act = staticmethod(subsidence_act)
 
 
 def inigo_jones(g: GameState, p: int) -> None:
@@ -305,24 +316,26 @@ def inigo_jones(g: GameState, p: int) -> None:
     push(g, {"k": "inigo", "p": owner, "a": a, "s": 0})
 
 
+def inigo_options(g: GameState, f: Frame) -> list[int] | None:
+    owner, a = f["p"], f["a"]
+    if f["s"] == 0:
+        f["s"] = 1
+        ask(g, owner, "holborn", a, EVENT, False)
+        return None
+    pop(g)
+    if f.get("r", 0) == BLOCKED:
+        g.say("Holborn keeps the City Area card in play")
+    else:
+        g.city_retired = with_item(g.city_retired, a, 1)
+        g.say(f"the City Area card of area {a + 1} is set aside for good")
+    if g.agents[owner][a]:
+        remove_pawn(g, owner, a, EVENT, text=False)
+    return None
+
+
 @handler("inigo", "Inigo Jones retires a City Area card (automatic; Holborn may save it)")
 class Inigo:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        owner, a = f["p"], f["a"]
-        if f["s"] == 0:
-            f["s"] = 1
-            ask(g, owner, "holborn", a, EVENT, False)
-            return None
-        pop(g)
-        if f.get("r", 0) == BLOCKED:
-            g.say("Holborn keeps the City Area card in play")
-        else:
-            g.city_retired = with_item(g.city_retired, a, 1)
-            g.say(f"the City Area card of area {a + 1} is set aside for good")
-        if g.agents[owner][a]:
-            remove_pawn(g, owner, a, EVENT, text=False)
-        return None
+    options = staticmethod(inigo_options)
 
 
 EVENT_START: dict[str, Callable[[GameState, int], None]] = {

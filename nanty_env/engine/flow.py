@@ -8,9 +8,19 @@ Holmes: play up to two more cards), ``end`` (last chance for abilities; end the 
 
 from __future__ import annotations
 
-from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.abilities import usable_abilities, use_ability
+from nanty_env.engine.actions import (
+    ABILITY,
+    AREA,
+    DISCARD_CARD,
+    PASS,
+    PAWN,
+    PLAY_CARD,
+    SELECT_CARD,
+    pawn_action,
+    split_pawn,
+)
 from nanty_env.engine.cards import (
     WATSON,
     discard_from_hand,
@@ -29,7 +39,7 @@ from nanty_env.engine.victory import end_by_deck
 # ---------------------------------------------------------------------- the base game's extras
 def ability_actions(g: GameState, p: int) -> list[int]:
     """The City Area abilities ``p`` may use now (a new list)."""
-    return [A.ABILITY + a for a in usable_abilities(g, p)] if p in g.building else []
+    return [ABILITY + a for a in usable_abilities(g, p)] if p in g.building else []
 
 
 def extras(g: GameState, p: int) -> list[int]:
@@ -47,32 +57,32 @@ def with_interrupt_extras(g: GameState, p: int, out: list[int]) -> list[int]:
     is_interrupt = t.is_interrupt
     for c in g.hands[p]:
         if is_interrupt[c]:
-            out.append(A.DISCARD_CARD + c)
+            out.append(DISCARD_CARD + c)
             if g.played and t.interrupt_kind[c] == WATSON:
-                out.append(A.PLAY_CARD + c)
+                out.append(PLAY_CARD + c)
     return out
 
 
 def is_extra_action(g: GameState, a: int) -> bool:
     """Abilities, interrupt discards and interrupt plays are never symbol targets."""
-    if a >= A.ABILITY or A.DISCARD_CARD <= a < A.SELECT_CARD:
+    if a >= ABILITY or DISCARD_CARD <= a < SELECT_CARD:
         return True
-    return A.PLAY_CARD <= a < A.DISCARD_CARD and g.t.is_interrupt[a - A.PLAY_CARD]
+    return PLAY_CARD <= a < DISCARD_CARD and g.t.is_interrupt[a - PLAY_CARD]
 
 
 def handle_extra(g: GameState, p: int, action: int) -> bool:
     """Apply an extra action; False when ``action`` is not one."""
-    if action >= A.ABILITY:
-        use_ability(g, p, action - A.ABILITY)
+    if action >= ABILITY:
+        use_ability(g, p, action - ABILITY)
         return True
-    if A.DISCARD_CARD <= action < A.SELECT_CARD:
-        c = action - A.DISCARD_CARD
+    if DISCARD_CARD <= action < SELECT_CARD:
+        c = action - DISCARD_CARD
         if g.t.is_interrupt[c]:
             discard_from_hand(g, p, c)
             return True
         return False
-    if A.PLAY_CARD <= action < A.DISCARD_CARD:
-        c = action - A.PLAY_CARD
+    if PLAY_CARD <= action < DISCARD_CARD:
+        c = action - PLAY_CARD
         if g.t.interrupt_kind[c] == WATSON:
             play_watson(g, p, c)
             return True
@@ -89,36 +99,38 @@ def refill_hand(g: GameState, f: Frame) -> bool:
 
 
 # ---------------------------------------------------------------------- frames
+def turn_options(g: GameState, f: Frame) -> list[int] | None:
+    s = f["s"]
+    if s == 0:
+        g.ability_used = 0
+        g.played = []
+        rules = g.ruleset
+        rules.start_turn(g)
+        f["p"] = g.active
+        if rules.start_of_turn_win(g, g.active):
+            return None
+        f["s"] = 1
+        push(g, {"k": "main", "p": g.active})
+    elif s == 1:
+        f["s"] = 2
+        push(g, {"k": "end", "p": g.active})
+    elif s == 2 and not g.ruleset.refill(g, f):
+        return None
+    else:
+        g.active = (g.active + 1) % g.n
+        g.turn += 1
+        f["s"] = 0
+        f["p"] = g.active
+    return None
+
+
 @handler("turn", "the turn cycle (automatic)")
 class Turn:
     """``s``: 0 start (win check), 1 after the card of the turn, 2 refill (the ruleset's
     step, which may add a step 3), then the next player. Doctor Watson ends a turn by
     setting ``s`` to 2."""
 
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        s = f["s"]
-        if s == 0:
-            g.ability_used = 0
-            g.played = []
-            rules = g.ruleset
-            rules.start_turn(g)
-            f["p"] = g.active
-            if rules.start_of_turn_win(g, g.active):
-                return None
-            f["s"] = 1
-            push(g, {"k": "main", "p": g.active})
-        elif s == 1:
-            f["s"] = 2
-            push(g, {"k": "end", "p": g.active})
-        elif s == 2 and not g.ruleset.refill(g, f):
-            return None
-        else:
-            g.active = (g.active + 1) % g.n
-            g.turn += 1
-            f["s"] = 0
-            f["p"] = g.active
-        return None
+    options = staticmethod(turn_options)
 
 
 def with_sorted(out: list[int], more: list[int]) -> list[int]:
@@ -130,125 +142,179 @@ def with_sorted(out: list[int], more: list[int]) -> list[int]:
 
 
 def is_card_of_turn(g: GameState, a: int) -> bool:
-    return A.PLAY_CARD <= a < A.DISCARD_CARD and not g.t.is_interrupt[a - A.PLAY_CARD]
+    return PLAY_CARD <= a < DISCARD_CARD and not g.t.is_interrupt[a - PLAY_CARD]
 
 
 def with_extras(g: GameState, p: int, out: list[int]) -> list[int]:
     return with_sorted(out, extras(g, p))
 
 
+def main_options(g: GameState, f: Frame) -> list[int] | None:
+    p = f["p"]
+    return with_extras(g, p, [PLAY_CARD + c for c in playable_cards(g, p)] or [PASS])
+
+
+def main_act(g: GameState, f: Frame, a: int) -> None:
+    p = f["p"]
+    if is_card_of_turn(g, a):
+        pop(g)
+        play_card(g, p, a - PLAY_CARD)
+    elif a == PASS:
+        g.say(f"player {p} has no card to play and passes")
+        pop(g)
+    else:
+        g.ruleset.handle_extra(g, p, a)
+
+
 @handler("main", "choose the card to play this turn")
 class Main:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        p = f["p"]
-        return with_extras(g, p, [A.PLAY_CARD + c for c in playable_cards(g, p)] or [A.PASS])
+    options = staticmethod(main_options)
+    act = staticmethod(main_act)
 
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        p = f["p"]
-        if is_card_of_turn(g, a):
-            pop(g)
-            play_card(g, p, a - A.PLAY_CARD)
-        elif a == A.PASS:
-            g.say(f"player {p} has no card to play and passes")
-            pop(g)
-        else:
-            g.ruleset.handle_extra(g, p, a)
+
+def end_options(g: GameState, f: Frame) -> list[int] | None:
+    return with_extras(g, f["p"], [PASS])  # PASS (0) stays first
+
+
+def end_act(g: GameState, f: Frame, a: int) -> None:
+    if a == PASS:
+        pop(g)
+    else:
+        g.ruleset.handle_extra(g, f["p"], a)
 
 
 @handler("end", "use abilities or end the turn")
 class End:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        return with_extras(g, f["p"], [A.PASS])  # PASS (0) stays first
+    options = staticmethod(end_options)
+    act = staticmethod(end_act)
 
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        if a == A.PASS:
-            pop(g)
-        else:
-            g.ruleset.handle_extra(g, f["p"], a)
+
+def two_options(g: GameState, f: Frame) -> list[int] | None:
+    p = f["p"]
+    if f["left"] <= 0:
+        pop(g)
+        return None
+    return with_extras(g, p, [PASS, *[PLAY_CARD + c for c in playable_cards(g, p)]])
+
+
+def two_act(g: GameState, f: Frame, a: int) -> None:
+    p = f["p"]
+    if a == PASS:
+        pop(g)
+    elif is_card_of_turn(g, a):
+        f["left"] -= 1
+        play_card(g, p, a - PLAY_CARD)
+    else:
+        g.ruleset.handle_extra(g, p, a)
 
 
 @handler("two", "play up to two more cards, one after the other")
 class TwoCards:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        p = f["p"]
-        if f["left"] <= 0:
-            pop(g)
-            return None
-        return with_extras(g, p, [A.PASS, *[A.PLAY_CARD + c for c in playable_cards(g, p)]])
-
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        p = f["p"]
-        if a == A.PASS:
-            pop(g)
-        elif is_card_of_turn(g, a):
-            f["left"] -= 1
-            play_card(g, p, a - A.PLAY_CARD)
-        else:
-            g.ruleset.handle_extra(g, p, a)
+    options = staticmethod(two_options)
+    act = staticmethod(two_act)
 
 
 # ---------------------------------------------------------------------- the card in play
+def card_options(g: GameState, f: Frame) -> list[int] | None:
+    c, p, i = f["c"], f["p"], f["i"]
+    syms = g.t.symbols[c]
+    if i >= len(syms):
+        g.stack.pop()
+        finish_card(g, c)
+        return None
+    rules = g.ruleset
+    symbol = rules.symbols[syms[i]]
+    targets = symbol.options(g, p, c)  # a new sorted list, without PASS (0)
+    usable = rules.ability_actions(g, p)
+    # Skip a symbol without targets, but only on public grounds (no ability to use first;
+    # a play-another always asks), so that others cannot read the hand from the pause.
+    if not targets and not symbol.always_asks and not usable:
+        f["i"] = i + 1
+        return None
+    passable = not (targets and symbol.mandatory)
+    with_sorted(targets, with_interrupt_extras(g, p, usable))
+    if passable:
+        targets.insert(0, PASS)
+    return targets
+
+
+def card_act(g: GameState, f: Frame, a: int) -> None:
+    if a == PASS:
+        f["i"] += 1
+        return
+    p, c = f["p"], f["c"]
+    rules = g.ruleset
+    if rules.is_extra_action(g, a):
+        rules.handle_extra(g, p, a)
+        return
+    sym = g.t.symbols[c][f["i"]]
+    f["i"] += 1
+    rules.symbols[sym].do(g, p, c, a)
+
+
 @handler("card", "resolve the next symbol of the card in play (or skip it)")
 class CardInPlay:
     """One played card, symbol by symbol (``i``: the next), through the ruleset's symbol
     table (``Ruleset.symbols``)."""
 
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        c, p, i = f["c"], f["p"], f["i"]
-        syms = g.t.symbols[c]
-        if i >= len(syms):
-            g.stack.pop()
-            finish_card(g, c)
-            return None
-        rules = g.ruleset
-        symbol = rules.symbols[syms[i]]
-        targets = symbol.options(g, p, c)  # a new sorted list, without PASS (0)
-        usable = rules.ability_actions(g, p)
-        # Skip a symbol without targets, but only on public grounds (no ability to use first;
-        # a play-another always asks), so that others cannot read the hand from the pause.
-        if not targets and not symbol.always_asks and not usable:
-            f["i"] = i + 1
-            return None
-        passable = not (targets and symbol.mandatory)
-        with_sorted(targets, with_interrupt_extras(g, p, usable))
-        if passable:
-            targets.insert(0, A.PASS)
-        return targets
+    options = staticmethod(card_options)
+    act = staticmethod(card_act)
 
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        if a == A.PASS:
-            f["i"] += 1
-            return
-        p, c = f["p"], f["c"]
-        rules = g.ruleset
-        if rules.is_extra_action(g, a):
-            rules.handle_extra(g, p, a)
-            return
-        sym = g.t.symbols[c][f["i"]]
-        f["i"] += 1
-        rules.symbols[sym].do(g, p, c, a)
+
+def relocate_building_options(g: GameState, f: Frame) -> list[int] | None:
+    return [AREA + a for a in board.buildings_of(g, f["p"])]
+
+
+def relocate_building_act(g: GameState, f: Frame, a: int) -> None:
+    pop(g)
+    board.remove_building(g, a - AREA)
+    board.place_building(g, f["p"], f["a"])
+    if g.cfg.log:
+        g.say(f"player {f['p']} moves the building from {board.area_name(g, a - AREA)}")
 
 
 @handler("relocate_building", "all six buildings are out: choose the one to move")
 class RelocateBuilding:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        return [A.AREA + a for a in board.buildings_of(g, f["p"])]
+    options = staticmethod(relocate_building_options)
+    act = staticmethod(relocate_building_act)
 
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
+
+def place_agent_options(g: GameState, f: Frame) -> list[int] | None:
+    p = f["p"]
+    if g.on_board[p] >= AGENTS_PER_PLAYER:
+        row = g.agents[p]
+        # Only lifts that leave somewhere to go (a given list minus the lift's own area;
+        # the normal rule always leaves a neighbour of the other eleven).
+        out = [
+            pawn_action(a, 0)
+            for a in board.AREAS
+            if row[a] and (not f["areas"] or any(x != a for x in f["areas"]))
+        ]
+    else:
+        allowed = sorted(f["areas"]) if f["areas"] else board.placement_areas(g, p)
+        out = [AREA + a for a in allowed if a != f.get("not", -1)]
+    if not out:
         pop(g)
-        board.remove_building(g, a - A.AREA)
-        board.place_building(g, f["p"], f["a"])
-        g.say(f"player {f['p']} moves the building from {board.area_name(g, a - A.AREA)}")
+        return None
+    if f.get("opt") and not f.get("lifted"):
+        out.insert(0, PASS)
+    return out
+
+
+def place_agent_act(g: GameState, f: Frame, a: int) -> None:
+    p = f["p"]
+    if a == PASS:
+        pop(g)
+        return
+    if a >= PAWN:
+        src, _ = split_pawn(a)
+        board.take_pawn(g, p, src)
+        f["not"], f["lifted"] = src, 1
+        if g.cfg.log:
+            g.say(f"player {p} lifts an agent from {board.area_name(g, src)} to place it again")
+        return
+    pop(g)
+    board.place_agent(g, p, a - AREA, trouble=not f.get("nt", 0))
 
 
 @handler("place_agent", "choose where to place an agent")
@@ -258,39 +324,5 @@ class PlaceAgent:
     trouble marker for this placement; ``opt``: 1 = the player may decline. When all twelve
     agents are out, one is lifted first (and may not go back where it came from)."""
 
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        p = f["p"]
-        if g.on_board[p] >= AGENTS_PER_PLAYER:
-            row = g.agents[p]
-            # Only lifts that leave somewhere to go (a given list minus the lift's own area;
-            # the normal rule always leaves a neighbour of the other eleven).
-            out = [
-                A.pawn_action(a, 0)
-                for a in board.AREAS
-                if row[a] and (not f["areas"] or any(x != a for x in f["areas"]))
-            ]
-        else:
-            allowed = sorted(f["areas"]) if f["areas"] else board.placement_areas(g, p)
-            out = [A.AREA + a for a in allowed if a != f.get("not", -1)]
-        if not out:
-            pop(g)
-            return None
-        if f.get("opt") and not f.get("lifted"):
-            out.insert(0, A.PASS)
-        return out
-
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        p = f["p"]
-        if a == A.PASS:
-            pop(g)
-            return
-        if a >= A.PAWN:
-            src, _ = A.split_pawn(a)
-            board.take_pawn(g, p, src)
-            f["not"], f["lifted"] = src, 1
-            g.say(f"player {p} lifts an agent from {board.area_name(g, src)} to place it again")
-            return
-        pop(g)
-        board.place_agent(g, p, a - A.AREA, trouble=not f.get("nt", 0))
+    options = staticmethod(place_agent_options)
+    act = staticmethod(place_agent_act)

@@ -8,8 +8,8 @@ A ``react`` frame answers its parent with a verdict in ``r``: ``PROCEED`` (nothi
 
 from __future__ import annotations
 
-from nanty_env.engine import actions as A
 from nanty_env.engine import board
+from nanty_env.engine.actions import ABILITY, AREA, PASS, PLAY_CARD
 from nanty_env.engine.frames import Frame, call, handler, pop, push, reply
 from nanty_env.engine.knowledge import card_revealed
 from nanty_env.engine.state import GameState
@@ -57,11 +57,11 @@ def window_actions(g: GameState, p: int, what: str, src: int, text: bool) -> lis
     """Everything ``p`` could answer with (PASS included)."""
     kinds = answer_kinds(p, what, src, text)
     t = g.t
-    out = [A.PASS]
+    out = [PASS]
     if kinds:
-        out += [A.PLAY_CARD + c for c in g.hands[p] if t.interrupt_kind[c] in kinds]
+        out += [PLAY_CARD + c for c in g.hands[p] if t.interrupt_kind[c] in kinds]
     if src == EVENT and what in ("remove", "building", "holborn") and holborn_usable(g, p):
-        out.append(A.ABILITY + t.holborn)
+        out.append(ABILITY + t.holborn)
     out.sort()
     return out
 
@@ -88,31 +88,34 @@ def ask(g: GameState, p: int, what: str, area: int, src: int, text: bool) -> boo
     return True
 
 
+def react_options(g: GameState, f: Frame) -> list[int] | None:
+    return window_actions(g, f["p"], f["w"], f["src"], bool(f["text"]))
+
+
+def react_act(g: GameState, f: Frame, a: int) -> None:
+    p = f["p"]
+    pop(g)
+    if a == PASS:
+        reply(g, f, PROCEED)
+        return
+    if a >= ABILITY:
+        g.money[p] -= HOLBORN_COST
+        g.say(f"player {p} pays £{HOLBORN_COST} to Holborn to ignore the event here")
+        reply(g, f, BLOCKED)
+        return
+    c = a - PLAY_CARD
+    g.hands[p].remove(c)
+    g.discard.append(c)
+    card_revealed(g, p, c)
+    if g.cfg.log:
+        g.say(f"player {p} plays {g.t.data.cards[c].name(g.cfg.theme)}")
+    reply(g, f, REPLACE if g.t.interrupt_kind[c] == REPLACER else BLOCKED)
+
+
 @handler("react", "react out of turn: play an interrupt card, pay Holborn, or let it happen")
 class React:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        return window_actions(g, f["p"], f["w"], f["src"], bool(f["text"]))
-
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        p = f["p"]
-        pop(g)
-        if a == A.PASS:
-            reply(g, f, PROCEED)
-            return
-        if a >= A.ABILITY:
-            g.money[p] -= HOLBORN_COST
-            g.say(f"player {p} pays £{HOLBORN_COST} to Holborn to ignore the event here")
-            reply(g, f, BLOCKED)
-            return
-        c = a - A.PLAY_CARD
-        g.hands[p].remove(c)
-        g.discard.append(c)
-        card_revealed(g, p, c)
-        name = g.t.data.cards[c].name(g.cfg.theme)
-        g.say(f"player {p} plays {name}")
-        reply(g, f, REPLACE if g.t.interrupt_kind[c] == REPLACER else BLOCKED)
+    options = staticmethod(react_options)
+    act = staticmethod(react_act)
 
 
 def remove_pawn(g: GameState, owner: int, area: int, src: int, *, text: bool) -> None:
@@ -124,27 +127,31 @@ def remove_pawn(g: GameState, owner: int, area: int, src: int, *, text: bool) ->
     )
 
 
+def rm_options(g: GameState, f: Frame) -> list[int] | None:
+    o, a = f["o"], f["a"]
+    if f["s"] == 0:
+        f["s"] = 1
+        if o >= 0 and board.pawns_of(g, o, a):
+            ask(g, o, "remove", a, f["src"], bool(f["text"]))
+        return None
+    pop(g)
+    if f.get("r", PROCEED) == BLOCKED:
+        if g.cfg.log:
+            g.say(f"the removal in {_area(g, a)} is stopped")
+        return None
+    if not board.pawns_of(g, o, a):
+        return None
+    board.take_pawn(g, o, a)
+    if g.cfg.log:
+        g.say(f"{_pawn(g, o)} removed from {_area(g, a)}")
+    if f.get("r") == REPLACE:
+        push(g, {"k": "place_agent", "p": o, "areas": tuple(board.AREAS), "not": a})
+    return None
+
+
 @handler("rm", "remove a pawn (automatic; asks its owner first)")
 class Remove:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        o, a = f["o"], f["a"]
-        if f["s"] == 0:
-            f["s"] = 1
-            if o >= 0 and board.pawns_of(g, o, a):
-                ask(g, o, "remove", a, f["src"], bool(f["text"]))
-            return None
-        pop(g)
-        if f.get("r", PROCEED) == BLOCKED:
-            g.say(f"the removal in {_area(g, a)} is stopped")
-            return None
-        if not board.pawns_of(g, o, a):
-            return None
-        board.take_pawn(g, o, a)
-        g.say(f"{_pawn(g, o)} removed from {_area(g, a)}")
-        if f.get("r") == REPLACE:
-            push(g, {"k": "place_agent", "p": o, "areas": tuple(board.AREAS), "not": a})
-        return None
+    options = staticmethod(rm_options)
 
 
 def remove_building_event(g: GameState, area: int) -> None:
@@ -152,26 +159,30 @@ def remove_building_event(g: GameState, area: int) -> None:
     push(g, {"k": "rmb", "p": 0, "a": area, "s": 0})
 
 
+def rmb_options(g: GameState, f: Frame) -> list[int] | None:
+    a = f["a"]
+    owner = g.building[a]
+    if f["s"] == 0:
+        f["s"] = 1
+        if owner >= 0:
+            ask(g, owner, "building", a, EVENT, False)
+        return None
+    pop(g)
+    if owner < 0:
+        return None
+    if f.get("r", PROCEED) == BLOCKED:
+        if g.cfg.log:
+            g.say(f"the building in {_area(g, a)} is saved")
+        return None
+    board.remove_building(g, a)
+    if g.cfg.log:
+        g.say(f"the building of player {owner} in {_area(g, a)} is destroyed")
+    return None
+
+
 @handler("rmb", "a random event removes a building (automatic; asks Holborn first)")
 class RemoveBuilding:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        a = f["a"]
-        owner = g.building[a]
-        if f["s"] == 0:
-            f["s"] = 1
-            if owner >= 0:
-                ask(g, owner, "building", a, EVENT, False)
-            return None
-        pop(g)
-        if owner < 0:
-            return None
-        if f.get("r", PROCEED) == BLOCKED:
-            g.say(f"the building in {_area(g, a)} is saved")
-            return None
-        board.remove_building(g, a)
-        g.say(f"the building of player {owner} in {_area(g, a)} is destroyed")
-        return None
+    options = staticmethod(rmb_options)
 
 
 def move_pawn_by(
@@ -182,26 +193,30 @@ def move_pawn_by(
     call(g, {"k": "mv", "p": actor, "a": src_area, "o": owner, "dests": dests, "s": 0})
 
 
+def mv_options(g: GameState, f: Frame) -> list[int] | None:
+    o, a, actor = f["o"], f["a"], f["p"]
+    if f["s"] == 0:
+        f["s"] = 1
+        if o >= 0 and o != actor:
+            ask(g, o, "move", a, actor, True)
+        return None
+    if f.get("r", PROCEED) == BLOCKED or not board.pawns_of(g, o, a) or not f["dests"]:
+        pop(g)
+        return None
+    return [AREA + d for d in sorted(f["dests"])]  # a hand-built frame may list any order
+
+
+def mv_act(g: GameState, f: Frame, a: int) -> None:
+    pop(g)
+    board.move_pawn(g, f["o"], f["a"], a - AREA)
+    if g.cfg.log:
+        g.say(f"{_pawn(g, f['o'])} moved from {_area(g, f['a'])} to {_area(g, a - AREA)}")
+
+
 @handler("mv", "choose where the pawn being moved goes")
 class Move:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        o, a, actor = f["o"], f["a"], f["p"]
-        if f["s"] == 0:
-            f["s"] = 1
-            if o >= 0 and o != actor:
-                ask(g, o, "move", a, actor, True)
-            return None
-        if f.get("r", PROCEED) == BLOCKED or not board.pawns_of(g, o, a) or not f["dests"]:
-            pop(g)
-            return None
-        return [A.AREA + d for d in sorted(f["dests"])]  # a hand-built frame may list any order
-
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        pop(g)
-        board.move_pawn(g, f["o"], f["a"], a - A.AREA)
-        g.say(f"{_pawn(g, f['o'])} moved from {_area(g, f['a'])} to {_area(g, a - A.AREA)}")
+    options = staticmethod(mv_options)
+    act = staticmethod(mv_act)
 
 
 def _area(g: GameState, a: int) -> str:

@@ -18,3 +18,17 @@ cdef class GameState:
 
     @cython.locals(g=GameState)
     cpdef clone(self)
+    # the frame loop: a frame and the handler tables are dicts (``state.Frame``,
+    # ``Ruleset.frame_handlers``)
+    @cython.locals(f=dict)
+    cpdef apply(self, action)
+    @cython.locals(f=dict, options=dict)
+    cpdef _advance(self)
+
+
+# the module's row helpers, called directly from the compiled rules (their .pxd cimports them)
+cpdef empty_rows(n)
+cpdef with_row(rows, i, row)
+cpdef with_appended(rows, i, item)
+cpdef with_item(row, i, value)
+cpdef with_cell(rows, i, j, value)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from nanty_env.engine import actions as A
 from nanty_env.engine import board
+from nanty_env.engine.actions import AREA, CONFIRM, PAWN, PLAY_CARD, pawn_action, split_pawn
 from nanty_env.engine.cards import finish_card, play_card, playable_cards
 from nanty_env.engine.events import draw_event
 from nanty_env.engine.frames import call, pop
@@ -22,7 +22,7 @@ from nanty_env.engine.tables import AGENTS_PER_PLAYER
 
 def confirm(g: GameState, p: int, c: int) -> list[int]:
     """A symbol that only asks to be done (or skipped)."""
-    return [A.CONFIRM]
+    return [CONFIRM]
 
 
 def no_targets(g: GameState, p: int, c: int) -> list[int]:
@@ -53,40 +53,41 @@ def do_scroll(g: GameState, p: int, c: int, a: int) -> None:
 
 
 def another_options(g: GameState, p: int, c: int) -> list[int]:
-    return [A.PLAY_CARD + x for x in playable_cards(g, p)]
+    return [PLAY_CARD + x for x in playable_cards(g, p)]
 
 
 def play_another(g: GameState, p: int, c: int, a: int) -> None:
     # The card in play is finished before the next one is resolved.
     pop(g)
     finish_card(g, c)
-    play_card(g, p, a - A.PLAY_CARD)
+    play_card(g, p, a - PLAY_CARD)
 
 
 # ---------------------------------------------------------------------- the base game's own
 def agent_options(g: GameState, p: int, c: int) -> list[int]:
     if g.on_board[p] < AGENTS_PER_PLAYER:
-        return [A.AREA + a for a in board.placement_areas(g, p)]
+        return [AREA + a for a in board.placement_areas(g, p)]
     row = g.agents[p]
-    return [A.pawn_action(a, 0) for a in board.AREAS if row[a]]
+    return [pawn_action(a, 0) for a in board.AREAS if row[a]]
 
 
 def place_agent(g: GameState, p: int, c: int, a: int) -> None:
-    if a >= A.PAWN:
-        src, _ = A.split_pawn(a)
+    if a >= PAWN:
+        src, _ = split_pawn(a)
         board.take_pawn(g, p, src)
-        g.say(f"player {p} lifts an agent from {board.area_name(g, src)} to place it again")
+        if g.cfg.log:
+            g.say(f"player {p} lifts an agent from {board.area_name(g, src)} to place it again")
         call(g, {"k": "place_agent", "p": p, "areas": (), "not": src, "src": src})
     else:
-        board.place_agent(g, p, a - A.AREA)
+        board.place_agent(g, p, a - AREA)
 
 
 def building_options(g: GameState, p: int, c: int) -> list[int]:
-    return [A.AREA + a for a in board.buildable_areas(g, p, 1.0)]
+    return [AREA + a for a in board.buildable_areas(g, p, 1.0)]
 
 
 def build(g: GameState, p: int, c: int, a: int) -> None:
-    board.build(g, p, a - A.AREA, 1.0)
+    board.build(g, p, a - AREA, 1.0)
 
 
 def assassination_options(g: GameState, p: int, c: int) -> list[int]:
@@ -94,7 +95,7 @@ def assassination_options(g: GameState, p: int, c: int) -> list[int]:
 
 
 def assassinate(g: GameState, p: int, c: int, a: int) -> None:
-    area, slot = A.split_pawn(a)
+    area, slot = split_pawn(a)
     owner = board.pawn_owner(g, p, slot)
     if g.cfg.log:
         g.say(f"player {p} assassinates in {board.area_name(g, area)}")
@@ -102,17 +103,17 @@ def assassinate(g: GameState, p: int, c: int, a: int) -> None:
 
 
 def trouble_options(g: GameState, p: int, c: int) -> list[int]:
-    return [A.AREA + a for a in board.AREAS if g.trouble[a]]
+    return [AREA + a for a in board.AREAS if g.trouble[a]]
 
 
 def remove_trouble(g: GameState, p: int, c: int, a: int) -> None:
-    g.trouble[a - A.AREA] = 0
+    g.trouble[a - AREA] = 0
     if g.cfg.log:
-        g.say(f"player {p} removes the trouble marker in {board.area_name(g, a - A.AREA)}")
+        g.say(f"player {p} removes the trouble marker in {board.area_name(g, a - AREA)}")
 
 
 def event_options(g: GameState, p: int, c: int) -> list[int]:
-    return [A.CONFIRM] if g.event_deck else []
+    return [CONFIRM] if g.event_deck else []
 
 
 def random_event(g: GameState, p: int, c: int, a: int) -> None:

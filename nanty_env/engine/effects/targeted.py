@@ -66,35 +66,38 @@ def _params(g: GameState, c: int) -> Params:
     return g.t.data.cards[c].params
 
 
+def targeted_options(g: GameState, f: Frame) -> list[int] | None:
+    p, c = f["p"], f["c"]
+    eligible, on_target = TARGETED[f.get("e") or g.t.effect[c]]
+    params = {"amount": f["amount"]} if "amount" in f else _params(g, c)
+    if f["s"] == 0:
+        opts = eligible(g, p, params)
+        if not opts:
+            pop(g)
+            return None
+        return sorted(player_action(g, p, q) for q in opts)
+    if f["s"] == 1:
+        f["s"] = 2
+        ask(g, f["t"], "text", -1, p, True)
+        return None
+    pop(g)
+    if f.get("r", 0) == BLOCKED:
+        g.say(f"player {f['t']} is not affected")
+        return None
+    on_target(g, p, f["t"], c, params)
+    return None
+
+
+def targeted_act(g: GameState, f: Frame, a: int) -> None:
+    f["t"] = picked(g, f["p"], a)
+    f["s"] = 1
+    g.say(f"player {f['p']} picks player {f['t']}")
+
+
 @handler("targeted", "choose the player your card's text is aimed at")
 class Targeted:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        p, c = f["p"], f["c"]
-        eligible, on_target = TARGETED[f.get("e") or g.t.effect[c]]
-        params = {"amount": f["amount"]} if "amount" in f else _params(g, c)
-        if f["s"] == 0:
-            opts = eligible(g, p, params)
-            if not opts:
-                pop(g)
-                return None
-            return sorted(player_action(g, p, q) for q in opts)
-        if f["s"] == 1:
-            f["s"] = 2
-            ask(g, f["t"], "text", -1, p, True)
-            return None
-        pop(g)
-        if f.get("r", 0) == BLOCKED:
-            g.say(f"player {f['t']} is not affected")
-            return None
-        on_target(g, p, f["t"], c, params)
-        return None
-
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        f["t"] = picked(g, f["p"], a)
-        f["s"] = 1
-        g.say(f"player {f['p']} picks player {f['t']}")
+    options = staticmethod(targeted_options)
+    act = staticmethod(targeted_act)
 
 
 def _others(g: GameState, p: int, params: Params) -> list[int]:
@@ -123,20 +126,23 @@ def target_gives_cards(g: GameState, p: int, t: int, c: int, params: Params) -> 
     call(g, {"k": "give_cards", "p": t, "to": p, "left": params["count"]})
 
 
+def give_cards_options(g: GameState, f: Frame) -> list[int] | None:
+    hand = g.hands[f["p"]]
+    if f["left"] <= 0 or not hand:
+        pop(g)
+        return None
+    return sorted(A.SELECT_CARD + x for x in hand)
+
+
+def give_cards_act(g: GameState, f: Frame, a: int) -> None:
+    give_card(g, f["p"], f["to"], a - A.SELECT_CARD)
+    f["left"] -= 1
+
+
 @handler("give_cards", "choose a card from your hand to give away")
 class GiveCards:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        hand = g.hands[f["p"]]
-        if f["left"] <= 0 or not hand:
-            pop(g)
-            return None
-        return sorted(A.SELECT_CARD + x for x in hand)
-
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        give_card(g, f["p"], f["to"], a - A.SELECT_CARD)
-        f["left"] -= 1
+    options = staticmethod(give_cards_options)
+    act = staticmethod(give_cards_act)
 
 
 def give_card(g: GameState, giver: int, receiver: int, c: int) -> None:
@@ -156,45 +162,51 @@ def pay_or_lose_building(g: GameState, p: int, t: int, c: int, params: Params) -
     call(g, {"k": "pay_or", "p": t, "to": p, "c": c, "amount": params["amount"]})
 
 
+def pay_or_options(g: GameState, f: Frame) -> list[int] | None:
+    if g.money[f["p"]] >= f["amount"]:
+        return [A.PASS, A.CONFIRM]
+    return [A.PASS]
+
+
+def pay_or_act(g: GameState, f: Frame, a: int) -> None:
+    pop(g)
+    t, p, c = f["p"], f["to"], f["c"]
+    if a == A.CONFIRM:
+        transfer(g, t, p, f["amount"])
+        return
+    if g.t.effect[c] == "pay_or_take_penalty_card":
+        g.in_play.remove(c)
+        g.penalties = with_appended(g.penalties, t, c)
+        g.say(f"player {t} must keep {g.t.data.cards[c].name(g.cfg.theme)}")
+    else:
+        call(g, {"k": "burn_building", "p": p, "t": t})
+
+
 @handler("pay_or", "pay the card's player, or suffer the card's text")
 class PayOr:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        if g.money[f["p"]] >= f["amount"]:
-            return [A.PASS, A.CONFIRM]
-        return [A.PASS]
+    options = staticmethod(pay_or_options)
+    act = staticmethod(pay_or_act)
 
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
+
+def burn_building_options(g: GameState, f: Frame) -> list[int] | None:
+    out = [A.AREA + a for a in board.buildings_of(g, f["t"])]
+    if not out:
         pop(g)
-        t, p, c = f["p"], f["to"], f["c"]
-        if a == A.CONFIRM:
-            transfer(g, t, p, f["amount"])
-            return
-        if g.t.effect[c] == "pay_or_take_penalty_card":
-            g.in_play.remove(c)
-            g.penalties = with_appended(g.penalties, t, c)
-            g.say(f"player {t} must keep {g.t.data.cards[c].name(g.cfg.theme)}")
-        else:
-            call(g, {"k": "burn_building", "p": p, "t": t})
+        return None
+    return [A.PASS, *out]
+
+
+def burn_building_act(g: GameState, f: Frame, a: int) -> None:
+    pop(g)
+    if a != A.PASS:
+        board.remove_building(g, a - A.AREA)
+        g.say(f"player {f['p']} removes the building in area {a - A.AREA + 1}")
 
 
 @handler("burn_building", "you may remove one of that player's buildings")
 class BurnBuilding:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        out = [A.AREA + a for a in board.buildings_of(g, f["t"])]
-        if not out:
-            pop(g)
-            return None
-        return [A.PASS, *out]
-
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        pop(g)
-        if a != A.PASS:
-            board.remove_building(g, a - A.AREA)
-            g.say(f"player {f['p']} removes the building in area {a - A.AREA + 1}")
+    options = staticmethod(burn_building_options)
+    act = staticmethod(burn_building_act)
 
 
 @targeted("sell_card_to_player", _others_if_i_have_cards)
@@ -202,21 +214,24 @@ def sell_card_to_player(g: GameState, p: int, t: int, c: int, params: Params) ->
     call(g, {"k": "sell", "p": p, "t": t, "amount": params["amount"]})
 
 
+def sell_options(g: GameState, f: Frame) -> list[int] | None:
+    hand = g.hands[f["p"]]
+    if not hand:
+        pop(g)
+        return None
+    return sorted(A.SELECT_CARD + x for x in hand)
+
+
+def sell_act(g: GameState, f: Frame, a: int) -> None:
+    pop(g)
+    give_card(g, f["p"], f["t"], a - A.SELECT_CARD)
+    transfer(g, f["t"], f["p"], f["amount"])
+
+
 @handler("sell", "choose the card you give (the player pays you for it)")
 class Sell:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        hand = g.hands[f["p"]]
-        if not hand:
-            pop(g)
-            return None
-        return sorted(A.SELECT_CARD + x for x in hand)
-
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        pop(g)
-        give_card(g, f["p"], f["t"], a - A.SELECT_CARD)
-        transfer(g, f["t"], f["p"], f["amount"])
+    options = staticmethod(sell_options)
+    act = staticmethod(sell_act)
 
 
 @targeted("look_at_hand_and_discard", _others_with_cards)
@@ -225,26 +240,27 @@ def look_at_hand_and_discard(g: GameState, p: int, t: int, c: int, params: Param
     call(g, {"k": "discard_theirs", "p": p, "t": t})
 
 
+def discard_theirs_options(g: GameState, f: Frame) -> list[int] | None:
+    hand = g.hands[f["t"]]
+    if not hand:
+        pop(g)
+        return None
+    return sorted(A.SELECT_CARD + x for x in hand)
+
+
+def discard_theirs_act(g: GameState, f: Frame, a: int) -> None:
+    pop(g)
+    t, x = f["t"], a - A.SELECT_CARD
+    g.hands[t].remove(x)
+    g.discard.append(x)
+    card_revealed(g, t, x)
+    g.say(f"player {f['p']} discards {g.t.data.cards[x].name(g.cfg.theme)} from player {t}'s hand")
+
+
 @handler("discard_theirs", "choose one card of that player's hand to discard")
 class DiscardTheirs:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        hand = g.hands[f["t"]]
-        if not hand:
-            pop(g)
-            return None
-        return sorted(A.SELECT_CARD + x for x in hand)
-
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        pop(g)
-        t, x = f["t"], a - A.SELECT_CARD
-        g.hands[t].remove(x)
-        g.discard.append(x)
-        card_revealed(g, t, x)
-        g.say(
-            f"player {f['p']} discards {g.t.data.cards[x].name(g.cfg.theme)} from player {t}'s hand"
-        )
+    options = staticmethod(discard_theirs_options)
+    act = staticmethod(discard_theirs_act)
 
 
 @targeted("exchange_hands", _others)
@@ -263,24 +279,27 @@ def take_random_cards_keep_one(g: GameState, p: int, t: int, c: int, params: Par
     call(g, {"k": "keep_one", "p": p, "t": t, "cards": taken})
 
 
+def keep_one_options(g: GameState, f: Frame) -> list[int] | None:
+    return sorted(A.SELECT_CARD + x for x in f["cards"])
+
+
+def keep_one_act(g: GameState, f: Frame, a: int) -> None:
+    pop(g)
+    keep = a - A.SELECT_CARD
+    give_card(g, f["t"], f["p"], keep)
+    row = g.known[f["p"]][f["t"]]
+    back = [x for x in f["cards"] if x != keep and x not in row]
+    if back:  # the taker saw the cards that went back
+        set_known(g, f["p"], f["t"], (*row, *back))
+    for q in range(g.n):
+        if q not in (f["p"], f["t"]):
+            forget(g, q, f["t"])
+
+
 @handler("keep_one", "keep one of the cards you took; the other goes back")
 class KeepOne:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        return sorted(A.SELECT_CARD + x for x in f["cards"])
-
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        pop(g)
-        keep = a - A.SELECT_CARD
-        give_card(g, f["t"], f["p"], keep)
-        row = g.known[f["p"]][f["t"]]
-        back = [x for x in f["cards"] if x != keep and x not in row]
-        if back:  # the taker saw the cards that went back
-            set_known(g, f["p"], f["t"], (*row, *back))
-        for q in range(g.n):
-            if q not in (f["p"], f["t"]):
-                forget(g, q, f["t"])
+    options = staticmethod(keep_one_options)
+    act = staticmethod(keep_one_act)
 
 
 # ---------------------------------------------------------------------- each other player
@@ -303,29 +322,31 @@ def each_opponent(name: str, *, window: bool) -> Callable[[OnTarget], OnTarget]:
     return deco
 
 
+def each_options(g: GameState, f: Frame) -> list[int] | None:
+    p, c = f["p"], f["c"]
+    window, on_each = EACH[g.t.effect[c]]
+    if not f["seats"]:
+        pop(g)
+        return None
+    q = f["seats"][0]
+    if f["s"] == 0:
+        f["s"] = 1
+        if window and _affected(g, q, g.t.effect[c]):
+            ask(g, q, "text", -1, p, True)
+        else:
+            f["r"] = 0
+        return None
+    f["s"], f["seats"] = 0, f["seats"][1:]
+    if f.get("r", 0) == BLOCKED:
+        g.say(f"player {q} is not affected")
+    elif _affected(g, q, g.t.effect[c]):
+        on_each(g, p, q, c, _params(g, c))
+    return None
+
+
 @handler("each", "apply the card's text to each other player (automatic)")
 class Each:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        p, c = f["p"], f["c"]
-        window, on_each = EACH[g.t.effect[c]]
-        if not f["seats"]:
-            pop(g)
-            return None
-        q = f["seats"][0]
-        if f["s"] == 0:
-            f["s"] = 1
-            if window and _affected(g, q, g.t.effect[c]):
-                ask(g, q, "text", -1, p, True)
-            else:
-                f["r"] = 0
-            return None
-        f["s"], f["seats"] = 0, f["seats"][1:]
-        if f.get("r", 0) == BLOCKED:
-            g.say(f"player {q} is not affected")
-        elif _affected(g, q, g.t.effect[c]):
-            on_each(g, p, q, c, _params(g, c))
-        return None
+    options = staticmethod(each_options)
 
 
 def _affected(g: GameState, q: int, name: str) -> bool:
@@ -346,25 +367,28 @@ def money_or_card(g: GameState, p: int, q: int, c: int, params: Params) -> None:
     call(g, {"k": "money_or_card", "p": q, "to": p, "amount": params["amount"]})
 
 
+def money_or_card_options(g: GameState, f: Frame) -> list[int] | None:
+    out = sorted(A.SELECT_CARD + x for x in g.hands[f["p"]])
+    if g.money[f["p"]] >= f["amount"]:
+        out.insert(0, A.CONFIRM)
+    if not out:
+        pop(g)
+        return None
+    return out
+
+
+def money_or_card_act(g: GameState, f: Frame, a: int) -> None:
+    pop(g)
+    if a == A.CONFIRM:
+        transfer(g, f["p"], f["to"], f["amount"])
+    else:
+        give_card(g, f["p"], f["to"], a - A.SELECT_CARD)
+
+
 @handler("money_or_card", "give the card's player money or one card from your hand")
 class MoneyOrCard:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        out = sorted(A.SELECT_CARD + x for x in g.hands[f["p"]])
-        if g.money[f["p"]] >= f["amount"]:
-            out.insert(0, A.CONFIRM)
-        if not out:
-            pop(g)
-            return None
-        return out
-
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        pop(g)
-        if a == A.CONFIRM:
-            transfer(g, f["p"], f["to"], f["amount"])
-        else:
-            give_card(g, f["p"], f["to"], a - A.SELECT_CARD)
+    options = staticmethod(money_or_card_options)
+    act = staticmethod(money_or_card_act)
 
 
 @each_opponent("each_opponent_removes_own_agent", window=False)
@@ -378,33 +402,36 @@ def force_transfer(g: GameState, p: int, c: int, params: Params) -> None:
     call(g, {"k": "transfer", "p": p, "c": c, "payer": -1, "s": 0})
 
 
+def transfer_options(g: GameState, f: Frame) -> list[int] | None:
+    p = f["p"]
+    if f["s"] == 0:
+        return sorted(player_action(g, p, q) for q in others(g, p))
+    if f["s"] == 1:
+        out = sorted(player_action(g, p, q) for q in others(g, p) if q != f["payer"])
+        if not out:
+            pop(g)
+            return None
+        return out
+    if f["s"] == 2:
+        f["s"] = 3
+        ask(g, f["payer"], "text", -1, p, True)
+        return None
+    pop(g)
+    if f.get("r", 0) == BLOCKED:
+        g.say(f"player {f['payer']} is not affected")
+    else:
+        transfer(g, f["payer"], f["to"], _params(g, f["c"])["amount"])
+    return None
+
+
+def transfer_act(g: GameState, f: Frame, a: int) -> None:
+    if f["s"] == 0:
+        f["payer"], f["s"] = picked(g, f["p"], a), 1
+    else:
+        f["to"], f["s"] = picked(g, f["p"], a), 2
+
+
 @handler("transfer", "choose who pays, then who receives")
 class Transfer:
-    @staticmethod
-    def options(g: GameState, f: Frame) -> list[int] | None:
-        p = f["p"]
-        if f["s"] == 0:
-            return sorted(player_action(g, p, q) for q in others(g, p))
-        if f["s"] == 1:
-            out = sorted(player_action(g, p, q) for q in others(g, p) if q != f["payer"])
-            if not out:
-                pop(g)
-                return None
-            return out
-        if f["s"] == 2:
-            f["s"] = 3
-            ask(g, f["payer"], "text", -1, p, True)
-            return None
-        pop(g)
-        if f.get("r", 0) == BLOCKED:
-            g.say(f"player {f['payer']} is not affected")
-        else:
-            transfer(g, f["payer"], f["to"], _params(g, f["c"])["amount"])
-        return None
-
-    @staticmethod
-    def act(g: GameState, f: Frame, a: int) -> None:
-        if f["s"] == 0:
-            f["payer"], f["s"] = picked(g, f["p"], a), 1
-        else:
-            f["to"], f["s"] = picked(g, f["p"], a), 2
+    options = staticmethod(transfer_options)
+    act = staticmethod(transfer_act)
