@@ -67,6 +67,20 @@ def serving(app):
         thread.join(10)
 
 
+@contextlib.contextmanager
+def browser_page(errors: list[str], width: int = 1600, height: int = 1000):
+    """A page of a fresh headless chromium; its console and page errors go to ``errors``."""
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        try:
+            yield page
+        finally:
+            browser.close()
+
+
 @pytest.fixture
 def server(tmp_path):
     with serving(create_app(tmp_path)) as url:
@@ -102,11 +116,7 @@ def test_play_a_whole_game_and_watch_its_replay(server, tmp_path_factory) -> Non
     url, records = server
     shots = tmp_path_factory.mktemp("screenshots")
     errors: list[str] = []
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
-        page = browser.new_page(viewport={"width": 1600, "height": 1000})
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
+    with browser_page(errors) as page:
         page.goto(url + "/")
         page.wait_for_selector("#bot-1 option", state="attached")
         page.select_option("#bot-1", "random")
@@ -156,7 +166,6 @@ def test_play_a_whole_game_and_watch_its_replay(server, tmp_path_factory) -> Non
         sync_api.expect(position).to_have_text(f"action {total} of {total}")
         sync_api.expect(page.locator("#replay-next")).to_contain_text("Game over.")
         page.screenshot(path=str(shots / "replay.png"))
-        browser.close()
     assert errors == []
     assert (shots / "game_over.png").stat().st_size > 10_000
 
@@ -205,11 +214,7 @@ def test_watch_bots_play_pause_step_and_reveal(tmp_path, tmp_path_factory) -> No
     shots = tmp_path_factory.mktemp("screenshots")
     errors: list[str] = []
     app = create_app(tmp_path / "records", allow_policy=runs)
-    with serving(app) as url, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 800})
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
+    with serving(app) as url, browser_page(errors, 1280, 800) as page:
         page.goto(url + "/")
         page.click("#tab-watch")
         page.wait_for_selector("#seat-0 option[value='policy-0']", state="attached")
@@ -264,7 +269,6 @@ def test_watch_bots_play_pause_step_and_reveal(tmp_path, tmp_path_factory) -> No
         line = page.inner_text("#record-list option >> nth=0")
         assert "base game" in line and "policy quick/model" in line and "won by" in line
         page.screenshot(path=str(shots / "records.png"))
-        browser.close()
     assert errors == []
     print("screenshots in", shots)
 
@@ -277,11 +281,7 @@ def test_a_plug_in_ruleset_in_the_game_menu(tmp_path) -> None:
 
     errors: list[str] = []
     app = create_app(tmp_path, rulesets=("cthulhu", NAME))
-    with serving(app) as url, sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
-        page = browser.new_page(viewport={"width": 1600, "height": 1000})
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
+    with serving(app) as url, browser_page(errors) as page:
         page.goto(url + "/")
         page.wait_for_selector(f"#expansion option[value='{NAME}']", state="attached")
         titles = ["the base game", "The Rise of Cthulhu", "Sixes (a house variant)"]
@@ -300,7 +300,6 @@ def test_a_plug_in_ruleset_in_the_game_menu(tmp_path) -> None:
                 break
             page.click(".choice >> nth=0")
         assert page.inner_text("#result").startswith("Game over.")
-        browser.close()
     (path,) = tmp_path.iterdir()
     rec = load_record(path)
     assert rec["config"]["expansion"] == NAME and check_record(rec).ok
