@@ -36,10 +36,6 @@ def bot_expansion(expansion: str | None) -> str | None:
     raise ValueError(f"no bot tables for the ruleset {expansion!r}")  # pragma: no cover
 
 
-def is_expansion(config: GameConfig) -> bool:
-    return config.expansion is not None
-
-
 def has_personalities(config: GameConfig) -> bool:
     """Whether ``config``'s ruleset deals the base game's personality cards as roles."""
     return find_ruleset(config.expansion).roles == "persona"

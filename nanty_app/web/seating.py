@@ -14,6 +14,7 @@ from agents.registry import WEB_LIMITS, BotSpecError, make_bot, untrusted_spec
 from nanty_app.table import HUMAN, Table
 from nanty_app.web.guard import MAX_SEED, ApiError, first_line, is_int
 from nanty_env.engine import GameConfig
+from nanty_env.engine.ruleset import find_ruleset, known_rulesets
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +43,6 @@ def offered_rulesets(names: Sequence[str]) -> tuple[str, ...]:
     """``names`` checked to be registered rulesets (a ``ValueError`` names one that is not),
     without repeats. Nothing is imported here: a plug-in is loaded by the command line that
     named it (``nanty serve --expansion``)."""
-    from nanty_env.engine.ruleset import known_rulesets
-
     known = known_rulesets()
     for name in names:
         if name not in known:
@@ -53,8 +52,6 @@ def offered_rulesets(names: Sequence[str]) -> tuple[str, ...]:
 
 def ruleset_menu(offered: Sequence[str]) -> list[dict[str, str]]:
     """The page's game menu: the base game, then each offered ruleset, with its title."""
-    from nanty_env.engine.ruleset import find_ruleset
-
     return [
         {"expansion": name or "", "title": find_ruleset(name).title} for name in (None, *offered)
     ]

@@ -15,7 +15,6 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from nanty_env.engine import Game, GameConfig, tables_for
-from nanty_env.engine.ruleset import derives_from
 from nanty_env.presentation.board_layout import (
     AREAS,
     BRIDGES,
@@ -28,7 +27,13 @@ from nanty_env.presentation.board_layout import (
 )
 from nanty_env.presentation.render_panel import HandCard, Panel, SeatFacts, panel, seat_label
 from nanty_env.presentation.theme_text import RIVERS, themed
-from nanty_env.presentation.words import decision_words, outcome_words, view_config, words_for
+from nanty_env.presentation.words import (
+    decision_words,
+    has_expansion_pieces,
+    outcome_words,
+    view_config,
+    words_for,
+)
 
 View = Mapping[str, Any]
 
@@ -101,9 +106,7 @@ class _Picture:
         self.cfg = cfg
         self.n = view["num_players"]
         self.theme = cfg.theme
-        self.x = derives_from(
-            cfg.expansion, "cthulhu"
-        )  # the expansion: track, Elder Ones, building types
+        self.x = has_expansion_pieces(cfg)  # the track, Elder Ones, building types
         self.words: Any = words_for(cfg.theme, self.n, cfg)
         self.t: Any = tables_for(cfg)
         self.terms = self.t.data.themes[cfg.theme]

@@ -11,12 +11,12 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from nanty_env.engine import NUM_AREAS, GameConfig, tables_for
-from nanty_env.engine.ruleset import derives_from
 from nanty_env.presentation.base_words import goal_words
 from nanty_env.presentation.theme_text import game_title, notes_for, themed
 from nanty_env.presentation.words import (
     card_words,
     decision_words,
+    has_expansion_pieces,
     outcome_words,
     view_config,
     words_for,
@@ -58,9 +58,7 @@ class _Text:
     def __init__(self, view: Mapping[str, Any], cfg: GameConfig, players: list[str], color: bool):
         self.v, self.cfg, self.players, self.color = view, cfg, players, color
         self.n = view["num_players"]
-        self.x = derives_from(
-            cfg.expansion, "cthulhu"
-        )  # the expansion: track, Elder Ones, objectives
+        self.x = has_expansion_pieces(cfg)  # the track, Elder Ones, objectives
         self.w = words_for(cfg.theme, self.n, cfg)
         self.t = tables_for(cfg)
         self.terms = self.t.data.themes[cfg.theme]

@@ -14,10 +14,9 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from nanty_env.engine import NUM_AREAS, GameConfig, tables_for
-from nanty_env.engine.ruleset import derives_from
 from nanty_env.presentation.base_words import goal_words
 from nanty_env.presentation.theme_text import notes_for, themed
-from nanty_env.presentation.words import card_words, words_for
+from nanty_env.presentation.words import card_words, has_expansion_pieces, words_for
 
 View = Mapping[str, Any]
 
@@ -90,7 +89,7 @@ class _Facts:
         self.cfg = cfg
         self.n = view["num_players"]
         self.theme = cfg.theme
-        self.x = derives_from(cfg.expansion, "cthulhu")
+        self.x = has_expansion_pieces(cfg)
         self.words: Any = words_for(cfg.theme, self.n, cfg)
         self.t: Any = tables_for(cfg)
         self.terms = self.t.data.themes[cfg.theme]

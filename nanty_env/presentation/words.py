@@ -20,10 +20,17 @@ from nanty_env.presentation.cthulhu_words import CthulhuWords, cthulhu_outcome_w
 from nanty_env.presentation.theme_text import themed
 
 
+def has_expansion_pieces(config: GameConfig | None) -> bool:
+    """Whether games under ``config`` have the expansion's pieces to tell and show (its ruleset
+    is the expansion or derives from it): its words, track, Elder Ones and building types. A
+    variant of the base game has none of them."""
+    return config is not None and derives_from(config.expansion, "cthulhu")
+
+
 def words_for(theme: str, num_players: int, config: GameConfig | None = None) -> Words:
     """The :class:`Words` of ``config``'s ruleset (the expansion's vocabulary for a game with the
     expansion's pieces; the base game's, over the ruleset's own tables, otherwise)."""
-    if config is not None and derives_from(config.expansion, "cthulhu"):
+    if has_expansion_pieces(config):
         return CthulhuWords(theme, num_players, config)
     return Words(theme, num_players, config)
 
@@ -60,9 +67,7 @@ def outcome_words(
     :class:`~nanty_env.engine.Outcome`'s termination and detail (an expansion game's ending in
     the expansion's words). ``config`` adds the goal met; ``personalities`` (every seat's,
     shown once the game is over) name the personality that won when the draw pile ran out."""
-    if (config is not None and derives_from(config.expansion, "cthulhu")) or _expansion_reason(
-        reason
-    ):
+    if has_expansion_pieces(config) or _expansion_reason(reason):
         said = cthulhu_outcome_words(winners, reason, config)
     else:
         said = base_outcome_words(winners, reason, theme, config, personalities)
