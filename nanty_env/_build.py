@@ -28,6 +28,7 @@ from functools import cache
 from pathlib import Path
 
 from nanty_env._compiled import MANIFEST, ROOT, module_path, source_hash
+from nanty_env.storage.files import atomic_path
 
 # Packages whose every module (but ``__init__``) is compiled, and single modules beside them.
 PACKAGES = ("nanty_env/engine", "nanty_env/engine/effects", "nanty_env/engine/cthulhu")
@@ -213,6 +214,14 @@ def _generated_pxd(name: str) -> Path | None:
     return pxd if generated else None
 
 
+def _write(path: Path, text: str) -> None:
+    """Write a build output atomically (a cut-short ``.pxd`` without its first line would pass
+    for a hand-written one), readable by everyone like the sources beside it."""
+    with atomic_path(path) as tmp:
+        tmp.write_text(text)
+        tmp.chmod(0o644)
+
+
 def write_declarations(names: list[str]) -> None:
     """Write (or remove) each module's generated ``.pxd``; a hand-written one is left alone."""
     below_state = frozenset(state_imports())
@@ -225,7 +234,7 @@ def write_declarations(names: list[str]) -> None:
         if text is None:
             pxd.unlink(missing_ok=True)
         elif generated is None or pxd.read_text() != text:
-            pxd.write_text(text)
+            _write(pxd, text)
 
 
 def module_names() -> list[str]:
@@ -324,7 +333,8 @@ def build(jobs: int) -> int:
     except Exception as err:  # a missing header, a compiler error: the pure modules still run
         print(f"nanty_env._build: compiling failed ({err}); what it did not build runs pure")
         return 0
-    MANIFEST.write_text(
+    _write(
+        MANIFEST,
         json.dumps(
             {
                 "python": sys.implementation.cache_tag,
@@ -333,7 +343,7 @@ def build(jobs: int) -> int:
             indent=1,
             sort_keys=True,
         )
-        + "\n"
+        + "\n",
     )
     print(f"nanty_env._build: {len(names)} modules compiled in {time.perf_counter() - start:.0f} s")
     return 0
