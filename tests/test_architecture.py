@@ -47,9 +47,10 @@ TOP_FOLDERS = (
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("nanty_env._compiled",),  # which build of a module loads (imports nothing)
     ("nanty_env.data",),  # the content: cards, board, themes, their schema
-    ("nanty_env.engine", "nanty_env._build"),  # the rules; compiling them
+    ("nanty_env.engine",),  # the rules
     ("nanty_env.encoding", "nanty_env.presentation"),  # what learners see; what people read
     ("nanty_env.storage",),  # game records and files
+    ("nanty_env._build",),  # compiling the engine (its outputs written by storage's atomic writes)
     ("nanty_env.faces",),  # the AEC, parallel and single-learner envs
     ("nanty_env.vector",),  # many games at once, worker processes
     ("nanty_env",),  # the package's own ``__init__``: its public names
