@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from arena.tournament import progress_bar
 from nanty_env.encoding.observation import with_hint
 from nanty_env.engine import NUM_ACTIONS, Game, GameConfig
 from nanty_env.faces.rewards import terminal_rewards
@@ -197,19 +198,28 @@ def _chunks(items: list, workers: int) -> list[list]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-def _run(fn: Any, jobs: list, workers: int, log: Any = None) -> list:
-    """``fn`` of every job, in job order: in this process, or in a pool of ``workers``
-    processes (``imap``, not ``imap_unordered``: games stay in index order, so a cache of fewer
-    games is a prefix of a longer one); ``log`` gets the pool's progress."""
-    if workers <= 1:
-        return [fn(j) for j in jobs]
-    out, t0 = [], time.perf_counter()
-    with process_context().Pool(workers) as pool:
-        for k, part in enumerate(pool.imap(fn, jobs), 1):
-            out.append(part)
-            if log is not None and k % max(1, len(jobs) // 10) == 0:
-                log(f"pretrain: {k}/{len(jobs)} game chunks ({time.perf_counter() - t0:.0f} s)")
-    return out
+def _run(fn: Any, jobs: list, workers: int, desc: str) -> list:
+    """``fn`` of every job (a job's fourth item is its chunk of games), in job order: in this
+    process, or in a pool of ``workers`` processes (``imap``, not ``imap_unordered``: games stay
+    in index order, so a cache of fewer games is a prefix of a longer one), under a progress
+    bar over the games named ``desc``."""
+    bar = progress_bar(sum(len(job[3]) for job in jobs), True, desc)
+    try:
+        if workers <= 1:
+            return [_counted(fn(job), len(job[3]), bar) for job in jobs]
+        with process_context().Pool(workers) as pool:
+            return [
+                _counted(part, len(job[3]), bar)
+                for job, part in zip(jobs, pool.imap(fn, jobs), strict=True)
+            ]
+    finally:
+        bar.close()
+
+
+def _counted(part: Any, games: int, bar: Any) -> Any:
+    """``part``, after moving ``bar`` on by its ``games``."""
+    bar.update(games)
+    return part
 
 
 def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
@@ -364,7 +374,7 @@ def generate_part(
         for chunk in _chunks(indices, p.workers)
     ]
     t0, c0 = time.perf_counter(), cpu_seconds()
-    parts = _run(_play_many, jobs, p.workers, log)
+    parts = _run(_play_many, jobs, p.workers, f"teacher games {what}")
     if old is not None:
         parts.insert(0, old)
     data = _concat(parts)
@@ -586,7 +596,7 @@ def dagger_round(
         )
         for chunk in _chunks(games, p.workers)
     ]
-    data = _concat(_run(_dagger_many, jobs, workers))
+    data = _concat(_run(_dagger_many, jobs, workers, f"dagger round {round_ + 1}"))
     cpu = cpu_seconds() - c0
     log(
         f"dagger round {round_ + 1}: {len(data['action'])} learner decisions in {len(games)} "
