@@ -4,7 +4,7 @@ ruleset derives from (``BASE_RULESET.derive(...)``), registered with ``Game`` by
 
 from __future__ import annotations
 
-from nanty_env.engine import flow
+from nanty_env.engine import board, flow
 from nanty_env.engine.determinize import sample_base
 from nanty_env.engine.effects import EFFECTS
 from nanty_env.engine.frames import BASE
@@ -26,6 +26,8 @@ BASE_RULESET = Ruleset(
     handle_extra=flow.handle_extra,
     start_of_turn_win=start_of_turn_win,
     refill=flow.refill_hand,
+    buildable_areas=board.buildable_areas,
+    build=board.build,
     tables=base_tables,
     sample=sample_base,
     control=control,

@@ -35,11 +35,24 @@ def find(kind: str, index: Mapping[str, int], items: Sequence[Any], name: str) -
     raise KeyError(f"unknown {kind} {name!r}")
 
 
-def area(name: str, t: Tables | None = None) -> int:
-    """Area index from an area id (e.g. ``"dolly_sisters"``) or a themed name (``"Chelsea"``)
-    (``t``: a ruleset's tables; the base game's by default)."""
-    d = (t or tables()).data
-    return find("area", {a.id: a.index for a in d.areas}, d.areas, name)
+def finder(
+    kind: str, index: str, items: str, default: Callable[[], Tables] = tables
+) -> Callable[[str, Tables | None], int]:
+    """The lookup of a ``kind`` of item by id or themed name (``area("dolly_sisters")``,
+    ``area("Chelsea")``): ``index`` and ``items`` name the content's id -> index map and its
+    records; the lookup reads the tables it is given, else ``default()`` (a ruleset's own)."""
+
+    def lookup(name: str, t: Tables | None = None) -> int:
+        d = (t or default()).data
+        return find(kind, getattr(d, index), getattr(d, items), name)
+
+    lookup.__doc__ = f"The index of the {kind} named ``name`` (an id or a themed name)."
+    return lookup
+
+
+area = finder("area", "area_index", "areas")
+card = finder("card", "card_index", "cards")
+event = finder("event", "event_index", "events")
 
 
 def area_row(values: Mapping[str, int], empty: int, t: Tables | None = None) -> tuple[int, ...]:
@@ -48,17 +61,6 @@ def area_row(values: Mapping[str, int], empty: int, t: Tables | None = None) -> 
     for name, value in values.items():
         row[area(name, t)] = value
     return tuple(row)
-
-
-def card(name: str, t: Tables | None = None) -> int:
-    """Card index from a card id or a themed name."""
-    d = (t or tables()).data
-    return find("card", d.card_index, d.cards, name)
-
-
-def event(name: str, t: Tables | None = None) -> int:
-    d = (t or tables()).data
-    return find("event", d.event_index, d.events, name)
 
 
 def personality(name: str) -> int:

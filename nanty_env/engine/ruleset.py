@@ -68,6 +68,10 @@ class Ruleset:
         start_of_turn_win: ``(g, p)`` ends the game and returns True when ``p`` has won.
         refill: ``(g, f)`` the turn's refill step: True to pass the turn on now, False when
             it pushed frames (and set the turn frame's next step) or ended the game.
+        buildable_areas: ``(g, p, factor)`` -> the areas where ``p`` may build now at
+            ``factor`` times the price (1.0; 0.5 for a scroll's half price), sorted.
+        build: ``(g, p, area, factor)`` pays for and places (or starts choosing) ``p``'s
+            building there: the building symbol and the half-price scroll both ask these two.
         control: ``(g, area)`` -> who controls ``area`` and by how much (a ``Control``).
         points: ``(g, seat)`` -> ``seat``'s final points; ``tie_break``: ``(g, seat)`` -> the
             value that breaks a tie on points (higher wins).
@@ -92,6 +96,8 @@ class Ruleset:
     handle_extra: Callable[[GameState, int, int], object]
     start_of_turn_win: Callable[[GameState, int], bool]
     refill: Callable[[GameState, Frame], bool]
+    buildable_areas: Callable[[GameState, int, float], list[int]]
+    build: Callable[[GameState, int, int, float], None]
     tables: Callable[[GameConfig], Tables]
     sample: Callable[[dict[str, Any], np.random.Generator, GameConfig], Any]
     control: Callable[[GameState, int], Any]

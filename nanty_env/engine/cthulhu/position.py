@@ -10,49 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from nanty_env.engine import position
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu import pieces, setup
 from nanty_env.engine.cthulhu.game import CthulhuGame
-from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
+from nanty_env.engine.cthulhu.tables import cthulhu_tables
 from nanty_env.engine.game import Game
-from nanty_env.engine.position import area_row, find, place_board, place_cards, start_position
+from nanty_env.engine.position import area_row, finder, place_board, place_cards, start_position
 
-
-def _tables(t: CthulhuTables | None) -> CthulhuTables:
-    return t or cthulhu_tables()
-
-
-def area(name: str, t: CthulhuTables | None = None) -> int:
-    return position.area(name, _tables(t))
-
-
-def card(name: str, t: CthulhuTables | None = None) -> int:
-    return position.card(name, _tables(t))
-
-
-def event(name: str, t: CthulhuTables | None = None) -> int:
-    return position.event(name, _tables(t))
-
-
-def elder(name: str, t: CthulhuTables | None = None) -> int:
-    d = _tables(t).data
-    return find("Elder One", d.elder_index, d.elder_ones, name)
-
-
-def great_old_one(name: str, t: CthulhuTables | None = None) -> int:
-    d = _tables(t).data
-    return find("Great Old One", d.goo_index, d.great_old_ones, name)
-
-
-def objective(name: str, t: CthulhuTables | None = None) -> int:
-    d = _tables(t).data
-    return find("objective", d.objective_index, d.objectives, name)
-
-
-def building_type(name: str, t: CthulhuTables | None = None) -> int:
-    d = _tables(t).data
-    return find("building type", d.building_index, d.buildings, name)
+area = finder("area", "area_index", "areas", cthulhu_tables)
+card = finder("card", "card_index", "cards", cthulhu_tables)
+event = finder("event", "event_index", "events", cthulhu_tables)
+elder = finder("Elder One", "elder_index", "elder_ones", cthulhu_tables)
+great_old_one = finder("Great Old One", "goo_index", "great_old_ones", cthulhu_tables)
+objective = finder("objective", "objective_index", "objectives", cthulhu_tables)
+building_type = finder("building type", "building_index", "buildings", cthulhu_tables)
 
 
 def build_position(

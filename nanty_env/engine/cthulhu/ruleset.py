@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from nanty_env.engine.base_ruleset import BASE_RULESET
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.cthulhu import abilities, flow, pieces, victory
+from nanty_env.engine.cthulhu import abilities, flow, pieces, symbols, victory
 from nanty_env.engine.cthulhu.determinize import sample_cthulhu_from_view
 from nanty_env.engine.cthulhu.effects import X_EFFECTS
 from nanty_env.engine.cthulhu.symbols import CTHULHU_SYMBOLS
@@ -34,6 +34,8 @@ CTHULHU_RULESET = BASE_RULESET.derive(
     start_turn=flow.start_turn,
     start_of_turn_win=victory.start_of_turn_win,
     refill=flow.refill_step,
+    buildable_areas=symbols.buildable_areas,
+    build=symbols.do_building,
     tables=tables_of,
     sample=sample_cthulhu_from_view,
     roles="objective",

@@ -207,7 +207,7 @@ def build_at_half_cost(g: GameState, p: int, c: int, params: Params) -> None:
 class HalfBuild:
     @staticmethod
     def options(g: GameState, f: Frame) -> list[int] | None:
-        out = [A.AREA + a for a in board.buildable_areas(g, f["p"], 0.5)]
+        out = [A.AREA + a for a in g.ruleset.buildable_areas(g, f["p"], 0.5)]
         if not out:
             pop(g)
             return None
@@ -217,7 +217,7 @@ class HalfBuild:
     def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         if a != A.PASS:
-            board.build(g, f["p"], a - A.AREA, 0.5)
+            g.ruleset.build(g, f["p"], a - A.AREA, 0.5)
 
 
 @effect("play_two_cards")
