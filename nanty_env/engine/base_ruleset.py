@@ -7,6 +7,7 @@ from __future__ import annotations
 from nanty_env.engine import board, flow
 from nanty_env.engine.determinize import sample_base
 from nanty_env.engine.effects import EFFECTS
+from nanty_env.engine.events import EVENT_START
 from nanty_env.engine.frames import BASE
 from nanty_env.engine.ruleset import Ruleset
 from nanty_env.engine.scoring import best_city_card, control, points
@@ -21,6 +22,7 @@ BASE_RULESET = Ruleset(
     handlers=BASE,
     symbols=BASE_SYMBOLS,
     effects=EFFECTS,
+    event_effects=EVENT_START,
     ability_actions=flow.ability_actions,
     is_extra_action=flow.is_extra_action,
     handle_extra=flow.handle_extra,

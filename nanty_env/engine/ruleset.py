@@ -61,6 +61,9 @@ class Ruleset:
         handlers: its own frame handlers, which add new kinds or replace the parent's.
         symbols: symbol name -> :class:`Symbol` (merged over the parent's by ``derive``).
         effects: scroll effect id -> handler ``(g, p, card, params)`` (merged likewise).
+        event_effects: event effect -> handler ``(g, p)`` (merged likewise).
+        events_cycle: a drawn event goes to the bottom of the event deck (the expansion's)
+            instead of out of the game (the base game's random events: each at most once).
         ability_actions: ``(g, p)`` -> the ability actions ``p`` may take now (a new list).
         is_extra_action: ``(g, a)`` -> whether ``a`` is an own-turn extra (never a target).
         handle_extra: ``(g, p, a)`` applies an own-turn extra.
@@ -91,6 +94,7 @@ class Ruleset:
     handlers: Registry
     symbols: Mapping[str, Symbol]
     effects: Mapping[str, Callable[..., None]]
+    event_effects: Mapping[str, Callable[[GameState, int], None]]
     ability_actions: Callable[[GameState, int], list[int]]
     is_extra_action: Callable[[GameState, int], bool]
     handle_extra: Callable[[GameState, int, int], object]
@@ -105,15 +109,16 @@ class Ruleset:
     tie_break: Callable[[GameState, int], int]
     start_turn: Callable[[GameState], None] = _nothing
     hand_size: int = 5
+    events_cycle: bool = False
     roles: str = "persona"
     params: Mapping[str, Any] = field(default_factory=dict)
     title: str = "the base game"
 
     def derive(self, name: str, expansion: str, handlers: Registry, **changes: Any) -> Ruleset:
-        """A child ruleset: this one with ``changes``; ``symbols``, ``effects`` and ``params``
-        given in ``changes`` are merged over this ruleset's (an item mapped to None is
-        removed)."""
-        for table in ("symbols", "effects", "params"):
+        """A child ruleset: this one with ``changes``; ``symbols``, ``effects``,
+        ``event_effects`` and ``params`` given in ``changes`` are merged over this ruleset's (an
+        item mapped to None is removed)."""
+        for table in ("symbols", "effects", "event_effects", "params"):
             merged = {**getattr(self, table), **changes.pop(table, {})}
             changes[table] = {k: v for k, v in merged.items() if v is not None}
         changes.setdefault("title", name)

@@ -137,9 +137,9 @@ class CthulhuCard(Card):
 
 @record
 class CthulhuEvent(Event):
-    """An expansion event card: the engine carries it out by ``effect``."""
+    """An expansion event card (its ``effect`` one of ``CTHULHU_EVENTS``), with its
+    provenance."""
 
-    effect: str
     source: str
     reason: str
 
