@@ -169,11 +169,4 @@ class CthulhuEvaluator(Evaluator):
     rules = RULES
 
 
-def sampled_evaluators(
-    g: CthulhuGame, weights: Weights = DEFAULT_CTHULHU_WEIGHTS
-) -> list[CthulhuEvaluator]:
-    """One evaluator per seat that takes the (sampled) objectives of ``g`` as known."""
-    return base.sampled_evaluators(g, weights, CthulhuEvaluator)  # type: ignore[return-value]
-
-
 EVALUATOR = CthulhuEvaluator

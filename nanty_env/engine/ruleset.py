@@ -65,8 +65,9 @@ class Ruleset:
         events_cycle: a drawn event goes to the bottom of the event deck (the expansion's)
             instead of out of the game (the base game's random events: each at most once).
         ability_actions: ``(g, p)`` -> the ability actions ``p`` may take now (a new list).
-        is_extra_action: ``(g, a)`` -> whether ``a`` is an own-turn extra (never a target).
-        handle_extra: ``(g, p, a)`` applies an own-turn extra.
+        is_ability: ``(a)`` -> whether action ``a`` is one of the ruleset's ability actions
+            (an own-turn extra, as the interrupt cards' discards and plays are: never a target).
+        use_ability: ``(g, p, a)`` uses the ability of ability action ``a``.
         start_turn: ``(g)`` resets the ruleset's per-turn state at the start of a turn.
         start_of_turn_win: ``(g, p)`` ends the game and returns True when ``p`` has won.
         refill: ``(g, f)`` the turn's refill step: True to pass the turn on now, False when
@@ -96,8 +97,8 @@ class Ruleset:
     effects: Mapping[str, Callable[..., None]]
     event_effects: Mapping[str, Callable[[GameState, int], None]]
     ability_actions: Callable[[GameState, int], list[int]]
-    is_extra_action: Callable[[GameState, int], bool]
-    handle_extra: Callable[[GameState, int, int], object]
+    is_ability: Callable[[int], bool]
+    use_ability: Callable[[GameState, int, int], None]
     start_of_turn_win: Callable[[GameState, int], bool]
     refill: Callable[[GameState, Frame], bool]
     buildable_areas: Callable[[GameState, int, float], list[int]]

@@ -60,7 +60,6 @@ CTHULHU_QUESTIONS: Mapping[str, Any] = {
     "relocate_building": lambda w, f: (
         f"All six of your buildings are out: choose the one to move to {w.area(f['area'])}"
     ),
-    "half_build": lambda w, f: "Build at half price, or decline",
     "take_faceup": lambda w, f: "Take one of the face-up cards",
 }
 
