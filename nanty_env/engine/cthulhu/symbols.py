@@ -26,7 +26,16 @@ from nanty_env.engine.board import area_name
 from nanty_env.engine.cthulhu import pieces
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.cthulhu.track import advance_insanity
-from nanty_env.engine.frames import CTHULHU, Frame, call, choices_or_pop, handler, pop, push
+from nanty_env.engine.frames import (
+    CTHULHU,
+    Frame,
+    call,
+    choices_or_pop,
+    handler,
+    pass_or_pop,
+    pop,
+    push,
+)
 from nanty_env.engine.reactions import BLOCKED, PROCEED, ask
 from nanty_env.engine.ruleset import Symbol
 from nanty_env.engine.symbols import assassinate, confirm
@@ -196,10 +205,7 @@ class Sacrifice:
             return None
         out = [A.pawn_action(a, 0)] if g.agents[p][a] else []
         out += [A.ELDER + x for x in pieces.own_elders(g, p) if g.elder_area[x] == a]
-        if not out:
-            pop(g)
-            return None
-        return [A.PASS, *out]
+        return pass_or_pop(g, out)
 
     @staticmethod
     def act(g: CthulhuState, f: Frame, a: int) -> None:
