@@ -45,10 +45,10 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from agents import evaluation
 from agents.base import View
 from agents.evaluation import (
     DEFAULT_WEIGHTS,
-    NUM_PERSONALITIES,
     Evaluator,
     Weights,
     metrics,
@@ -58,6 +58,7 @@ from agents.learned_bot import NetEvaluator
 from agents.learned_eval import TERMINAL, LearnedEvaluator
 from agents.roles import RoleAwareBot, RoleModel, sample_deal
 from agents.rulesets import (
+    evaluator_class,
     game_roles,
     has_personalities,
     make_evaluator,
@@ -148,12 +149,7 @@ def seat_values(g: Game, evaluators: Sequence[Evaluator]) -> list[float]:
     if g.is_terminal:
         winners = g.outcome.winners
         return [TERMINAL if q in winners else -TERMINAL for q in range(g.n)]
-    if not has_personalities(g.cfg):
-        from agents.cthulhu.evaluation import metrics as cthulhu_metrics
-
-        m = cthulhu_metrics(g)  # type: ignore[arg-type]
-    else:
-        m = metrics(g)
+    m = evaluators[0].measure(g)  # the ruleset's metrics (every seat's evaluator reads them)
     return [ev.value_from_metrics(m) for ev in evaluators]
 
 
@@ -179,16 +175,10 @@ def set_personalities(g: Game, deal: Sequence[int], seat: int, known_unused: Seq
 
 
 def sampled_evaluators(g: Game, weights: Weights) -> list[Evaluator]:
-    """One evaluator per seat that takes the determinisation's roles as known."""
-    if not has_personalities(g.cfg):
-        from agents.cthulhu.evaluation import sampled_evaluators as sampled_cthulhu
-
-        return sampled_cthulhu(g, ruleset_weights(g.cfg, weights))  # type: ignore[return-value]
-    n = g.n
-    onehot = [np.zeros(NUM_PERSONALITIES) for _ in range(n)]
-    for r in range(n):
-        onehot[r][g.persona[r]] = 1.0
-    return [Evaluator(g.cfg, q, g.persona[q], onehot, weights) for q in range(n)]
+    """One evaluator per seat (the ruleset's evaluation, :func:`agents.rulesets.evaluator_class`)
+    that takes the determinisation's roles as known."""
+    cls = evaluator_class(g.cfg)
+    return evaluation.sampled_evaluators(g, ruleset_weights(g.cfg, weights), cls)
 
 
 def is_ability(a: int) -> bool:

@@ -33,7 +33,7 @@ from agents.evaluation import (
     view_board,
 )
 from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL, OBJECTIVE_METRICS
-from nanty_env.engine import Game, GameConfig
+from nanty_env.engine import Game, GameConfig, settle_loans
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
 from nanty_env.engine.cthulhu.victory import AGENT_POINTS, ELDER_POINTS_PER_HP, SLOTH
 
@@ -98,16 +98,10 @@ def board_metrics(
     net, points, pieces, minions = [], [], [], []
     repay, penalty = t.loan_repay, t.loan_penalty
     for q in range(n):
-        due, cash = 0, money[q]
         pts = AGENT_POINTS * on_board[q] + ELDER_POINTS_PER_HP * ehp[q] + bval[q]
-        for c in loans[q]:
-            due += repay[c]
-            if cash >= repay[c]:
-                cash -= repay[c]
-            else:
-                pts -= penalty[c]
-        net.append(money[q] + bval[q] - due)
-        points.append(pts + cash)
+        own = [(repay[c], penalty[c]) for c in loans[q]]
+        net.append(money[q] + bval[q] - sum(r for r, _ in own))
+        points.append(pts + settle_loans(money[q], own))  # as the engine scores them
         minions.append(on_board[q] + elders[q])
         pieces.append(minions[q] + nbuild[q])
     total, bv = sum(b.trouble), list(bval)
@@ -173,13 +167,6 @@ class CthulhuEvaluator(Evaluator):
     ``belief`` are objective indices)."""
 
     rules = RULES
-
-
-def sampled_evaluators(
-    g: CthulhuGame, weights: Weights = DEFAULT_CTHULHU_WEIGHTS
-) -> list[CthulhuEvaluator]:
-    """One evaluator per seat that takes the (sampled) objectives of ``g`` as known."""
-    return base.sampled_evaluators(g, weights, CthulhuEvaluator)  # type: ignore[return-value]
 
 
 EVALUATOR = CthulhuEvaluator

@@ -172,6 +172,7 @@ def _event(e: Entry, i: int, ids: Ids) -> Event:
         names=themed_names(name, e.text("name_discworld")),
         aid_name=aid_name,
         summary=e.text("summary"),
+        effect=e.table["id"],
     )
 
 

@@ -351,13 +351,16 @@ class Card(_Themed):
 
 @record
 class Event(_Themed):
-    """A random event card. ``aid_name`` is the player aid's London name (often the same)."""
+    """A random event card. ``aid_name`` is the player aid's London name (often the same);
+    ``effect`` is what the engine carries out (the ruleset's ``event_effects``; in the base
+    game, its id)."""
 
     index: int
     id: str
     names: Mapping[str, str]
     aid_name: str
     summary: str
+    effect: str
 
 
 @record

@@ -155,14 +155,9 @@ class CthulhuEncoder:
         return encode(g, seat, reveal_objectives=reveal_personalities)
 
 
-# the base game's masks and no-op, sized by the game's action space
+# the base game's masks and no-op, sized by the game's action space (``O.view_action_mask``
+# takes the expansion's ``NUM_ACTIONS`` for a view)
 action_mask, mask_with_no_op, NO_OP = O.action_mask, O.mask_with_no_op, O.NO_OP
-
-
-def view_action_mask(view: Mapping[str, Any]) -> np.ndarray:
-    """int8 mask of the legal actions in an expansion view (zeros if the seat is not
-    deciding)."""
-    return O.legal_mask(view["legal_actions"], NUM_ACTIONS)
 
 
 def encode_state(g: Game) -> np.ndarray:

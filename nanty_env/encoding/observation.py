@@ -717,6 +717,7 @@ def encode_view(view: dict, *, reveal: list[int] | None = None) -> np.ndarray:
     return _VIEW(view, reveal)
 
 
-def view_action_mask(view: dict) -> np.ndarray:
-    """int8 mask of the legal actions in a dict view (zeros if the seat is not deciding)."""
-    return legal_mask(view["legal_actions"])
+def view_action_mask(view: dict, num_actions: int = A.NUM_ACTIONS) -> np.ndarray:
+    """int8 mask of the legal actions in a dict view (zeros if the seat is not deciding);
+    ``num_actions``: the size of the ruleset's action space (the expansion's is larger)."""
+    return legal_mask(view["legal_actions"], num_actions)

@@ -4,9 +4,10 @@ ruleset derives from (``BASE_RULESET.derive(...)``), registered with ``Game`` by
 
 from __future__ import annotations
 
-from nanty_env.engine import flow
+from nanty_env.engine import board, flow
 from nanty_env.engine.determinize import sample_base
 from nanty_env.engine.effects import EFFECTS
+from nanty_env.engine.events import EVENT_START
 from nanty_env.engine.frames import BASE
 from nanty_env.engine.ruleset import Ruleset
 from nanty_env.engine.scoring import best_city_card, control, points
@@ -21,11 +22,14 @@ BASE_RULESET = Ruleset(
     handlers=BASE,
     symbols=BASE_SYMBOLS,
     effects=EFFECTS,
+    event_effects=EVENT_START,
     ability_actions=flow.ability_actions,
-    is_extra_action=flow.is_extra_action,
-    handle_extra=flow.handle_extra,
+    is_ability=flow.is_city_ability,
+    use_ability=flow.use_city_ability,
     start_of_turn_win=start_of_turn_win,
     refill=flow.refill_hand,
+    buildable_areas=board.buildable_areas,
+    build=board.build,
     tables=base_tables,
     sample=sample_base,
     control=control,

@@ -26,6 +26,7 @@ from nanty_env.data import SYMBOLS
 from nanty_env.data.cthulhu import CTHULHU_SYMBOLS
 from nanty_env.engine import actions as A
 from nanty_env.engine.config import GameConfig
+from nanty_env.engine.flow import is_extra_action
 from nanty_env.engine.game import Game
 from nanty_env.engine.tables import Tables
 
@@ -157,10 +158,6 @@ def _universe(t: Tables, expansion: str | None) -> dict[str, list[str]]:
     return out
 
 
-def _is_extra(g: Game, a: int) -> bool:
-    return g.ruleset.is_extra_action(g, a)
-
-
 def _record(cov: Coverage, g: Game, a: int) -> None:
     """Count what action ``a`` is about to do in ``g``."""
     d, counts = g.t.data, cov.counts
@@ -183,7 +180,7 @@ def _record(cov: Coverage, g: Game, a: int) -> None:
         counts["ability"][d.elder_ones[a - A.ELDER_ABILITY].name()] += 1
     elif fam == "ELDER" and kind == "summon":
         counts["elder_one"][d.elder_ones[a - A.ELDER].name()] += 1
-    if kind == "card" and a != A.PASS and not _is_extra(g, a):
+    if kind == "card" and a != A.PASS and not is_extra_action(g, a):
         counts["symbol"][g.t.symbols[f["c"]][f["i"]]] += 1
 
 

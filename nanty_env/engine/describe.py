@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nanty_env.engine import actions as A
-from nanty_env.engine.phrases import Book, Field, Fields, absent, extend, say
+from nanty_env.engine.phrases import Book, Field, Fields, absent, extend, read_words, say
 from nanty_env.engine.state import GameState
 
 
@@ -60,18 +60,8 @@ BASE_FIELDS: Mapping[str, Field] = {
 }
 """The fields of the base game's phrases (a :class:`Said` -> a value)."""
 
-BASE_PHRASES: Book = {
-    "PASS": {"*": "pass"},
-    "CONFIRM": {"*": "confirm"},
-    "PLAY_CARD": {"*": "play {card}"},
-    "DISCARD_CARD": {"*": "discard {card}"},
-    "SELECT_CARD": {"*": "select {card}"},
-    "AREA": {"*": "area {area}"},
-    "ABILITY": {"*": "use {area}"},
-    "PLAYER": {"*": "player {player}"},
-    "PAWN": {"*": "{piece} in {pawn_area}"},
-}
-"""The base game's phrases: each family said alike whatever the decision."""
+BASE_PHRASES: Book = read_words(__package__, "describe.toml")
+"""The base game's phrases (``describe.toml``): each family said alike whatever the decision."""
 
 
 @dataclass(frozen=True)

@@ -31,13 +31,16 @@ def seats_from(g: GameState, first: int) -> tuple[int, ...]:
 
 
 def draw_event(g: GameState, p: int) -> None:
-    """Draw the top random event and carry it out (each event happens at most once)."""
+    """Draw the top event and carry it out (the ruleset's ``event_effects``): a random event
+    happens at most once; where the ruleset's ``events_cycle``, it goes to the bottom of the
+    deck instead."""
     *rest, e = g.event_deck
-    g.event_deck = tuple(rest)
+    cycle = g.ruleset.events_cycle
+    g.event_deck = (e, *rest) if cycle else tuple(rest)
     g.events_done = (*g.events_done, e)
     ev = g.t.data.events[e]
-    g.say(f"random event: {ev.name(g.cfg.theme)}")
-    EVENT_START[ev.id](g, p)
+    g.say(f"{'event' if cycle else 'random event'}: {ev.name(g.cfg.theme)}")
+    g.ruleset.event_effects[ev.effect](g, p)
 
 
 def _rolls(g: GameState, k: int, *, distinct: bool = False) -> list[int]:

@@ -63,17 +63,29 @@ def with_interrupt_extras(g: GameState, p: int, out: list[int]) -> list[int]:
     return out
 
 
+def is_city_ability(a: int) -> bool:
+    """The base game's ability actions: a City Area card's (ABILITY, the last family)."""
+    return a >= ABILITY
+
+
+def use_city_ability(g: GameState, p: int, a: int) -> None:
+    use_ability(g, p, a - ABILITY)
+
+
 def is_extra_action(g: GameState, a: int) -> bool:
-    """Abilities, interrupt discards and interrupt plays are never symbol targets."""
-    if a >= ABILITY or DISCARD_CARD <= a < SELECT_CARD:
+    """The ruleset's abilities, interrupt discards and interrupt plays are never symbol
+    targets."""
+    if g.ruleset.is_ability(a) or DISCARD_CARD <= a < SELECT_CARD:
         return True
     return PLAY_CARD <= a < DISCARD_CARD and g.t.is_interrupt[a - PLAY_CARD]
 
 
 def handle_extra(g: GameState, p: int, action: int) -> bool:
-    """Apply an extra action; False when ``action`` is not one."""
-    if action >= ABILITY:
-        use_ability(g, p, action - ABILITY)
+    """Apply an extra action (the ruleset's ``use_ability`` for its abilities); False when
+    ``action`` is not one."""
+    rules = g.ruleset
+    if rules.is_ability(action):
+        rules.use_ability(g, p, action)
         return True
     if DISCARD_CARD <= action < SELECT_CARD:
         c = action - DISCARD_CARD
@@ -163,7 +175,7 @@ def main_act(g: GameState, f: Frame, a: int) -> None:
         g.say(f"player {p} has no card to play and passes")
         pop(g)
     else:
-        g.ruleset.handle_extra(g, p, a)
+        handle_extra(g, p, a)
 
 
 @handler("main", "choose the card to play this turn")
@@ -180,7 +192,7 @@ def end_act(g: GameState, f: Frame, a: int) -> None:
     if a == PASS:
         pop(g)
     else:
-        g.ruleset.handle_extra(g, f["p"], a)
+        handle_extra(g, f["p"], a)
 
 
 @handler("end", "use abilities or end the turn")
@@ -205,7 +217,7 @@ def two_act(g: GameState, f: Frame, a: int) -> None:
         f["left"] -= 1
         play_card(g, p, a - PLAY_CARD)
     else:
-        g.ruleset.handle_extra(g, p, a)
+        handle_extra(g, p, a)
 
 
 @handler("two", "play up to two more cards, one after the other")
@@ -243,13 +255,12 @@ def card_act(g: GameState, f: Frame, a: int) -> None:
         f["i"] += 1
         return
     p, c = f["p"], f["c"]
-    rules = g.ruleset
-    if rules.is_extra_action(g, a):
-        rules.handle_extra(g, p, a)
+    if is_extra_action(g, a):
+        handle_extra(g, p, a)
         return
     sym = g.t.symbols[c][f["i"]]
     f["i"] += 1
-    rules.symbols[sym].do(g, p, c, a)
+    g.ruleset.symbols[sym].do(g, p, c, a)
 
 
 @handler("card", "resolve the next symbol of the card in play (or skip it)")

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from nanty_env.engine.actions import PASS
 from nanty_env.engine.ruleset import find_ruleset
 from nanty_env.engine.state import Act, Frame, GameState, Options
 
@@ -89,6 +90,15 @@ def choices_or_pop(g: GameState, actions: list[int]) -> list[int] | None:
         return None
     actions.sort()
     return actions
+
+
+def pass_or_pop(g: GameState, actions: list[int]) -> list[int] | None:
+    """An optional decision: PASS, then ``actions`` (in their order); or, when there is
+    nothing to choose, pop the frame and return ``None``."""
+    if not actions:
+        g.stack.pop()
+        return None
+    return [PASS, *actions]
 
 
 def call(g: GameState, frame: Frame) -> None:

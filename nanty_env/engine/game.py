@@ -181,7 +181,12 @@ class Game(GameState):
                 validation.fail("config.expansion", f"{expansion!r} is not a known expansion")
             return game_class(expansion).from_dict(d, validate=validate)
         if validate:
-            validation.check_schema(d, _SCALAR_FIELDS, _LIST_FIELDS, _NESTED_FIELDS)
+            validation.check_schema(
+                d,
+                (*_SCALAR_FIELDS, *cls.extra_scalars),
+                (*_LIST_FIELDS, *cls.extra_lists),
+                _NESTED_FIELDS,
+            )
             cls._check_schema_extra(d)
         cfg = GameConfig.from_dict(d["config"])
         g = cls.__new__(cls)
@@ -200,7 +205,9 @@ class Game(GameState):
 
     @classmethod
     def _check_schema_extra(cls, d: dict[str, Any]) -> None:
-        """The schema of the fields a ruleset adds to the base game's (none here)."""
+        """The schema of the fields a ruleset adds to the base game's beyond their presence and
+        types (``validation.check_schema`` checks those of ``extra_scalars`` and
+        ``extra_lists``); none here."""
 
     def _load(self, d: dict[str, Any], validate: bool = False) -> None:
         """Read the base game's fields of a :meth:`to_dict` state into this game."""

@@ -7,11 +7,15 @@ turn; its fields are worked out only when a template names them (:class:`Fields`
 that does not apply raises ``LookupError``, which passes that template over. A ruleset's book
 is its parent's with its own phrases laid over (:func:`extend`). The engine's descriptions
 (``describe``) and the words people read (``nanty_env.presentation``) both speak through it.
+A ruleset keeps its phrases and other words as data, in a TOML file beside its module
+(:func:`read_words`): a table per action family, a string or an array of strings per key.
 """
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Callable, Mapping
+from importlib import resources
 from typing import Any, NoReturn
 
 Phrase = str | tuple[str, ...]
@@ -63,3 +67,16 @@ def say(phrases: Mapping[str, Phrase], values: Fields) -> str:
 def extend(book: Book, own: Book) -> dict[str, Mapping[str, Phrase]]:
     """``book`` with a ruleset's ``own`` phrases laid over it, family by family."""
     return {fam: {**book.get(fam, {}), **own.get(fam, {})} for fam in {*book, *own}}
+
+
+def read_words(package: str, name: str) -> dict[str, Any]:
+    """The TOML file ``name`` shipped in ``package``, its arrays as tuples (a phrase tried in
+    turn): a ruleset's phrase book, or tables of its words."""
+
+    def frozen(x: Any) -> Any:
+        if isinstance(x, dict):
+            return {k: frozen(v) for k, v in x.items()}
+        return tuple(x) if isinstance(x, list) else x
+
+    text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
+    return frozen(tomllib.loads(text))

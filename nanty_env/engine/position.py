@@ -35,11 +35,24 @@ def find(kind: str, index: Mapping[str, int], items: Sequence[Any], name: str) -
     raise KeyError(f"unknown {kind} {name!r}")
 
 
-def area(name: str, t: Tables | None = None) -> int:
-    """Area index from an area id (e.g. ``"dolly_sisters"``) or a themed name (``"Chelsea"``)
-    (``t``: a ruleset's tables; the base game's by default)."""
-    d = (t or tables()).data
-    return find("area", {a.id: a.index for a in d.areas}, d.areas, name)
+def finder(
+    kind: str, index: str, items: str, default: Callable[[], Tables] = tables
+) -> Callable[[str, Tables | None], int]:
+    """The lookup of a ``kind`` of item by id or themed name (``area("dolly_sisters")``,
+    ``area("Chelsea")``): ``index`` and ``items`` name the content's id -> index map and its
+    records; the lookup reads the tables it is given, else ``default()`` (a ruleset's own)."""
+
+    def lookup(name: str, t: Tables | None = None) -> int:
+        d = (t or default()).data
+        return find(kind, getattr(d, index), getattr(d, items), name)
+
+    lookup.__doc__ = f"The index of the {kind} named ``name`` (an id or a themed name)."
+    return lookup
+
+
+area = finder("area", "area_index", "areas")
+card = finder("card", "card_index", "cards")
+event = finder("event", "event_index", "events")
 
 
 def area_row(values: Mapping[str, int], empty: int, t: Tables | None = None) -> tuple[int, ...]:
@@ -48,17 +61,6 @@ def area_row(values: Mapping[str, int], empty: int, t: Tables | None = None) -> 
     for name, value in values.items():
         row[area(name, t)] = value
     return tuple(row)
-
-
-def card(name: str, t: Tables | None = None) -> int:
-    """Card index from a card id or a themed name."""
-    d = (t or tables()).data
-    return find("card", d.card_index, d.cards, name)
-
-
-def event(name: str, t: Tables | None = None) -> int:
-    d = (t or tables()).data
-    return find("event", d.event_index, d.events, name)
 
 
 def personality(name: str) -> int:
@@ -150,13 +152,11 @@ def start_position(
     return g
 
 
-def build_position(
-    num_players: int = 4,
+def finish_position(
+    g: Game,
+    turn: int,
     *,
-    config: GameConfig | None = None,
-    seed: int = 0,
     agents: Mapping[int, Mapping[str, int]] | None = None,
-    buildings: Mapping[str, int] | None = None,
     trouble: Sequence[str] = (),
     grenadiers: Mapping[str, int] | None = None,
     citizens: Mapping[str, int] | None = None,
@@ -165,32 +165,30 @@ def build_position(
     deck_top: Sequence[str] = (),
     discard: Sequence[str] = (),
     events: Sequence[str] | None = None,
-    personalities: Sequence[str] | None = None,
     loans: Mapping[int, Sequence[str]] | None = None,
     penalties: Mapping[int, Sequence[str]] | None = None,
-    retired: Sequence[str] = (),
     active: int = 0,
-    turn: int = 5,
     deck_size: int | None = None,
     rolls: Sequence[str | int] | None = None,
+    open_cards: Sequence[int] = (),
+    settle: Callable[[list[int]], list[int]] | None = None,
 ) -> Game:
-    """A game at the start of ``active``'s turn with the given board and cards.
+    """Every ruleset's part of a position built by hand, once the ruleset's builder has placed
+    its own pieces: the board, the cards and the events as given, then ``active``'s turn
+    ``turn`` started (each builder passes these keywords on, so every ruleset's builder
+    takes the same ones).
 
     ``agents`` maps seat -> {area: count} and replaces the starting agents together with the
     starting trouble markers (omit it to keep both); ``trouble`` lists areas given a marker;
     ``deck_top`` lists the next cards to be drawn, first drawn first; ``events`` lists
-    the random-event deck, next first; ``deck_size`` trims the draw pile (unplaced cards
-    beyond it are set aside in ``removed``); ``rolls`` fixes the next die rolls (areas by
-    id or name, or area indices), after which a further roll is an error
-    (:meth:`Game.fix_rolls`).
+    the event deck, next first (in the base game the events not listed have happened;
+    an event deck that cycles holds them all); ``deck_size`` trims the draw pile (unplaced
+    cards beyond it are set aside in ``removed``); ``rolls`` fixes the next die rolls (areas
+    by id or name, or area indices), after which a further roll is an error
+    (:meth:`Game.fix_rolls`). ``open_cards`` and ``settle``: see :func:`place_cards`.
     """
-    cfg = config or GameConfig(num_players=num_players)
-    if game_class(cfg.expansion).deal is not Game.deal:  # a ruleset with state of its own
-        raise ValueError("for an expansion position use build_cthulhu_position")
-    g = Game.new(cfg, seed)
+    t = g.t
     place_board(g, agents, trouble, grenadiers, citizens, money)
-    g.building = area_row(buildings or {}, -1)
-    g.city_retired = area_row(dict.fromkeys(retired, 1), 0)
     place_cards(
         g,
         hands=hands,
@@ -199,12 +197,47 @@ def build_position(
         discard=discard,
         deck_top=deck_top,
         deck_size=deck_size,
+        open_cards=open_cards,
+        settle=settle,
     )
     if events is not None:
-        g.event_deck = tuple(event(x) for x in reversed(events))
-        g.events_done = tuple(e for e in range(len(tables().data.events)) if e not in g.event_deck)
+        g.event_deck = tuple(event(x, t) for x in reversed(events))
+        g.events_done = (
+            ()
+            if g.ruleset.events_cycle
+            else tuple(e for e in range(len(t.data.events)) if e not in g.event_deck)
+        )
+    return start_position(g, active, turn, rolls)
+
+
+def build_position(
+    num_players: int = 4,
+    *,
+    config: GameConfig | None = None,
+    seed: int = 0,
+    buildings: Mapping[str, int] | None = None,
+    personalities: Sequence[str] | None = None,
+    retired: Sequence[str] = (),
+    turn: int = 5,
+    **board_and_cards: Any,
+) -> Game:
+    """A game at the start of ``active``'s turn with the given board and cards.
+
+    ``buildings`` maps an area to its building's owner; ``personalities`` deals the
+    personality cards (the others are set aside); ``retired`` lists City Area cards set aside
+    for good. The board, the cards, the events, ``active`` and ``rolls`` are the keywords of
+    :func:`finish_position` (``agents``, ``trouble``, ``grenadiers``, ``citizens``,
+    ``money``, ``hands``, ``deck_top``, ``discard``, ``events``, ``loans``, ``penalties``,
+    ``active``, ``deck_size``, ``rolls``), the same for every ruleset's builder.
+    """
+    cfg = config or GameConfig(num_players=num_players)
+    if game_class(cfg.expansion).deal is not Game.deal:  # a ruleset with state of its own
+        raise ValueError("for an expansion position use build_cthulhu_position")
+    g = Game.new(cfg, seed)
+    g.building = area_row(buildings or {}, -1)
+    g.city_retired = area_row(dict.fromkeys(retired, 1), 0)
     if personalities is not None:
         g.persona = tuple(personality(x) for x in personalities)
         g.persona_pool = tuple(sorted(p for p in personality_deck(cfg) if p not in g.persona))
     g.known_unused = empty_rows(g.n)
-    return start_position(g, active, turn, rolls)
+    return finish_position(g, turn, **board_and_cards)

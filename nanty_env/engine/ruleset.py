@@ -61,13 +61,21 @@ class Ruleset:
         handlers: its own frame handlers, which add new kinds or replace the parent's.
         symbols: symbol name -> :class:`Symbol` (merged over the parent's by ``derive``).
         effects: scroll effect id -> handler ``(g, p, card, params)`` (merged likewise).
+        event_effects: event effect -> handler ``(g, p)`` (merged likewise).
+        events_cycle: a drawn event goes to the bottom of the event deck (the expansion's)
+            instead of out of the game (the base game's random events: each at most once).
         ability_actions: ``(g, p)`` -> the ability actions ``p`` may take now (a new list).
-        is_extra_action: ``(g, a)`` -> whether ``a`` is an own-turn extra (never a target).
-        handle_extra: ``(g, p, a)`` applies an own-turn extra.
+        is_ability: ``(a)`` -> whether action ``a`` is one of the ruleset's ability actions
+            (an own-turn extra, as the interrupt cards' discards and plays are: never a target).
+        use_ability: ``(g, p, a)`` uses the ability of ability action ``a``.
         start_turn: ``(g)`` resets the ruleset's per-turn state at the start of a turn.
         start_of_turn_win: ``(g, p)`` ends the game and returns True when ``p`` has won.
         refill: ``(g, f)`` the turn's refill step: True to pass the turn on now, False when
             it pushed frames (and set the turn frame's next step) or ended the game.
+        buildable_areas: ``(g, p, factor)`` -> the areas where ``p`` may build now at
+            ``factor`` times the price (1.0; 0.5 for a scroll's half price), sorted.
+        build: ``(g, p, area, factor)`` pays for and places (or starts choosing) ``p``'s
+            building there: the building symbol and the half-price scroll both ask these two.
         control: ``(g, area)`` -> who controls ``area`` and by how much (a ``Control``).
         points: ``(g, seat)`` -> ``seat``'s final points; ``tie_break``: ``(g, seat)`` -> the
             value that breaks a tie on points (higher wins).
@@ -87,11 +95,14 @@ class Ruleset:
     handlers: Registry
     symbols: Mapping[str, Symbol]
     effects: Mapping[str, Callable[..., None]]
+    event_effects: Mapping[str, Callable[[GameState, int], None]]
     ability_actions: Callable[[GameState, int], list[int]]
-    is_extra_action: Callable[[GameState, int], bool]
-    handle_extra: Callable[[GameState, int, int], object]
+    is_ability: Callable[[int], bool]
+    use_ability: Callable[[GameState, int, int], None]
     start_of_turn_win: Callable[[GameState, int], bool]
     refill: Callable[[GameState, Frame], bool]
+    buildable_areas: Callable[[GameState, int, float], list[int]]
+    build: Callable[[GameState, int, int, float], None]
     tables: Callable[[GameConfig], Tables]
     sample: Callable[[dict[str, Any], np.random.Generator, GameConfig], Any]
     control: Callable[[GameState, int], Any]
@@ -99,15 +110,16 @@ class Ruleset:
     tie_break: Callable[[GameState, int], int]
     start_turn: Callable[[GameState], None] = _nothing
     hand_size: int = 5
+    events_cycle: bool = False
     roles: str = "persona"
     params: Mapping[str, Any] = field(default_factory=dict)
     title: str = "the base game"
 
     def derive(self, name: str, expansion: str, handlers: Registry, **changes: Any) -> Ruleset:
-        """A child ruleset: this one with ``changes``; ``symbols``, ``effects`` and ``params``
-        given in ``changes`` are merged over this ruleset's (an item mapped to None is
-        removed)."""
-        for table in ("symbols", "effects", "params"):
+        """A child ruleset: this one with ``changes``; ``symbols``, ``effects``,
+        ``event_effects`` and ``params`` given in ``changes`` are merged over this ruleset's (an
+        item mapped to None is removed)."""
+        for table in ("symbols", "effects", "event_effects", "params"):
             merged = {**getattr(self, table), **changes.pop(table, {})}
             changes[table] = {k: v for k, v in merged.items() if v is not None}
         changes.setdefault("title", name)

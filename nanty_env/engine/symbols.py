@@ -2,8 +2,9 @@
 
 The ``card`` frame (``flow``) resolves a played card symbol by symbol through the game's
 ruleset's table (``Ruleset.symbols``); this module holds the base game's. ``money``,
-``scroll`` and ``play_another`` are the same in every ruleset (a scroll runs the ruleset's
-own effect table), so an expansion keeps them and adds or replaces the others.
+``scroll``, ``building`` and ``play_another`` are the same in every ruleset (a scroll runs the
+ruleset's own effect table, a building its ``buildable_areas`` and ``build``), so an
+expansion keeps them and adds or replaces the others.
 """
 
 from __future__ import annotations
@@ -56,6 +57,14 @@ def another_options(g: GameState, p: int, c: int) -> list[int]:
     return [PLAY_CARD + x for x in playable_cards(g, p)]
 
 
+def building_options(g: GameState, p: int, c: int) -> list[int]:
+    return [AREA + a for a in g.ruleset.buildable_areas(g, p, 1.0)]
+
+
+def build(g: GameState, p: int, c: int, a: int) -> None:
+    g.ruleset.build(g, p, a - AREA, 1.0)
+
+
 def play_another(g: GameState, p: int, c: int, a: int) -> None:
     # The card in play is finished before the next one is resolved.
     pop(g)
@@ -80,14 +89,6 @@ def place_agent(g: GameState, p: int, c: int, a: int) -> None:
         call(g, {"k": "place_agent", "p": p, "areas": (), "not": src, "src": src})
     else:
         board.place_agent(g, p, a - AREA)
-
-
-def building_options(g: GameState, p: int, c: int) -> list[int]:
-    return [AREA + a for a in board.buildable_areas(g, p, 1.0)]
-
-
-def build(g: GameState, p: int, c: int, a: int) -> None:
-    board.build(g, p, a - AREA, 1.0)
 
 
 def assassination_options(g: GameState, p: int, c: int) -> list[int]:
@@ -122,12 +123,13 @@ def random_event(g: GameState, p: int, c: int, a: int) -> None:
 
 MONEY = Symbol(confirm, take_money)
 SCROLL = Symbol(confirm, do_scroll)
+BUILDING = Symbol(building_options, build)
 PLAY_ANOTHER = Symbol(another_options, play_another, always_asks=True)
 INTERRUPT = Symbol(no_targets, never)
 
 BASE_SYMBOLS: Mapping[str, Symbol] = {
     "agent": Symbol(agent_options, place_agent),
-    "building": Symbol(building_options, build),
+    "building": BUILDING,
     "assassinate": Symbol(assassination_options, assassinate),
     "remove_trouble": Symbol(trouble_options, remove_trouble),
     "money": MONEY,

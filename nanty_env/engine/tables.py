@@ -48,20 +48,22 @@ class Tables:
     removed_with_two: frozenset[int]
     holborn: int
     loan_cards: frozenset[int]
-    # the ruleset whose ``Ruleset.tables`` built these (None: the base game's own)
+    # the ruleset whose ``Ruleset.tables`` built these (None: the base game's own), and the
+    # path of the content pack they come from (None: the ruleset's shipped content)
     ruleset: str | None = field(default=None, kw_only=True, compare=False)
+    content: str | None = field(default=None, kw_only=True)
 
     def card_id(self, card: int) -> str:
         return self.data.cards[card].id
 
     def __reduce__(self) -> tuple[Callable[..., Tables], tuple[Any, ...]]:
         """Pickled as a reference to the tables (the base game's are built once per process;
-        another ruleset's are asked of it again), not as their 23 KB of data: a pickled game
-        stays small and quick to move between processes. An expansion's content-pack tables
-        say how they are pickled themselves."""
+        another ruleset's are asked of it again for the same content pack, and refused if
+        the pack's files have changed meanwhile), not as their 23 KB of data: a pickled game
+        stays small and quick to move between processes."""
         if self.ruleset is None:
             return tables, ()
-        return ruleset_tables, (self.ruleset,)
+        return ruleset_tables, (self.ruleset, self.content, getattr(self.data, "digest", None))
 
 
 def tables_for(cfg: GameConfig) -> Tables:
@@ -103,9 +105,16 @@ def card_fields(cards: Sequence[Any], top: str, bottom: str) -> dict[str, Any]:
     }
 
 
-def ruleset_tables(expansion: str) -> Tables:
-    """The tables of the ruleset selected by ``expansion`` (its shipped content)."""
-    return find_ruleset(expansion).tables(GameConfig(expansion=expansion))
+def ruleset_tables(expansion: str, content: str | None = None, digest: str | None = None) -> Tables:
+    """The tables of the ruleset selected by ``expansion`` for the content pack at
+    ``content`` (None: its shipped content); ``digest``: the pack's as it was (a pack that
+    differs now is refused)."""
+    t = find_ruleset(expansion).tables(GameConfig(expansion=expansion, content=content))
+    if digest is not None and getattr(t.data, "digest", None) != digest:
+        raise ValueError(
+            f"the content pack {content or '(shipped)'} has changed since this game was saved"
+        )
+    return t
 
 
 @cache

@@ -16,41 +16,19 @@ from typing import Any, ClassVar
 
 from nanty_env.engine import GameConfig, Outcome, Termination, tables, tables_for
 from nanty_env.engine import actions as A
-from nanty_env.engine.phrases import Book, Field, Fields, absent, say
+from nanty_env.engine.phrases import Book, Field, Fields, absent, read_words, say
 from nanty_env.presentation.theme_text import card_name, personality_name, themed
 
 Frame = Mapping[str, Any]  # a frame with readable names (``nanty_env.engine.frame_fields``)
 HIDDEN_CARD = -1  # a card shown face down in a view (``view.HIDDEN_CARD``)
 
-SYMBOL_WORDS: Mapping[str, str] = {
-    "agent": "place {a_agent}",
-    "building": "build a building",
-    "assassinate": "assassinate a piece",
-    "remove_trouble": "remove a trouble marker",
-    "money": "take money",
-    "scroll": "carry out the card's text",
-    "event": "draw a random event",
-    "play_another": "play another card",
-    "interrupt": "interrupt",
-}
+_WORDS = read_words(__package__, "base_words.toml")  # the tables of words below
 
-ABILITY_WORDS: Mapping[str, str] = {
-    "pay_to_place_agent": "pay £{cost} to place {a_agent} here or next door",
-    "draw_then_discard": "draw a card, then discard one",
-    "take_money": "take £{amount}",
-    "event_protection": "pay £{cost} to shield a piece from a random event",
-    "discard_for_money": "discard a card and take £{amount}",
-    "place_trouble_nearby": "put a trouble marker here or next door",
-    "pay_to_remove_trouble": "pay £{cost} to remove a trouble marker",
-}
+SYMBOL_WORDS: Mapping[str, str] = _WORDS["symbol_words"]
 
-THREATS: Mapping[str, str] = {
-    "remove": "your {piece} in {area} is about to be removed",
-    "move": "your {piece} in {area} is about to be moved",
-    "text": "the text of player {src}'s card is aimed at you",
-    "building": "your building in {area} is about to be destroyed by a random event",
-    "holborn": "a random event is about to strike {area}",
-}
+ABILITY_WORDS: Mapping[str, str] = _WORDS["ability_words"]
+
+THREATS: Mapping[str, str] = _WORDS["threats"]
 
 
 def _card_question(w: Words, f: Frame) -> str:
@@ -150,28 +128,7 @@ QUESTIONS: Mapping[str, Callable[[Words, Frame], str]] = {
 }
 """The question of every kind of decision a seat can be asked (automatic kinds are absent)."""
 
-PASS_WORDS: Mapping[str, str] = {
-    "main": "pass (no card can be played)",
-    "end": "end your turn",
-    "two": "stop playing cards",
-    "discard": "stop discarding",
-    "react": "let it happen",
-    "pay_or": "do not pay",
-    "place_agent": "place no agent",
-    "kill": "remove nothing",
-    "burn_building": "leave their buildings",
-    "buy_building": "buy nothing",
-    "half_build": "do not build",
-}
-
-REACT_WORDS: Mapping[str, str] = {
-    "interrupt_prevent_move_or_removal": "play {card}: stop it",
-    "interrupt_prevent_removal": "play {card}: stop the removal",
-    "interrupt_immune_to_text": "play {card}: ignore that card's text",
-    "interrupt_replace_removed_agent": (
-        "play {card}: your {agent} is still removed, then you place it in another area"
-    ),
-}
+REACT_WORDS: Mapping[str, str] = _WORDS["react_words"]
 """What playing an interrupt card in reply does, by its effect (it does not always block)."""
 
 INTERRUPT_DISCARD = "an interrupt card may be discarded at any time of your turn"
@@ -179,43 +136,6 @@ INTERRUPT_DISCARD = "an interrupt card may be discarded at any time of your turn
 
 PRIVATE_SELECT = ("give_cards", "sell", "keep_one", "money_or_card")
 """Decisions where the chosen card changes hands face down."""
-
-SELECT_VERBS: Mapping[str, str] = {
-    "give_cards": "give {card} to player {to}",
-    "sell": "sell {card} to player {t}",
-    "discard_theirs": "discard their {card}",
-    "keep_one": "keep {card}",
-    "money_or_card": "give {card} to player {to}",
-}
-
-PLAYER_VERBS: Mapping[str, str] = {
-    "targeted": "aim it at player {q}",
-    "pay_first": "pay player {q}",
-}
-
-AREA_VERBS: Mapping[str, str] = {
-    "place_agent": "place {a_agent} in {area}",
-    "trouble_on": "put a trouble marker in {area}",
-    "trouble_off": "remove the trouble marker in {area}",
-    "mv": "move it to {area}",
-    "move_own": "move it to {area}",
-    "flood": "move it to {area}",
-    "slant": "be paid for the pieces in {area}",
-    "burn_building": "remove their building in {area}",
-    "relocate_building": "move your building from {area}",
-    "subsidence": "lose your building in {area}",
-}
-
-PAWN_VERBS: Mapping[str, str] = {
-    "kill": "remove {pawn}",
-    "murders": "remove {pawn}",
-    "remove_own": "remove {pawn}",
-    "pay_or_lose_agent": "remove {pawn}",
-    "move_own": "move {pawn}",
-    "pick_foreign": "move {pawn}",
-    "swap": "swap {pawn}",
-    "place_agent": "take {pawn} to place it elsewhere",
-}
 
 
 def _owner(c: Choice) -> int:
@@ -272,70 +192,14 @@ BASE_FIELDS: Mapping[str, Field] = {
 }
 """The values the phrases name, from a :class:`Choice` (a ruleset adds its own)."""
 
-_SAFE = "pay £{safe_cost} to {area} to stay safe"
-_PAY_TO = "pay £{amount} to player {to}"
-
-BASE_PHRASES: Book = {
-    "PASS": {"card": "don't {symbol_words} (skip this symbol)", **PASS_WORDS, "*": "pass"},
-    "CONFIRM": {
-        "card:money": "take £{money}",
-        "card:scroll": "carry out the text of {played}",
-        "card": "{symbol_words}",
-        "pay_or": _PAY_TO,
-        "money_or_card": _PAY_TO,
-        "pay_or_lose_agent": "pay £{amount} to the bank",
-        "*": "confirm",
-    },
-    "PLAY_CARD": {"react": "{react}", "*": "play {card}"},
-    "DISCARD_CARD": {
-        "discard": "discard {card}",
-        "*": ("discard {card} ({interrupt})", "discard {card}"),
-    },
-    "SELECT_CARD": {**SELECT_VERBS, "*": "choose {card}"},
-    "ABILITY": {"react": _SAFE, "flood": _SAFE, "*": "use {area}: {ability}"},
-    "PLAYER": {**PLAYER_VERBS, "transfer": "player {q} {transfer_role}", "*": "player {q}"},
-    "AREA": {
-        "card:building": "build in {area} for £{area_cost}",
-        "card:remove_trouble": "remove the trouble marker in {area}",
-        "card": "place {a_agent} in {area}",
-        "half_build": "build in {area} for £{half_cost}",
-        "buy_building": "buy the building in {area} for £{area_cost}",
-        **AREA_VERBS,
-        "*": "{area}",
-    },
-    "PAWN": {
-        "card:agent": "take {piece} to place it elsewhere",
-        "card": "assassinate {pawn}",
-        **PAWN_VERBS,
-        "*": "{pawn}",
-    },
-}
+BASE_PHRASES: Book = _WORDS["phrases"]
 """What each action family says, by the decision it answers (see
 :mod:`nanty_env.engine.phrases`); a ruleset's ``Words`` lays its own over them."""
 
 
-METRIC_WORDS: Mapping[str, str] = {
-    "occupied_areas": "{agents} in {k} areas",
-    "controlled_areas": "control {k} areas",
-    "trouble_markers": "{k} trouble markers on the board",
-    "net_worth": "money and buildings worth £{k}",
-    "building_value": "buildings worth £{k}",
-    "own_buildings": "{k} of your buildings on the board",
-    "pieces_on_board": "{k} of your {agents} and buildings on the board",
-    "buildings_on_board": "{k} buildings of any colour on the board",
-}
+METRIC_WORDS: Mapping[str, str] = _WORDS["metric_words"]
 
-END_RULE_WORDS: Mapping[str, str] = {
-    "holmes": "win if nobody has won when the draw pile runs out",
-    "holmes_v": (
-        "lose on Riots; win when the draw pile runs out if you have more {agents} on the "
-        "board than there are trouble markers"
-    ),
-    "fagin_v": (
-        "also win when the draw pile runs out if there are more trouble markers than any "
-        "other player has {agents} on the board"
-    ),
-}
+END_RULE_WORDS: Mapping[str, str] = _WORDS["end_rule_words"]
 
 
 def goal_words(personality: int, num_players: int, threshold_set: str, theme: str) -> str:
@@ -356,81 +220,9 @@ def goal_words(personality: int, num_players: int, threshold_set: str, theme: st
     return themed(text, theme)
 
 
-EFFECT_WORDS: Mapping[str, str] = {
-    "take_money_from_each_opponent": "every other player pays you £{amount}",
-    "take_loan": "take a £{amount} loan: repay £{repay} at the end or lose {penalty} points",
-    "target_gives_cards": "a player of your choice gives you {count} cards",
-    "each_opponent_gives_money_or_card": "every other player gives you £{amount} or a card",
-    "earn_per_pawn_in_area": "take £{amount} per piece in {area}",
-    "move_opponent_agent": "move another player's {agent} to a neighbouring area",
-    "play_two_cards": "play two more cards",
-    "roll_die": "roll the die: {outcomes}",
-    "view_unused_personalities": "look at the unused personality cards",
-    "interrupt_prevent_move_or_removal": (
-        "interrupt: stop another player moving or removing one of your {agents}"
-    ),
-    "interrupt_replace_removed_agent": (
-        "interrupt: when one of your {agents} is removed, place it in another area"
-    ),
-    "pay_or_take_penalty_card": (
-        "a player pays you £{amount} or must keep this card (it fills a place in their hand)"
-    ),
-    "pay_or_lose_building": "a player pays you £{amount} or you may remove one of their buildings",
-    "draw_random_from_discard": "take {count} cards at random from the discard pile",
-    "draw_cards": "draw {count} cards",
-    "discard_any_for_money": "discard any number of cards for £{per_card} each",
-    "steal_money": "take £{amount} from a player of your choice",
-    "discard_cards": "discard up to {max} card(s)",
-    "earn_per_trouble": "take £{amount} per trouble marker on the board",
-    "sell_card_to_player": "give a player one of your cards; they pay you £{amount}",
-    "move_own_agent_out_of_trouble": (
-        "move one of your {agents} from an area with trouble to a neighbouring area"
-    ),
-    "swap_personality": "swap your personality for an unused one",
-    "interrupt_immune_to_text": "interrupt: ignore the text of another player's card aimed at you",
-    "pay_player_to_assassinate": (
-        "pay a player £{amount}; they remove a piece (not yours) from an area with trouble"
-    ),
-    "remove_pawn_in_area": "remove one piece from {area}",
-    "pay_player_then_assassinate": "pay a player £{amount}, then assassinate a piece",
-    "swap_two_pawns": "swap two pieces in different areas",
-    "look_at_hand_and_discard": "look at a player's hand and discard one of its cards",
-    "roll_and_remove_pawns": "roll {rolls} times and remove a piece from each rolled area",
-    "exchange_hands": "exchange hands with a player of your choice",
-    "earn_per_building": "take £{amount} per building on the board",
-    "move_own_agent_anywhere": "move one of your {agents} to any area",
-    "place_agent_anywhere_no_trouble": "place {a_agent} in any area, with no trouble marker",
-    "discard_then_refill": "discard up to {max} cards, then draw back up to {to}",
-    "each_opponent_removes_own_agent": "every other player removes one of their {agents}",
-    "interrupt_prevent_removal": "interrupt: stop one of your {agents} being removed",
-    "buy_opponent_building": "buy another player's building {trouble} at its cost",
-    "build_at_half_cost": "build a building at half price",
-    "place_agent_in_own_building_area": "place {a_agent} in an area with one of your buildings",
-    "place_agents_near_area": "place up to {max} {agents} in or next to {area}",
-    "earn_per_pawn_in_trouble_area": "choose an area with trouble: take £{amount} per piece there",
-    "place_agent_in_trouble_area": "place {a_agent} in an area with trouble",
-    "take_random_cards_keep_one": (
-        "take {look} random cards from a player, keep one and give the other back"
-    ),
-    "interrupt_end_turn_recover_previous": (
-        "play after another card: your turn ends and that card goes back to your hand"
-    ),
-    "place_trouble_anywhere": "put a trouble marker in any area",
-    "pay_player_then_move_own_agent": (
-        "pay a player £{amount}, then move one of your {agents} to any area"
-    ),
-    "force_transfer": "choose a player who pays another player £{amount}",
-    "place_trouble_adjacent_to_trouble": "put a trouble marker next to an area with trouble",
-    "draw_per_own_building": "draw {per_building} card per building of yours",
-}
+EFFECT_WORDS: Mapping[str, str] = _WORDS["effect_words"]
 
-ROLL_WORDS: Mapping[str, str] = {
-    "take_money": "take £{amount}",
-    "pay_or_remove_own_agent": "pay £{amount} or remove one of your {agents}",
-    "steal_money": "take £{amount} from a player",
-    "remove_own_agent": "remove one of your {agents}",
-    "remove_pawn_in_trouble_area": "remove a piece from an area with trouble",
-}
+ROLL_WORDS: Mapping[str, str] = _WORDS["roll_words"]
 
 
 class Words:

@@ -15,7 +15,7 @@ from typing import Any
 from nanty_env.engine import GameConfig, Termination
 from nanty_env.engine import actions as A
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
-from nanty_env.engine.phrases import Book, Field, absent, extend
+from nanty_env.engine.phrases import Book, Field, absent, extend, read_words
 from nanty_env.presentation.base_words import (
     BASE_FIELDS,
     BASE_PHRASES,
@@ -30,27 +30,10 @@ from nanty_env.presentation.base_words import (
 )
 from nanty_env.presentation.theme_text import themed
 
-CTHULHU_SYMBOL_WORDS: Mapping[str, str] = {
-    **SYMBOL_WORDS,
-    "minion": "place or move a minion",
-    "summon": "summon an Elder One",
-    "insanity": "advance the Insanity marker",
-}
-
-CTHULHU_EFFECT_WORDS: Mapping[str, str] = {
-    **EFFECT_WORDS,
-    "move_own_minion_out_of_trouble": (
-        "move one of your minions from an area with trouble to a neighbouring area"
-    ),
-    "take_face_up_card": "take one of the three face-up cards",
-    "advance_insanity": "you may advance the Insanity marker by one",
-    "earn_per_elder_one": "take £{amount} per Elder One you control",
-}
-
-CTHULHU_THREATS: Mapping[str, str] = {
-    **THREATS,
-    "remove_elder": "your Elder One in {area} is about to be removed",
-}
+_OWN = read_words(__package__, "cthulhu_words.toml")
+CTHULHU_SYMBOL_WORDS: Mapping[str, str] = {**SYMBOL_WORDS, **_OWN["symbol_words"]}
+CTHULHU_EFFECT_WORDS: Mapping[str, str] = {**EFFECT_WORDS, **_OWN["effect_words"]}
+CTHULHU_THREATS: Mapping[str, str] = {**THREATS, **_OWN["threats"]}
 
 
 def _refill_question(w: Words, f: Frame) -> str:
@@ -77,7 +60,6 @@ CTHULHU_QUESTIONS: Mapping[str, Any] = {
     "relocate_building": lambda w, f: (
         f"All six of your buildings are out: choose the one to move to {w.area(f['area'])}"
     ),
-    "half_build": lambda w, f: "Build at half price, or decline",
     "take_faceup": lambda w, f: "Take one of the face-up cards",
 }
 
@@ -97,45 +79,8 @@ CTHULHU_FIELDS: Mapping[str, Field] = {
     "own_area": lambda c: absent("another's") if c.arg % A.PAWN_SLOTS else c.w.area(c.area()),
 }
 
-_MOVE_MINION = "move your {agent} from {own_area}"
-_BUILD = "build in {area}"  # a building's price is its type's, chosen next
-
-CTHULHU_PHRASES: Book = extend(
-    BASE_PHRASES,
-    {
-        "ELDER": {
-            "summon": "summon {elder.title} (HP {elder.hp})",
-            "sacrifice": "sacrifice {elder.title} ({elder.hp} hits)",
-            "card:assassinate": "attack {elder.title}",
-            "*": "move {elder.title}",
-        },
-        "ELDER_ABILITY": {"*": "use {elder.title}: {elder.text}"},
-        "GOO_ABILITY": {"*": "use your Great Old One's ability"},
-        "BUILDING_TYPE": {"*": "place a {building.title} (£{building_price})"},
-        "ABILITY": {"*": "use your building in {area}"},
-        "PASS": {"summon": "summon nothing", "sacrifice": "stop sacrificing"},
-        "CONFIRM": {
-            "refill": "draw the top card of the pile",
-            "card:summon": "roll the die to summon an Elder One",
-        },
-        "SELECT_CARD": {
-            "refill": "take the face-up {face_up}",
-            "take_faceup": "take the face-up {face_up}",
-        },
-        "AREA": {
-            "card:building": _BUILD,
-            "half_build": _BUILD,
-            "summon_place": "{arriving} arrives in {area}",
-            "move_minion": "move it to {area}",
-        },
-        "PAWN": {
-            "card:minion": _MOVE_MINION,
-            "pick_minion": _MOVE_MINION,
-            "sacrifice": "sacrifice your {agent} in {own_area} (1 hit)",
-        },
-    },
-)
-"""The expansion's phrases, laid over the base game's."""
+CTHULHU_PHRASES: Book = extend(BASE_PHRASES, _OWN["phrases"])
+"""The expansion's phrases (``cthulhu_words.toml``), laid over the base game's."""
 
 
 class CthulhuWords(Words):

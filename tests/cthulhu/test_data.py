@@ -11,6 +11,7 @@ import pytest
 
 from nanty_env.data import DataError, load_game_data
 from nanty_env.data.cthulhu import PACK_FILES, load_cthulhu_data
+from nanty_env.data.cthulhu.loader import pack_items
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu.tables import cthulhu_tables
 from nanty_env.engine.game import Game
@@ -35,7 +36,7 @@ def test_counts():
 
 def test_every_item_has_a_source_and_a_reason():
     d = load_cthulhu_data()
-    for section, items in d.items().items():
+    for section, items in pack_items(d).items():
         for x in items:
             assert x.source in ("rulebook", "assumed"), (section, x)
             assert x.reason.strip(), (section, x)
@@ -80,7 +81,7 @@ def test_every_card_mirrors_its_base_card():
 def test_the_readme_lists_every_assumption():
     readme = shipped_text("README.md")
     d = load_cthulhu_data()
-    for section, items in d.items().items():
+    for section, items in pack_items(d).items():
         for x in items:
             if x.source != "assumed":
                 continue

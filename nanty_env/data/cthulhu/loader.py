@@ -56,7 +56,7 @@ from nanty_env.data.sections import (
 )
 from nanty_env.data.validation import DataError, Entry
 
-__all__ = ["PACK_FILES", "SECTIONS", "load_cthulhu_data", "pack_sources"]
+__all__ = ["PACK_FILES", "SECTIONS", "load_cthulhu_data", "pack_items", "pack_sources"]
 
 _HP_RANGE = (1, 6)
 _SAY = Wording(
@@ -252,6 +252,11 @@ SECTIONS: tuple[Section, ...] = (
 
 PACK_FILES: Mapping[str, str] = MappingProxyType({s.file: s.key for s in SECTIONS})
 """File name -> the array of tables it holds."""
+
+
+def pack_items(d: CthulhuData) -> dict[str, tuple[Any, ...]]:
+    """Every section's items of pack ``d`` by section key (for provenance listings)."""
+    return {s.key: getattr(d, s.field) for s in SECTIONS}
 
 
 def pack_sources(content: str | None = None) -> tuple[Source, ...]:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
 from nanty_env.data.model import (
     EFFECT_PARAMS,
@@ -138,9 +137,9 @@ class CthulhuCard(Card):
 
 @record
 class CthulhuEvent(Event):
-    """An expansion event card: the engine carries it out by ``effect``."""
+    """An expansion event card (its ``effect`` one of ``CTHULHU_EVENTS``), with its
+    provenance."""
 
-    effect: str
     source: str
     reason: str
 
@@ -213,7 +212,8 @@ class CthulhuData(GameData):
     """All content of one expansion pack, validated (see ``load_cthulhu_data``).
 
     ``areas`` and ``themes`` are the base game's; ``personalities`` is empty (objectives replace
-    them); ``digest`` identifies the pack's files (SHA-256 over their contents).
+    them); ``digest`` identifies the pack's files (SHA-256 over their contents). Its sections by
+    key: ``loader.pack_items``.
     """
 
     cards: tuple[CthulhuCard, ...]
@@ -231,15 +231,3 @@ class CthulhuData(GameData):
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.digest))
-
-    def items(self) -> dict[str, tuple[Any, ...]]:
-        """Every section of the pack by name (for provenance listings)."""
-        return {
-            "card": self.cards,
-            "event": self.events,
-            "elder_one": self.elder_ones,
-            "great_old_one": self.great_old_ones,
-            "objective": self.objectives,
-            "level": self.track,
-            "building": self.buildings,
-        }

@@ -140,6 +140,22 @@ def ability_actions(g: CthulhuState, p: int) -> list[int]:
     return out
 
 
+def is_ability(a: int) -> bool:
+    """The expansion's ability actions: a building's (ABILITY), an Elder One's, the Great Old
+    One's."""
+    return A.ABILITY <= a < A.ELDER or A.ELDER_ABILITY <= a < A.BUILDING_TYPE
+
+
+def use_ability(g: CthulhuState, p: int, a: int) -> None:
+    """Use the ability of ability action ``a`` (legality already checked)."""
+    if a < A.ELDER:
+        use_building(g, p, a - A.ABILITY)
+    elif a == A.GOO_ABILITY:
+        use_goo(g, p)
+    else:
+        use_elder(g, p, a - A.ELDER_ABILITY)
+
+
 def use_building(g: CthulhuState, p: int, a: int) -> None:
     t = g.t
     k = g.btype[a]

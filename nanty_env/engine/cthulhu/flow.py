@@ -1,42 +1,18 @@
-"""The expansion's turn, as what it changes in the base game's (``flow``): the once-per-turn
-abilities of buildings, Great Old Ones and Elder Ones as own-turn extras, Elder One hits
+"""The expansion's turn, as what it changes in the base game's (``flow``): Elder One hits
 cleared at the start of a turn, and refilling the hand one card at a time from the draw pile
 or the three face-up cards (no discarding down). The sudden-death announcement is the ruleset's
-``start_of_turn_win`` (``victory``); its symbols are ``symbols.CTHULHU_SYMBOLS``.
+``start_of_turn_win`` (``victory``); its symbols are ``symbols.CTHULHU_SYMBOLS``, its
+own-turn abilities ``abilities.ability_actions`` and ``abilities.use_ability``.
 """
 
 from __future__ import annotations
 
 from nanty_env.engine import actions as A
-from nanty_env.engine.cards import discard_from_hand, draw_cards, play_watson
-from nanty_env.engine.cthulhu import abilities
+from nanty_env.engine.cards import draw_cards
 from nanty_env.engine.cthulhu.cards import cards_left, take_face_up
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.cthulhu.victory import end_by_deck
 from nanty_env.engine.frames import CTHULHU, Frame, handler, pop, push
-
-
-# ---------------------------------------------------------------------- own-turn extras
-def is_extra_action(g: CthulhuState, a: int) -> bool:
-    """Abilities, interrupt discards and interrupt plays are never symbol targets."""
-    if A.ABILITY <= a < A.ELDER or (a >= A.ELDER_ABILITY and a < A.BUILDING_TYPE):
-        return True
-    if A.DISCARD_CARD <= a < A.SELECT_CARD:
-        return True
-    return A.PLAY_CARD <= a < A.DISCARD_CARD and g.t.is_interrupt[a - A.PLAY_CARD]
-
-
-def handle_extra(g: CthulhuState, p: int, a: int) -> None:
-    if A.ABILITY <= a < A.ELDER:
-        abilities.use_building(g, p, a - A.ABILITY)
-    elif a == A.GOO_ABILITY:
-        abilities.use_goo(g, p)
-    elif A.ELDER_ABILITY <= a < A.GOO_ABILITY:
-        abilities.use_elder(g, p, a - A.ELDER_ABILITY)
-    elif A.DISCARD_CARD <= a < A.SELECT_CARD:
-        discard_from_hand(g, p, a - A.DISCARD_CARD)
-    else:
-        play_watson(g, p, a - A.PLAY_CARD)
 
 
 # ---------------------------------------------------------------------- the turn's steps

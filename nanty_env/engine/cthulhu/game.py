@@ -63,7 +63,7 @@ class CthulhuGame(CthulhuState, Game):
 
     @classmethod
     def _check_schema_extra(cls, d: dict[str, Any]) -> None:
-        validation.check_schema(d, X_SCALARS, X_LISTS)
+        validation.check_schema(d)
 
     def _load(self, d: dict[str, Any], validate: bool = False) -> None:
         super()._load(d, validate)  # the fields of X_SCALARS and X_LISTS too

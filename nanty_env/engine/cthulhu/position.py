@@ -9,50 +9,22 @@ are named by their data ids (areas and cards also by name).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
-from nanty_env.engine import position
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.cthulhu import pieces, setup
 from nanty_env.engine.cthulhu.game import CthulhuGame
-from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
+from nanty_env.engine.cthulhu.tables import cthulhu_tables
 from nanty_env.engine.game import Game
-from nanty_env.engine.position import area_row, find, place_board, place_cards, start_position
+from nanty_env.engine.position import area_row, finder, finish_position
 
-
-def _tables(t: CthulhuTables | None) -> CthulhuTables:
-    return t or cthulhu_tables()
-
-
-def area(name: str, t: CthulhuTables | None = None) -> int:
-    return position.area(name, _tables(t))
-
-
-def card(name: str, t: CthulhuTables | None = None) -> int:
-    return position.card(name, _tables(t))
-
-
-def event(name: str, t: CthulhuTables | None = None) -> int:
-    return position.event(name, _tables(t))
-
-
-def elder(name: str, t: CthulhuTables | None = None) -> int:
-    d = _tables(t).data
-    return find("Elder One", d.elder_index, d.elder_ones, name)
-
-
-def great_old_one(name: str, t: CthulhuTables | None = None) -> int:
-    d = _tables(t).data
-    return find("Great Old One", d.goo_index, d.great_old_ones, name)
-
-
-def objective(name: str, t: CthulhuTables | None = None) -> int:
-    d = _tables(t).data
-    return find("objective", d.objective_index, d.objectives, name)
-
-
-def building_type(name: str, t: CthulhuTables | None = None) -> int:
-    d = _tables(t).data
-    return find("building type", d.building_index, d.buildings, name)
+area = finder("area", "area_index", "areas", cthulhu_tables)
+card = finder("card", "card_index", "cards", cthulhu_tables)
+event = finder("event", "event_index", "events", cthulhu_tables)
+elder = finder("Elder One", "elder_index", "elder_ones", cthulhu_tables)
+great_old_one = finder("Great Old One", "goo_index", "great_old_ones", cthulhu_tables)
+objective = finder("objective", "objective_index", "objectives", cthulhu_tables)
+building_type = finder("building type", "building_index", "buildings", cthulhu_tables)
 
 
 def build_position(
@@ -60,46 +32,33 @@ def build_position(
     *,
     config: GameConfig | None = None,
     seed: int = 0,
-    agents: Mapping[int, Mapping[str, int]] | None = None,
     buildings: Mapping[str, tuple[int, str]] | None = None,
     elders: Mapping[str, tuple[int, str]] | None = None,
-    trouble: Sequence[str] = (),
-    grenadiers: Mapping[str, int] | None = None,
-    citizens: Mapping[str, int] | None = None,
-    money: Sequence[int] | None = None,
-    hands: Sequence[Sequence[str]] | None = None,
-    deck_top: Sequence[str] = (),
-    discard: Sequence[str] = (),
     face_up: Sequence[str] | None = None,
-    events: Sequence[str] | None = None,
     objectives: Sequence[str] | None = None,
     great_old_ones: Sequence[str] | None = None,
     insanity: int = 1,
-    loans: Mapping[int, Sequence[str]] | None = None,
-    penalties: Mapping[int, Sequence[str]] | None = None,
-    active: int = 0,
     turn: int = 9,
-    deck_size: int | None = None,
-    rolls: Sequence[str | int] | None = None,
+    **board_and_cards: Any,
 ) -> CthulhuGame:
     """An expansion game at the start of ``active``'s turn with the given board and cards.
 
-    ``agents`` (seat -> {area: count}) replaces the starting agents and their trouble markers;
     ``buildings`` maps an area to (seat, building type); ``elders`` maps an Elder One to
-    (seat, area) (arrived in an earlier turn; the others are in the pool); ``face_up`` replaces
-    the three face-up cards; ``events`` lists the event deck, next first; ``deck_top`` the next
-    cards to be drawn, first drawn first; ``deck_size`` trims the draw pile (unplaced cards
-    beyond it are set aside in ``removed``). ``turn`` defaults to a turn after the first round.
-    ``rolls`` fixes the next die rolls as in the base game's builder (areas by id or name, or
-    area indices): a summon roll of ``k`` is the area index ``k - 1``, e.g. ``rolls=[5]`` for
-    a summon rolling 6 (:meth:`Game.fix_rolls`).
+    (seat, area) (arrived in an earlier turn; the others are in the pool); ``face_up``
+    replaces the three face-up cards; ``objectives`` and ``great_old_ones`` deal them by seat.
+    ``turn`` defaults to a turn after the first round. The board, the cards, the events
+    (the deck cycles: ``events`` lists all of them, next first), ``active`` and ``rolls`` are
+    the keywords of the base game's builder (:func:`nanty_env.engine.position.finish_position`:
+    ``agents``, ``trouble``, ``grenadiers``, ``citizens``, ``money``, ``hands``, ``deck_top``,
+    ``discard``, ``events``, ``loans``, ``penalties``, ``active``, ``deck_size``, ``rolls``);
+    a summon roll of ``k`` is the area index ``k - 1``, e.g. ``rolls=[5]`` for a summon
+    rolling 6 (:meth:`Game.fix_rolls`).
     """
     cfg = config or GameConfig(num_players=num_players, expansion="cthulhu")
     g = Game.new(cfg, seed)
     if not isinstance(g, CthulhuGame):
         raise ValueError("build_position here builds expansion positions (expansion='cthulhu')")
     t = g.t
-    place_board(g, agents, trouble, grenadiers, citizens, money)
     g.building = area_row({name: seat for name, (seat, _) in (buildings or {}).items()}, -1, t)
     g.btype = area_row(
         {name: building_type(kind, t) for name, (_, kind) in (buildings or {}).items()}, -1, t
@@ -125,18 +84,5 @@ def build_position(
         g.faceup += [c for c in reversed(rest) if c not in g.faceup][: 3 - len(g.faceup)]
         return [c for c in rest if c not in g.faceup]
 
-    place_cards(
-        g,
-        hands=hands,
-        loans=loans,
-        penalties=penalties,
-        discard=discard,
-        deck_top=deck_top,
-        deck_size=deck_size,
-        open_cards=g.faceup,
-        settle=settle,
-    )
-    if events is not None:
-        g.event_deck = tuple(event(x, t) for x in reversed(events))
-        g.events_done = ()
-    return start_position(g, active, turn, rolls)  # type: ignore[return-value]
+    finish_position(g, turn, open_cards=g.faceup, settle=settle, **board_and_cards)
+    return g

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from nanty_env.engine.base_ruleset import BASE_RULESET
 from nanty_env.engine.config import GameConfig
-from nanty_env.engine.cthulhu import abilities, flow, pieces, victory
+from nanty_env.engine.cthulhu import abilities, flow, pieces, symbols, track, victory
 from nanty_env.engine.cthulhu.determinize import sample_cthulhu_from_view
 from nanty_env.engine.cthulhu.effects import X_EFFECTS
 from nanty_env.engine.cthulhu.symbols import CTHULHU_SYMBOLS
@@ -28,12 +28,16 @@ CTHULHU_RULESET = BASE_RULESET.derive(
     title="The Rise of Cthulhu",
     symbols=CTHULHU_SYMBOLS,
     effects=X_EFFECTS,
+    event_effects={"stars_are_right": track.stars_are_right},
+    events_cycle=True,
     ability_actions=abilities.ability_actions,
-    is_extra_action=flow.is_extra_action,
-    handle_extra=flow.handle_extra,
+    is_ability=abilities.is_ability,
+    use_ability=abilities.use_ability,
     start_turn=flow.start_turn,
     start_of_turn_win=victory.start_of_turn_win,
     refill=flow.refill_step,
+    buildable_areas=symbols.buildable_areas,
+    build=symbols.do_building,
     tables=tables_of,
     sample=sample_cthulhu_from_view,
     roles="objective",

@@ -13,7 +13,7 @@
 * insanity (mandatory): see ``track``.
 
 Frames: ``summon``, ``summon_place``, ``pick_minion``, ``move_minion``, ``sacrifice``,
-``elder_rm``, ``build_type``, and the expansion's ``relocate_building`` and ``half_build``.
+``elder_rm``, ``build_type``, and the expansion's ``relocate_building``.
 """
 
 from __future__ import annotations
@@ -22,20 +22,24 @@ from collections.abc import Mapping
 
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
+from nanty_env.engine.board import area_name
 from nanty_env.engine.cthulhu import pieces
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.cthulhu.track import advance_insanity
-from nanty_env.engine.frames import CTHULHU, Frame, call, choices_or_pop, handler, pop, push
+from nanty_env.engine.frames import (
+    CTHULHU,
+    Frame,
+    call,
+    choices_or_pop,
+    handler,
+    pass_or_pop,
+    pop,
+    push,
+)
 from nanty_env.engine.reactions import BLOCKED, PROCEED, ask
 from nanty_env.engine.ruleset import Symbol
-from nanty_env.engine.symbols import confirm
+from nanty_env.engine.symbols import assassinate, confirm
 from nanty_env.engine.tables import AGENTS_PER_PLAYER
-
-FULL, HALF = 0, 1  # building price: full or half (rounded up)
-
-
-def _area(g: CthulhuState, a: int) -> str:
-    return g.t.data.areas[a].name(g.cfg.theme)
 
 
 def _elder(g: CthulhuState, e: int) -> str:
@@ -43,7 +47,7 @@ def _elder(g: CthulhuState, e: int) -> str:
 
 
 # ---------------------------------------------------------------------- minion
-def minion_options(g: CthulhuState, p: int) -> list[int]:
+def minion_options(g: CthulhuState, p: int, c: int) -> list[int]:
     """Place an agent (AREA) or move one of your minions (PAWN of your agent, ELDER)."""
     out = []
     if g.on_board[p] < AGENTS_PER_PLAYER:
@@ -54,7 +58,8 @@ def minion_options(g: CthulhuState, p: int) -> list[int]:
     return out
 
 
-def do_minion(g: CthulhuState, p: int, a: int) -> None:
+def do_minion(g: CthulhuState, p: int, c: int, a: int) -> None:
+    """Place or move a minion (``c``: the card played, -1 for a scroll's move)."""
     if a < A.PAWN:
         board.place_agent(g, p, a - A.AREA)
     elif a < A.PLAYER:
@@ -78,10 +83,10 @@ class MoveMinion:
         p, src, dst = f["p"], f["a"], a - A.AREA
         if f["e"] < 0:
             board.move_pawn(g, p, src, dst)
-            g.say(f"player {p} moves an agent from {_area(g, src)} to {_area(g, dst)}")
+            g.say(f"player {p} moves an agent from {area_name(g, src)} to {area_name(g, dst)}")
         else:
             pieces.move_elder(g, f["e"], dst)
-            g.say(f"player {p} moves {_elder(g, f['e'])} to {_area(g, dst)}")
+            g.say(f"player {p} moves {_elder(g, f['e'])} to {area_name(g, dst)}")
 
 
 @handler("pick_minion", "choose one of your minions to move to an adjacent area", CTHULHU)
@@ -101,7 +106,7 @@ class PickMinion:
     @staticmethod
     def act(g: CthulhuState, f: Frame, a: int) -> None:
         pop(g)
-        do_minion(g, f["p"], a)
+        do_minion(g, f["p"], -1, a)
 
 
 # ---------------------------------------------------------------------- summon
@@ -119,7 +124,7 @@ def summon_price(g: CthulhuState, e: int, roll: int) -> int:
     return g.t.elder_hp[e] * max(0, roll - g.insanity)
 
 
-def do_summon(g: CthulhuState, p: int) -> None:
+def do_summon(g: CthulhuState, p: int, c: int, a: int) -> None:
     roll = g.roll() + 1
     g.say(f"player {p} rolls {roll} to summon (Insanity {g.insanity})")
     call(g, {"k": "summon", "p": p, "roll": roll})
@@ -160,11 +165,11 @@ class SummonPlace:
     def act(g: CthulhuState, f: Frame, a: int) -> None:
         pop(g)
         pieces.place_elder(g, f["e"], f["p"], a - A.AREA)
-        g.say(f"{_elder(g, f['e'])} arrives in {_area(g, a - A.AREA)}")
+        g.say(f"{_elder(g, f['e'])} arrives in {area_name(g, a - A.AREA)}")
 
 
 # ---------------------------------------------------------------------- assassinate
-def assassinate_options(g: CthulhuState, p: int) -> list[int]:
+def assassinate_options(g: CthulhuState, p: int, c: int) -> list[int]:
     """Pawns as in the base game but no grenadiers, and other players' Elder Ones, in areas
     with a trouble marker."""
     out = board.assassination_targets(g, p)
@@ -176,12 +181,9 @@ def assassinate_options(g: CthulhuState, p: int) -> list[int]:
     return out
 
 
-def do_assassinate(g: CthulhuState, p: int, a: int) -> None:
-    if a < A.PLAYER:
-        area, slot = A.split_pawn(a)
-        g.say(f"player {p} assassinates in {_area(g, area)}")
-        owner = board.pawn_owner(g, p, slot)
-        call(g, {"k": "rm", "p": p, "a": area, "o": owner, "src": p, "text": 0, "s": 0})
+def do_assassinate(g: CthulhuState, p: int, c: int, a: int) -> None:
+    if a < A.PLAYER:  # a pawn, as in the base game
+        assassinate(g, p, c, a)
         return
     e = a - A.ELDER
     pieces.set_hits(g, e, g.elder_hits[e] + 1)
@@ -203,10 +205,7 @@ class Sacrifice:
             return None
         out = [A.pawn_action(a, 0)] if g.agents[p][a] else []
         out += [A.ELDER + x for x in pieces.own_elders(g, p) if g.elder_area[x] == a]
-        if not out:
-            pop(g)
-            return None
-        return [A.PASS, *out]
+        return pass_or_pop(g, out)
 
     @staticmethod
     def act(g: CthulhuState, f: Frame, a: int) -> None:
@@ -218,7 +217,7 @@ class Sacrifice:
         if a < A.PLAYER:
             board.take_pawn(g, p, area)
             pieces.set_hits(g, e, g.elder_hits[e] + 1)
-            g.say(f"player {p} sacrifices an agent in {_area(g, area)}")
+            g.say(f"player {p} sacrifices an agent in {area_name(g, area)}")
         else:
             x = a - A.ELDER
             pieces.set_hits(g, e, g.elder_hits[e] + g.t.elder_hp[x])
@@ -257,18 +256,19 @@ def _cheapest(g: CthulhuState, p: int) -> int:
     return min(cost[k] for k in kinds)
 
 
-def buildable_areas(g: CthulhuState, p: int, half: int) -> list[int]:
+def buildable_areas(g: CthulhuState, p: int, factor: float) -> list[int]:
     """Areas with one of ``p``'s minions, no building and no trouble marker, when ``p`` can pay
-    for some building there."""
-    factor = 0.5 if half else 1.0
+    ``factor`` times the price of some building there (the ruleset's ``buildable_areas``)."""
     if g.money[p] < board.building_price(_cheapest(g, p), factor):
         return []
     return [a for a in pieces.minion_areas(g, p) if g.building[a] < 0 and not g.trouble[a]]
 
 
-def do_building(g: CthulhuState, p: int, area: int, half: int) -> None:
+def do_building(g: CthulhuState, p: int, area: int, factor: float) -> None:
+    """Build in ``area``: a type from the reserve, or, with all six out, one moved (the
+    ruleset's ``build``; the frame's ``half``: the half price)."""
     kind = "build_type" if pieces.reserve(g, p) else "relocate_building"
-    call(g, {"k": kind, "p": p, "a": area, "half": half})
+    call(g, {"k": kind, "p": p, "a": area, "half": int(factor < 1.0)})
 
 
 def _price(g: CthulhuState, kind: int, half: int) -> int:
@@ -292,7 +292,7 @@ class BuildType:
         g.money[p] -= price
         pieces.place_building(g, p, area, k)
         name = g.t.data.buildings[k].name(g.cfg.theme)
-        g.say(f"player {p} pays £{price} for a {name} in {_area(g, area)}")
+        g.say(f"player {p} pays £{price} for a {name} in {area_name(g, area)}")
 
 
 @handler("relocate_building", "all six buildings are out: choose the one to move", CTHULHU)
@@ -317,72 +317,27 @@ class RelocateBuilding:
         g.money[p] -= price
         board.remove_building(g, src)
         pieces.place_building(g, p, dst, k)
-        g.say(f"player {p} pays £{price} and moves a building to {_area(g, dst)}")
-
-
-@handler("half_build", "build at half price (or decline)", CTHULHU)
-class HalfBuild:
-    @staticmethod
-    def options(g: CthulhuState, f: Frame) -> list[int] | None:
-        out = [A.AREA + a for a in buildable_areas(g, f["p"], HALF)]
-        if not out:
-            pop(g)
-            return None
-        return [A.PASS, *out]
-
-    @staticmethod
-    def act(g: CthulhuState, f: Frame, a: int) -> None:
-        pop(g)
-        if a != A.PASS:
-            do_building(g, f["p"], a - A.AREA, HALF)
+        g.say(f"player {p} pays £{price} and moves a building to {area_name(g, dst)}")
 
 
 # ---------------------------------------------------------------------- the symbol table
-def _minion_options(g: CthulhuState, p: int, c: int) -> list[int]:
-    return minion_options(g, p)
-
-
-def _minion(g: CthulhuState, p: int, c: int, a: int) -> None:
-    do_minion(g, p, a)
-
-
-def _insanity(g: CthulhuState, p: int, c: int, a: int) -> None:
-    advance_insanity(g, p)
-
-
-def _assassinate_options(g: CthulhuState, p: int, c: int) -> list[int]:
-    return assassinate_options(g, p)
-
-
-def _assassinate(g: CthulhuState, p: int, c: int, a: int) -> None:
-    do_assassinate(g, p, a)
-
-
-def _building_options(g: CthulhuState, p: int, c: int) -> list[int]:
-    return [A.AREA + a for a in buildable_areas(g, p, FULL)]
-
-
-def _building(g: CthulhuState, p: int, c: int, a: int) -> None:
-    do_building(g, p, a - A.AREA, FULL)
-
-
-def _summon_options(g: CthulhuState, p: int, c: int) -> list[int]:
+def summon_options(g: CthulhuState, p: int, c: int) -> list[int]:
     return [A.CONFIRM] if summon_possible(g, p) else []
 
 
-def _summon(g: CthulhuState, p: int, c: int, a: int) -> None:
-    do_summon(g, p)
+def insanity(g: CthulhuState, p: int, c: int, a: int) -> None:
+    advance_insanity(g, p)
 
 
-# What the expansion's cards show, over the base game's table (money, scroll, play another
-# and interrupt are the base game's; None removes a symbol no expansion card shows).
+# What the expansion's cards show, over the base game's table (money, scroll, building, play
+# another and interrupt are the base game's, the building through the ruleset's
+# ``buildable_areas`` and ``build``; None removes a symbol no expansion card shows).
 CTHULHU_SYMBOLS: Mapping[str, Symbol | None] = {
     "agent": None,
     "remove_trouble": None,
     "event": None,
-    "minion": Symbol(_minion_options, _minion),
-    "insanity": Symbol(confirm, _insanity, mandatory=True),
-    "assassinate": Symbol(_assassinate_options, _assassinate),
-    "building": Symbol(_building_options, _building),
-    "summon": Symbol(_summon_options, _summon),
+    "minion": Symbol(minion_options, do_minion),
+    "insanity": Symbol(confirm, insanity, mandatory=True),
+    "assassinate": Symbol(assassinate_options, do_assassinate),
+    "summon": Symbol(summon_options, do_summon),
 }

@@ -23,7 +23,8 @@ class CthulhuTables(Tables):
 
     Of the base fields, ``ability``/``ability_params`` are empty (no City Area cards), ``holborn``
     is -1, ``grey_cards``/``red_cards`` hold the yellow (top) and purple (bottom) decks, and
-    ``cost`` keeps the board's circled costs, which the expansion does not use.
+    ``cost`` keeps the board's circled costs, which the expansion does not use. Pickled as the
+    pack it comes from (``Tables.__reduce__``: ``ruleset`` and ``content``).
     """
 
     building_cost: tuple[int, ...]
@@ -38,12 +39,6 @@ class CthulhuTables(Tables):
     track_event: tuple[bool, ...]
     loan_repay: tuple[int, ...]  # by card (0 for non-loans)
     loan_penalty: tuple[int, ...]
-    content: str | None = None  # the pack's path (None: the shipped pack)
-
-    def __reduce__(self) -> tuple[Any, tuple[str, str | None]]:
-        """Pickled as the pack it comes from (a game or an env holding it stays picklable):
-        read again when unpickled, and refused if its files have changed meanwhile."""
-        return _unpickle_tables, (self.data.digest, self.content)
 
     @property
     def num_elders(self) -> int:
@@ -78,6 +73,7 @@ def build_tables(d: CthulhuData, content: str | None = None) -> CthulhuTables:
         track_event=(False, *tuple(flags[lv].event for lv in range(1, 14))),
         loan_repay=tuple(c.params["repay"] if c.effect == "take_loan" else 0 for c in cards),
         loan_penalty=tuple(c.params["penalty"] if c.effect == "take_loan" else 0 for c in cards),
+        ruleset="cthulhu",
         content=content,
     )
 
@@ -120,15 +116,6 @@ def cthulhu_tables(content: str | None = None) -> CthulhuTables:
         return _shipped()
     digest = _digest_by_stat(content, _stamp(content))
     return _tables_by_digest(digest, content)
-
-
-def _unpickle_tables(digest: str, content: str | None) -> CthulhuTables:
-    t = cthulhu_tables(content)
-    if t.data.digest != digest:
-        raise ValueError(
-            f"the content pack {content or '(shipped)'} has changed since this game was saved"
-        )
-    return t
 
 
 __all__ = ["CthulhuTables", "build_tables", "cthulhu_tables", "pack_sources"]

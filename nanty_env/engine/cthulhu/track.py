@@ -3,18 +3,18 @@ expansion's event deck, which cycles (a drawn event goes to the bottom).
 
 The marker only rises. Entering a grenadier box: roll the die; the grenadier standing in that
 box goes into the rolled area and removes the trouble marker there (it brings none). Entering an
-event box: draw the top event, carry it out, put it at the bottom. Reaching 13: doomsday.
+event box: draw the top event, carry it out, put it at the bottom (the base game's
+``events.draw_event`` with the ruleset's ``events_cycle`` and ``event_effects``: the base
+game's and :func:`stars_are_right`). Reaching 13: doomsday.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL
 from nanty_env.engine import board
-from nanty_env.engine import events as base_events
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.cthulhu.victory import end_by_doomsday
+from nanty_env.engine.events import draw_event
 from nanty_env.engine.state import with_item
 
 
@@ -48,32 +48,9 @@ def release_grenadier(g: CthulhuState) -> None:
     g.say(f"a grenadier leaves the track for area {a + 1}")
 
 
-def draw_event(g: CthulhuState, p: int) -> None:
-    """Draw the top event, carry it out, and put it at the bottom of the event deck."""
-    *rest, e = g.event_deck
-    g.event_deck = (e, *rest)
-    g.events_done = (*g.events_done, e)
-    ev = g.t.data.events[e]
-    g.say(f"event: {ev.name(g.cfg.theme)}")
-    EVENT_EFFECTS[ev.effect](g, p)
-
-
 def stars_are_right(g: CthulhuState, p: int) -> None:
     """A trouble marker goes into every area that holds an Elder One."""
     for a in board.AREAS:
         if g.eo[a]:
             g.trouble[a] = 1
     g.say("the stars are right: trouble wherever an Elder One stands")
-
-
-EVENT_EFFECTS: dict[str, Callable[[CthulhuState, int], None]] = {
-    "flood": base_events.flood,
-    "fire": base_events.fire,
-    "fog": base_events.fog,
-    "explosion": base_events.explosion,
-    "mysterious_murders": base_events.mysterious_murders,
-    "subsidence": base_events.subsidence,
-    "immigrants": base_events.immigrants,
-    "earthquake": base_events.earthquake,
-    "stars_are_right": stars_are_right,
-}

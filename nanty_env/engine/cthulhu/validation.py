@@ -7,7 +7,7 @@ is held to exactly what random play is measured against.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL, MAX_ELDER_ONES
@@ -18,8 +18,6 @@ from nanty_env.engine.validation import (
     AREA,
     Domain,
     _in_range,
-    _int_list,
-    _is_int,
     _length,
     _turn_frame,
     fail,
@@ -99,18 +97,11 @@ register_endings(
 )
 
 
-def check_schema(d: Mapping[str, Any], scalars: Sequence[str], lists: Sequence[str]) -> None:
-    """The expansion's fields: present, integers, of the right lengths."""
-    missing = [k for k in (*scalars, *lists) if k not in d]
-    if missing:
-        fail(missing[0], "missing (an expansion state)")
-    for name in scalars:
-        if not _is_int(d[name]):
-            fail(name, f"must be an integer, got {d[name]!r}")
+def check_schema(d: Mapping[str, Any]) -> None:
+    """The expansion's fields, present and integers (``validation.check_schema`` checked
+    ``CthulhuGame.extra_scalars`` and ``extra_lists``): levels, lengths and ranges."""
     if not 1 <= d["insanity"] <= DOOMSDAY_LEVEL:
         fail("insanity", f"{d['insanity']} is not a level 1-{DOOMSDAY_LEVEL}")
-    for name in lists:
-        _int_list(d[name], name)
     n = d["n"]
     for name, size in (("goo", n), ("objective", n), ("btype", NUM_AREAS)):
         _length(d[name], size, name)

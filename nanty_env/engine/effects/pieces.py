@@ -10,7 +10,7 @@ from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.effects.registry import effect, others
 from nanty_env.engine.effects.targeted import picked, player_action, transfer
-from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pop
+from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pass_or_pop, pop
 from nanty_env.engine.reactions import BLOCKED, ask, move_pawn_by, remove_pawn
 from nanty_env.engine.state import GameState
 from nanty_env.engine.tables import BUILDINGS_PER_PLAYER
@@ -284,10 +284,7 @@ class BuyBuilding:
                 and bool(g.trouble[a]) == bool(f["need_trouble"])
                 and g.money[p] >= cost[a]
             ]
-            if not out:
-                pop(g)
-                return None
-            return [A.PASS, *out]
+            return pass_or_pop(g, out)
         a = f["a"]
         owner = g.building[a]
         if f["s"] == 1:

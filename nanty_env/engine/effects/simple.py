@@ -11,7 +11,7 @@ from nanty_env.engine import board
 from nanty_env.engine.abilities import discard_frame
 from nanty_env.engine.cards import draw_cards
 from nanty_env.engine.effects.registry import effect
-from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pop
+from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pass_or_pop, pop
 from nanty_env.engine.knowledge import card_revealed, personalities_seen, personality_swapped
 from nanty_env.engine.state import GameState, with_appended, with_item
 
@@ -207,17 +207,13 @@ def build_at_half_cost(g: GameState, p: int, c: int, params: Params) -> None:
 class HalfBuild:
     @staticmethod
     def options(g: GameState, f: Frame) -> list[int] | None:
-        out = [A.AREA + a for a in board.buildable_areas(g, f["p"], 0.5)]
-        if not out:
-            pop(g)
-            return None
-        return [A.PASS, *out]
+        return pass_or_pop(g, [A.AREA + a for a in g.ruleset.buildable_areas(g, f["p"], 0.5)])
 
     @staticmethod
     def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         if a != A.PASS:
-            board.build(g, f["p"], a - A.AREA, 0.5)
+            g.ruleset.build(g, f["p"], a - A.AREA, 0.5)
 
 
 @effect("play_two_cards")

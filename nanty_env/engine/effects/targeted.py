@@ -9,7 +9,7 @@ from typing import Any
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.effects.registry import effect, others
-from nanty_env.engine.frames import Frame, call, handler, pop
+from nanty_env.engine.frames import Frame, call, handler, pass_or_pop, pop
 from nanty_env.engine.knowledge import (
     card_given,
     card_revealed,
@@ -189,11 +189,7 @@ class PayOr:
 
 
 def burn_building_options(g: GameState, f: Frame) -> list[int] | None:
-    out = [A.AREA + a for a in board.buildings_of(g, f["t"])]
-    if not out:
-        pop(g)
-        return None
-    return [A.PASS, *out]
+    return pass_or_pop(g, [A.AREA + a for a in board.buildings_of(g, f["t"])])
 
 
 def burn_building_act(g: GameState, f: Frame, a: int) -> None:
