@@ -9,9 +9,11 @@ installed here (from ``nanty_env/__init__.py``, before any compiled module is im
 ``.py`` instead when
 
 - ``NANTY_PURE=1`` is set (the pure engine, for comparison and for the reference tests), or
-- the module's source no longer matches the hash it was compiled from (an edit after the build:
-  a stale compiled module is never run; ``make`` rebuilds it), or
-- the compiled module was built for another Python.
+- any compiled module's source no longer matches the hash it was compiled from (an edit after
+  the build: a stale compiled module is never run; ``make`` rebuilds it). The compiled modules
+  call each other through C (``cimport``), which a module loaded from source does not offer, so
+  one stale module sends every module to its source until the next build, or
+- the compiled modules were built for another Python.
 
 Nothing here imports the engine; it only decides which file each module is loaded from.
 """
@@ -125,16 +127,22 @@ def _built_modules() -> frozenset[str]:
     return frozenset(names)
 
 
+def compiled_set(built: frozenset[str], fresh: frozenset[str]) -> frozenset[str]:
+    """The modules to load compiled: every built one if all of them are fresh, else none (a
+    compiled module cimports others, and a module loaded from source has no C API to give)."""
+    return built if built <= fresh else frozenset()
+
+
 def install() -> frozenset[str]:
     """Install the import hook; returns the modules that will load compiled."""
     built = _built_modules()
     if not built:
         return frozenset()
-    fresh = frozenset() if pure_requested() else _fresh_modules()
-    pure = built - fresh
+    compiled = frozenset() if pure_requested() else compiled_set(built, _fresh_modules())
+    pure = built - compiled
     if pure:
         sys.meta_path.insert(0, _SourceFirst(pure))
-    return fresh
+    return compiled
 
 
 COMPILED = install()

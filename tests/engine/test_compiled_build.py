@@ -127,6 +127,16 @@ def test_a_source_changed_since_the_build_loads_from_source(tmp_path: Path) -> N
     )
 
 
+def test_one_stale_module_sends_every_module_to_its_source() -> None:
+    # a compiled module cimports the others: mixing a source module into the compiled build
+    # fails at import ("has no attribute '__pyx_capi__'"), so it is all or nothing
+    built = frozenset({"nanty_env.engine.state", "nanty_env.engine.flow"})
+    assert _compiled.compiled_set(built, built) == built
+    assert _compiled.compiled_set(built, built | {"nanty_env.engine.gone"}) == built
+    assert _compiled.compiled_set(built, frozenset({"nanty_env.engine.state"})) == frozenset()
+    assert _compiled.compiled_set(built, frozenset()) == frozenset()
+
+
 def test_pure_requested_reads_the_usual_spellings(monkeypatch: pytest.MonkeyPatch) -> None:
     for value, pure in (("1", True), ("yes", True), ("", False), ("0", False), ("false", False)):
         monkeypatch.setenv(_compiled.PURE_ENV, value)
