@@ -94,6 +94,7 @@ C_LOCALS: dict[str, dict[str, str]] = {
     "nanty_env.engine.abilities.trouble_nearby_targets": {"a": INDEX, "x": INDEX},
     "nanty_env.engine.board.set_pawns": {"owner": INDEX, "area": INDEX, "count": INDEX},
     "nanty_env.engine.board.buildings_of": {"seat": INDEX, "a": INDEX},
+    "nanty_env.engine.board.assassination_targets": dict.fromkeys(("p", "n", "a", "q"), INDEX),
     "nanty_env.engine.cards.playable_cards": {"p": INDEX, "c": INDEX},
     "nanty_env.engine.cards.draw_cards": {"p": INDEX, "k": INDEX},
     "nanty_env.engine.cards.refill": {"p": INDEX, "need": INDEX},
@@ -101,6 +102,7 @@ C_LOCALS: dict[str, dict[str, str]] = {
     "nanty_env.engine.symbols.trouble_options": {"a": INDEX},
     "nanty_env.engine.victory.goal_met": {"seat": INDEX},
     "nanty_env.engine.reactions.window_actions": {"p": INDEX, "c": INDEX},
+    "nanty_env.engine.knowledge.card_revealed": {"owner": INDEX, "c": INDEX, "x": INDEX},
 }
 
 
