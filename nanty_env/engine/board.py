@@ -186,7 +186,7 @@ def owner_slot(g: GameState, p: int, owner: int) -> int:
 
 
 def assassination_targets(
-    g: GameState, p: int, *, need_trouble: bool = True, grenadiers: bool | None = None
+    g: GameState, p: int, need_trouble: bool = True, grenadiers: bool | None = None
 ) -> list[int]:
     """PAWN actions for every pawn ``p`` may remove (not ``p``'s own agents). Grenadiers are
     included unless ``grenadiers`` is False; by default they are in the base game and not in

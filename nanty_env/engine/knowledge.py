@@ -34,7 +34,7 @@ def forget(g: GameState, p: int, q: int) -> None:
         set_known(g, p, q, ())
 
 
-def card_revealed(g: GameState, owner: int, c: int, *, to_hand: bool = False) -> None:
+def card_revealed(g: GameState, owner: int, c: int, to_hand: bool = False) -> None:
     """Card ``c`` is shown to everyone: leaving ``owner``'s hand (played, discarded), or, with
     ``to_hand``, entering it face up (taken back from the discard pile)."""
     for x in range(g.n):
@@ -45,7 +45,7 @@ def card_revealed(g: GameState, owner: int, c: int, *, to_hand: bool = False) ->
             if c not in row:
                 set_known(g, x, owner, (*row, c))
         elif c in row:
-            set_known(g, x, owner, (y for y in row if y != c))
+            set_known(g, x, owner, [y for y in row if y != c])
 
 
 def cards_drawn(g: GameState, p: int, cards: list[int]) -> None:
