@@ -23,7 +23,14 @@ from nanty_env.encoding.observation import OBS_SIZE
 from nanty_env.engine import GameConfig
 
 # (teacher, players) of every shipped network
-SHIPPED = [("heuristic", 4), ("heuristic", 2), ("hint", 4), ("learned", 2)]
+SHIPPED = [
+    ("heuristic", 4),
+    ("heuristic", 2),
+    ("hint", 4),
+    ("hint", 2),
+    ("learned", 4),
+    ("learned", 2),
+]
 DATA = resources.files("agents") / "data"
 
 
@@ -72,12 +79,19 @@ def _agreement(teacher: str, players: int, seed: int) -> tuple[int, int]:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("teacher", "players", "threshold"),
-    [("heuristic", 4, 0.55), ("heuristic", 2, 0.65), ("learned", 2, 0.58)],
+    [
+        ("heuristic", 4, 0.55),
+        ("heuristic", 2, 0.65),
+        ("hint", 2, 0.62),
+        ("learned", 4, 0.55),
+        ("learned", 2, 0.58),
+    ],
 )
 def test_agrees_with_its_teacher(teacher: str, players: int, threshold: float) -> None:
     # one game on a deal no training game used (the training games' seeds are above 10^6);
     # measured: 190 of 279 decisions (68 %) at 4 players, 133 of 165 (81 %) at 2; `learned`'s
-    # copy 232 of 360 (64 %)
+    # copy 232 of 360 (64 %) at 2 players, 193 of 307 (63 %) at 4; the 2-player hint bot's
+    # 253 of 352 (72 %)
     agree, n = _agreement(teacher, players, seed=9)
     assert n > 50 and agree / n >= threshold, (agree, n)
 
