@@ -262,7 +262,9 @@ class GameState:
         g.in_play = self.in_play.copy()
         g.played = self.played.copy()
         g.hands = list(map(list.copy, self.hands))
-        g.log = self.log.copy()  # shares the lines until one of the two appends
+        # with logging off nothing appends (``say``): the one log is shared; else the copy
+        # shares the lines until one of the two appends
+        g.log = self.log.copy() if self.cfg.log else self.log
         # immutable (tuples, state.Rows, engine.knowledge): shared, replaced when they change
         g.gren = self.gren
         g.cit = self.cit

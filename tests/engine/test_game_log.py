@@ -54,3 +54,18 @@ def test_a_clone_of_a_logging_game_logs_on_its_own() -> None:
         if not again.is_terminal:
             again.apply(again.legal_actions()[-1])
     assert again.log == g.log and c.log != g.log
+
+
+@pytest.mark.parametrize("expansion", [None, "cthulhu"])
+def test_a_game_that_does_not_log_shares_its_empty_log_with_its_clones(
+    expansion: str | None,
+) -> None:
+    g = Game.new(GameConfig(num_players=4, expansion=expansion, log=False), 6)
+    c = g.clone()
+    assert c.log is g.log  # nothing appends when logging is off: no copy needed
+    for game in (g, c):
+        while not game.is_terminal:
+            game.apply(game.legal_actions()[-1])
+    assert len(g.log) == 0 and len(c.log) == 0
+    on = Game.new(GameConfig(num_players=4, expansion=expansion, log=True), 6)
+    assert on.clone().log is not on.log
