@@ -9,10 +9,10 @@ from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.frames import Frame, handler, pop, push
 from nanty_env.engine.reactions import (
-    BLOCKED,
     EVENT,
     HOLBORN_COST,
     ask,
+    blocked,
     holborn_usable,
     remove_building_event,
     remove_pawn,
@@ -259,12 +259,12 @@ class Arrive:
             )
             f["r"] = 0
             return None
-        if f["ask"] and f.get("r", 0) != BLOCKED:
+        if f["ask"] and not blocked(f):
             q = f["ask"][0]
             f["ask"] = f["ask"][1:]
             ask(g, q, "holborn", a, EVENT, False)
             return None
-        if f.get("r", 0) == BLOCKED:
+        if blocked(f):
             g.say(f"Holborn keeps the pawn out of area {a + 1}")
         else:
             board.add_pawn(g, o, a)
@@ -326,7 +326,7 @@ def inigo_options(g: GameState, f: Frame) -> list[int] | None:
         ask(g, owner, "holborn", a, EVENT, False)
         return None
     pop(g)
-    if f.get("r", 0) == BLOCKED:
+    if blocked(f):
         g.say("Holborn keeps the City Area card in play")
     else:
         g.city_retired = with_item(g.city_retired, a, 1)

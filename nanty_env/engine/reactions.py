@@ -88,6 +88,12 @@ def ask(g: GameState, p: int, what: str, area: int, src: int, text: bool) -> boo
     return True
 
 
+def blocked(f: Frame) -> bool:
+    """Whether the reaction window that frame ``f`` asked (``ask``) blocked what it was about
+    (no window asked, or no answer yet: not blocked)."""
+    return f.get("r", PROCEED) == BLOCKED
+
+
 def react_options(g: GameState, f: Frame) -> list[int] | None:
     return window_actions(g, f["p"], f["w"], f["src"], bool(f["text"]))
 
@@ -135,7 +141,7 @@ def rm_options(g: GameState, f: Frame) -> list[int] | None:
             ask(g, o, "remove", a, f["src"], bool(f["text"]))
         return None
     pop(g)
-    if f.get("r", PROCEED) == BLOCKED:
+    if blocked(f):
         if g.cfg.log:
             g.say(f"the removal in {_area(g, a)} is stopped")
         return None
@@ -170,7 +176,7 @@ def rmb_options(g: GameState, f: Frame) -> list[int] | None:
     pop(g)
     if owner < 0:
         return None
-    if f.get("r", PROCEED) == BLOCKED:
+    if blocked(f):
         if g.cfg.log:
             g.say(f"the building in {_area(g, a)} is saved")
         return None
@@ -200,7 +206,7 @@ def mv_options(g: GameState, f: Frame) -> list[int] | None:
         if o >= 0 and o != actor:
             ask(g, o, "move", a, actor, True)
         return None
-    if f.get("r", PROCEED) == BLOCKED or not board.pawns_of(g, o, a) or not f["dests"]:
+    if blocked(f) or not board.pawns_of(g, o, a) or not f["dests"]:
         pop(g)
         return None
     return [AREA + d for d in sorted(f["dests"])]  # a hand-built frame may list any order

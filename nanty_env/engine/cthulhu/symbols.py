@@ -36,7 +36,7 @@ from nanty_env.engine.frames import (
     pop,
     push,
 )
-from nanty_env.engine.reactions import BLOCKED, PROCEED, ask
+from nanty_env.engine.reactions import ask, blocked
 from nanty_env.engine.ruleset import Symbol
 from nanty_env.engine.symbols import assassinate, confirm
 from nanty_env.engine.tables import AGENTS_PER_PLAYER
@@ -239,7 +239,7 @@ class ElderRemove:
         pop(g)
         if owner < 0:
             return None
-        if f.get("r", PROCEED) == BLOCKED:
+        if blocked(f):
             pieces.set_hits(g, e, 0)
             g.say(f"{_elder(g, e)} is saved")
             return None

@@ -11,7 +11,7 @@ from nanty_env.engine import board
 from nanty_env.engine.effects.registry import effect, others
 from nanty_env.engine.effects.targeted import picked, player_action, transfer
 from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pass_or_pop, pop
-from nanty_env.engine.reactions import BLOCKED, ask, move_pawn_by, remove_pawn
+from nanty_env.engine.reactions import ask, blocked, move_pawn_by, remove_pawn
 from nanty_env.engine.state import GameState
 from nanty_env.engine.tables import BUILDINGS_PER_PLAYER
 
@@ -226,11 +226,11 @@ class Swap:
         if s in (2, 3):
             o = owners[s - 2]
             f["s"] = s + 1
-            if f.get("r", 0) != BLOCKED and o >= 0 and o != p:
+            if not blocked(f) and o >= 0 and o != p:
                 ask(g, o, "move", A.split_pawn(f["first" if s == 2 else "second"])[0], p, True)
             return None
         pop(g)
-        if f.get("r", 0) == BLOCKED:
+        if blocked(f):
             g.say("the swap is stopped")
             return None
         a1, a2 = A.split_pawn(f["first"])[0], A.split_pawn(f["second"])[0]
@@ -292,7 +292,7 @@ class BuyBuilding:
             ask(g, owner, "text", a, p, True)
             return None
         pop(g)
-        if f.get("r", 0) == BLOCKED:
+        if blocked(f):
             g.say(f"player {owner} keeps the building")
             return None
         transfer(g, p, owner, g.t.cost[a])

@@ -18,7 +18,7 @@ from nanty_env.engine.knowledge import (
     hands_exchanged,
     set_known,
 )
-from nanty_env.engine.reactions import BLOCKED, ask
+from nanty_env.engine.reactions import ask, blocked
 from nanty_env.engine.state import GameState, with_appended
 
 Params = Mapping[str, Any]
@@ -81,7 +81,7 @@ def targeted_options(g: GameState, f: Frame) -> list[int] | None:
         ask(g, f["t"], "text", -1, p, True)
         return None
     pop(g)
-    if f.get("r", 0) == BLOCKED:
+    if blocked(f):
         g.say(f"player {f['t']} is not affected")
         return None
     on_target(g, p, f["t"], c, params)
@@ -333,7 +333,7 @@ def each_options(g: GameState, f: Frame) -> list[int] | None:
             f["r"] = 0
         return None
     f["s"], f["seats"] = 0, f["seats"][1:]
-    if f.get("r", 0) == BLOCKED:
+    if blocked(f):
         g.say(f"player {q} is not affected")
     elif _affected(g, q, g.t.effect[c]):
         on_each(g, p, q, c, _params(g, c))
@@ -413,7 +413,7 @@ def transfer_options(g: GameState, f: Frame) -> list[int] | None:
         ask(g, f["payer"], "text", -1, p, True)
         return None
     pop(g)
-    if f.get("r", 0) == BLOCKED:
+    if blocked(f):
         g.say(f"player {f['payer']} is not affected")
     else:
         transfer(g, f["payer"], f["to"], _params(g, f["c"])["amount"])
