@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from contextlib import closing, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -203,23 +204,14 @@ def _run(fn: Any, jobs: list, workers: int, desc: str) -> list:
     process, or in a pool of ``workers`` processes (``imap``, not ``imap_unordered``: games stay
     in index order, so a cache of fewer games is a prefix of a longer one), under a progress
     bar over the games named ``desc``."""
-    bar = progress_bar(sum(len(job[3]) for job in jobs), True, desc)
-    try:
-        if workers <= 1:
-            return [_counted(fn(job), len(job[3]), bar) for job in jobs]
-        with process_context().Pool(workers) as pool:
-            return [
-                _counted(part, len(job[3]), bar)
-                for job, part in zip(jobs, pool.imap(fn, jobs), strict=True)
-            ]
-    finally:
-        bar.close()
-
-
-def _counted(part: Any, games: int, bar: Any) -> Any:
-    """``part``, after moving ``bar`` on by its ``games``."""
-    bar.update(games)
-    return part
+    bar, out = progress_bar(sum(len(job[3]) for job in jobs), True, desc), []
+    pool = process_context().Pool(workers) if workers > 1 else nullcontext()
+    with pool, closing(bar):
+        parts = map(fn, jobs) if workers <= 1 else pool.imap(fn, jobs)
+        for job, part in zip(jobs, parts, strict=True):
+            out.append(part)
+            bar.update(len(job[3]))
+    return out
 
 
 def _concat(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
