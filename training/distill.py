@@ -106,7 +106,12 @@ def ship(model: Any, cfg: TrainConfig, stats: dict[str, Any], path: Path) -> Pat
 
 
 def distill(
-    cfg: TrainConfig, out: Path, test_games: int = 40, ship_to: Path | None = None, log=print
+    cfg: TrainConfig,
+    out: Path,
+    test_games: int = 40,
+    ship_to: Path | None = None,
+    log=print,
+    progress: bool = True,
 ) -> dict[str, Any]:
     """Run the steps of the module docstring; returns (and writes) the statistics."""
     import torch
@@ -117,8 +122,8 @@ def distill(
     cfg = check(cfg)
     out.mkdir(parents=True, exist_ok=True)
     t0, c0 = time.perf_counter(), cpu_seconds()
-    data, data_cpu, _ = generate(cfg, log)
-    test, test_cpu, _ = generate_part(test_config(cfg, test_games), None, log)
+    data, data_cpu, _ = generate(cfg, log, progress)
+    test, test_cpu, _ = generate_part(test_config(cfg, test_games), None, log, progress)
     torch.set_num_threads(cfg.torch_threads)
     model = student(cfg)
     stats: dict[str, Any] = {
@@ -136,7 +141,9 @@ def distill(
         log(f"distill: test agreement after cloning {stats['test_agreement_bc']:.3f}")
         export_policy(model, out / "bc", cfg, stage="behaviour cloning")
         if cfg.pretrain.dagger_rounds > 0:
-            _, dagger_cpu, stats["dagger"] = dagger(model, data, cfg, out / "dagger_policy", log)
+            _, dagger_cpu, stats["dagger"] = dagger(
+                model, data, cfg, out / "dagger_policy", log, progress=progress
+            )
             stats["dagger_cpu_seconds"] = round(dagger_cpu, 1)
         stats["test_agreement"] = agreement(model.policy, test)
     log(f"distill: test agreement {stats['test_agreement']:.3f} on {len(test['action'])} decisions")
@@ -156,6 +163,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", help="output folder (default: the config's out)")
     ap.add_argument("--test-games", type=int, default=40, help="teacher games on unseen deals")
     ap.add_argument("--ship", action="store_true", help="write agents/data/distilled_*")
+    ap.add_argument("--no-progress", action="store_true", help="show no progress bar")
     args = ap.parse_args(argv)
     try:
         cfg = load_config(args.config)
@@ -165,7 +173,7 @@ def main(argv: list[str] | None = None) -> None:
             target = DATA_DIR / shipped_stem(name, cfg.env.num_players)
     except (ConfigError, ValueError) as e:
         raise SystemExit(f"error: {e}") from None
-    distill(cfg, Path(args.out or cfg.out), args.test_games, target)
+    distill(cfg, Path(args.out or cfg.out), args.test_games, target, progress=not args.no_progress)
 
 
 if __name__ == "__main__":

@@ -199,12 +199,12 @@ def _chunks(items: list, workers: int) -> list[list]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-def _run(fn: Any, jobs: list, workers: int, desc: str) -> list:
+def _run(fn: Any, jobs: list, workers: int, desc: str, progress: bool = True) -> list:
     """``fn`` of every job (a job's fourth item is its chunk of games), in job order: in this
     process, or in a pool of ``workers`` processes (``imap``, not ``imap_unordered``: games stay
     in index order, so a cache of fewer games is a prefix of a longer one), under a progress
-    bar over the games named ``desc``."""
-    bar, out = progress_bar(sum(len(job[3]) for job in jobs), True, desc), []
+    bar over the games named ``desc`` (``progress`` False: none)."""
+    bar, out = progress_bar(sum(len(job[3]) for job in jobs), progress, desc), []
     pool = process_context().Pool(workers) if workers > 1 else nullcontext()
     with pool, closing(bar):
         parts = map(fn, jobs) if workers <= 1 else pool.imap(fn, jobs)
@@ -315,13 +315,15 @@ def _load(path: Path, key: list) -> tuple[dict[str, np.ndarray], float] | None:
     return data, cpu
 
 
-def generate(cfg: TrainConfig, log=print) -> tuple[dict[str, np.ndarray], float, float]:
+def generate(
+    cfg: TrainConfig, log=print, progress: bool = True
+) -> tuple[dict[str, np.ndarray], float, float]:
     """The teacher's decisions (the mirror games, then those against each ``vs`` opponent),
     the CPU seconds their generation took (workers included) and how much of that was spent
     earlier (data read from the caches)."""
     parts, cpu, earlier = [], 0.0, 0.0
     for opponent in [None, *cfg.pretrain.vs]:
-        data, c, e = generate_part(cfg, opponent, log)
+        data, c, e = generate_part(cfg, opponent, log, progress)
         parts.append(data)
         cpu += c
         earlier += e
@@ -329,7 +331,7 @@ def generate(cfg: TrainConfig, log=print) -> tuple[dict[str, np.ndarray], float,
 
 
 def generate_part(
-    cfg: TrainConfig, opponent: str | None = None, log=print
+    cfg: TrainConfig, opponent: str | None = None, log=print, progress: bool = True
 ) -> tuple[dict[str, np.ndarray], float, float]:
     """One part of :func:`generate`, with its own cache file. A cache of fewer games with
     the same settings is extended (the games are the same, seeded by index)."""
@@ -366,7 +368,7 @@ def generate_part(
         for chunk in _chunks(indices, p.workers)
     ]
     t0, c0 = time.perf_counter(), cpu_seconds()
-    parts = _run(_play_many, jobs, p.workers, f"teacher games {what}")
+    parts = _run(_play_many, jobs, p.workers, f"teacher games {what}", progress)
     if old is not None:
         parts.insert(0, old)
     data = _concat(parts)
@@ -558,7 +560,12 @@ def _dagger_many(args: tuple) -> dict[str, np.ndarray]:
 
 
 def dagger_round(
-    model: Any, cfg: TrainConfig, round_: int, scratch: str | Path | None = None, log=print
+    model: Any,
+    cfg: TrainConfig,
+    round_: int,
+    scratch: str | Path | None = None,
+    log=print,
+    progress: bool = True,
 ) -> tuple[dict[str, np.ndarray], float]:
     """The games of DAgger round ``round_``: the data (with ``played``) and the CPU seconds
     they took, workers included. With ``pretrain.workers`` > 1 the policy is saved to
@@ -588,7 +595,7 @@ def dagger_round(
         )
         for chunk in _chunks(games, p.workers)
     ]
-    data = _concat(_run(_dagger_many, jobs, workers, f"dagger round {round_ + 1}"))
+    data = _concat(_run(_dagger_many, jobs, workers, f"dagger round {round_ + 1}", progress))
     cpu = cpu_seconds() - c0
     log(
         f"dagger round {round_ + 1}: {len(data['action'])} learner decisions in {len(games)} "
@@ -606,6 +613,7 @@ def dagger(
     scratch: str | Path | None = None,
     log=print,
     after_round: Any = None,
+    progress: bool = True,
 ) -> tuple[dict[str, np.ndarray], float, list[dict[str, Any]]]:
     """``pretrain.dagger_rounds`` rounds of relabelling after the fit to ``data``: each round's
     rows are added to the data and the policy is fitted ``dagger_epochs`` more epochs on all
@@ -617,7 +625,7 @@ def dagger(
     stats: list[dict[str, Any]] = []
     cpu = 0.0
     for r in range(p.dagger_rounds):
-        new, c = dagger_round(model, cfg, r, scratch, log)
+        new, c = dagger_round(model, cfg, r, scratch, log, progress)
         cpu += c
         played = new.pop("played")
         won = new.pop("game_won")

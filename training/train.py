@@ -369,19 +369,23 @@ def run_eval(model, cfg: TrainConfig, out: Path, t: int, logger=None) -> list[di
     return rows
 
 
-def _pretrain(model, cfg: TrainConfig, out: Path) -> tuple[float, dict[str, Any]]:
+def _pretrain(
+    model, cfg: TrainConfig, out: Path, progress: bool = True
+) -> tuple[float, dict[str, Any]]:
     """Behaviour cloning (see ``training/pretrain.py``); returns the CPU seconds of cached
     data generation not seen by this process, and the fit's statistics."""
     from training.pretrain import dagger, generate, pretrain_policy
 
-    data, gen_cpu, earlier = generate(cfg)
+    data, gen_cpu, earlier = generate(cfg, progress=progress)
     with torch_threads(cfg.ppo.update_threads):  # the fits; DAgger's games are in workers
         stats = pretrain_policy(model, data, cfg)
         stats["data_cpu_seconds"] = round(gen_cpu, 1)
         stats["data_cpu_seconds_cached"] = round(earlier, 1)
         if cfg.pretrain.dagger_rounds > 0:
             export_policy(model, out / "pretrained_bc", cfg, stage="behaviour cloning")
-            _, dagger_cpu, stats["dagger"] = dagger(model, data, cfg, out / "dagger_policy")
+            _, dagger_cpu, stats["dagger"] = dagger(
+                model, data, cfg, out / "dagger_policy", progress=progress
+            )
             stats["dagger_cpu_seconds"] = round(dagger_cpu, 1)
     export_policy(model, out / "pretrained", cfg, stage="pretrained")
     return earlier, stats
@@ -569,7 +573,7 @@ def _learn(cfg, out, resume, resumed, progress, stop, venv, pool, t_start, mono_
     else:
         start = 0
         if cfg.pretrain.enabled:
-            offset, info["pretrain"] = _pretrain(model, cfg, out)
+            offset, info["pretrain"] = _pretrain(model, cfg, out, progress)
         if cfg.eval.at_start:
             run_eval(model, cfg, out, 0)
     total = cfg.ppo.total_timesteps

@@ -73,10 +73,14 @@ def test_recorded_decisions_are_legal_and_encoded() -> None:
 
 
 @pytest.mark.slow
-def test_pretrain_then_ppo_with_cpu_limit(tmp_path: Path) -> None:
+def test_pretrain_then_ppo_with_cpu_limit(tmp_path: Path, capfd) -> None:
     overrides = {**TINY, "pretrain.cache_dir": str(tmp_path / "cache"), "cpu_limit_minutes": 30}
+    overrides["pretrain.dagger_rounds"] = 1
+    overrides["pretrain.dagger_vs"] = {"random": 1}
     cfg = load_config(ROOT / "configs" / "quick.yaml", **overrides)
     out = train(cfg, total_timesteps=256, out=tmp_path / "run", progress=False)
+    err = capfd.readouterr().err
+    assert "teacher games" not in err and "dagger round" not in err  # no bar (--no-progress)
     assert (out / "pretrained.json").exists() and (out / "model.safetensors").exists()
     info = json.loads((out / "train.json").read_text())
     assert info["pretrain"]["decisions"] > 0 and len(info["pretrain"]["epochs"]) == 2
@@ -167,6 +171,16 @@ def test_cache_of_a_learned_teacher_follows_the_shipped_value_model(monkeypatch)
     after = cache_path(learned), cache_path(learned, 3, "random"), cache_path(plain)
     assert before[0] != after[0] and before[1] != after[1]
     assert before[2] == after[2]  # a teacher without the learned value keeps its key
+
+
+def test_teacher_games_show_a_bar_unless_told_not_to(tmp_path: Path, capfd) -> None:
+    base = {**TINY, "pretrain.cache_dir": str(tmp_path), "pretrain.teacher": "random"}
+    generate_part(load_config(ROOT / "configs" / "quick.yaml", **base), log=lambda *_: None)
+    assert "teacher games 'random'" in capfd.readouterr().err
+    base["seed"] = 1  # not cached
+    cfg = load_config(ROOT / "configs" / "quick.yaml", **base)
+    generate_part(cfg, log=lambda *_: None, progress=False)
+    assert "teacher games" not in capfd.readouterr().err
 
 
 def test_a_cache_is_trusted_for_its_content_not_its_name(tmp_path: Path, capsys) -> None:
