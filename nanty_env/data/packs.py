@@ -8,16 +8,20 @@ are kept, so a pack can be cached and identified by the SHA-256 of its contents.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from nanty_env.data.validation import DataError
 
-__all__ = ["Source", "pack_digest", "read_pack", "section_docs"]
+__all__ = ["Source", "cached_by_pack", "pack_digest", "read_pack", "section_docs"]
+
+T = TypeVar("T")
 
 Source = tuple[str, str, bytes]
 """One section of a pack: (section key, label used in error messages, raw TOML)."""
@@ -79,6 +83,49 @@ def pack_digest(sources: tuple[Source, ...]) -> str:
     for section, _, raw in sources:
         digest.update(section.encode() + b"\0" + raw + b"\0")
     return digest.hexdigest()
+
+
+def cached_by_pack(
+    load: Callable[[str | None], Any], build: Callable[[Any, str | None], T]
+) -> Callable[[str | None], T]:
+    """``build(load(content), content)`` for the shipped pack (``content`` None, built once) or
+    the user's pack at ``content``, cached by the SHA-256 of its files (``load(content).digest``;
+    re-read only when a file's size or modification time changes)."""
+
+    @functools.cache
+    def shipped() -> T:
+        return build(load(None), None)
+
+    @functools.lru_cache(maxsize=16)
+    def by_digest(digest: str, content: str) -> T:
+        return build(load(content), content)
+
+    @functools.lru_cache(maxsize=64)
+    def digest_by_stat(content: str, stamp: tuple[Any, ...]) -> str:
+        """The digest of a user's pack as it is on disk at ``stamp`` (file sizes and times)."""
+        return str(load(content).digest)
+
+    def cached(content: str | None = None) -> T:
+        if content is None:
+            return shipped()
+        return by_digest(digest_by_stat(content, _stamp(content)), content)
+
+    return cached
+
+
+def _stamp(content: str) -> tuple[Any, ...]:
+    """Size and modification time of the pack's files: a cheap test that it is unchanged."""
+    paths = [content]
+    if os.path.isdir(content):
+        paths = sorted(os.path.join(content, x) for x in os.listdir(content))
+    out = []
+    for p in paths:
+        try:
+            st = os.stat(p)
+        except OSError:
+            continue
+        out.append((p, st.st_size, st.st_mtime_ns))
+    return tuple(out)
 
 
 def _read_bytes(path: Path) -> bytes:

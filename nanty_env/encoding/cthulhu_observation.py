@@ -85,7 +85,6 @@ _VIEW = O.ViewEncoder(
 CTHULHU_OBS_LAYOUT: dict[str, slice] = _VIEW.layout
 CTHULHU_OBS_SIZE: int = _VIEW.size
 OFF = _VIEW.off
-CTHULHU_KIND_INDEX = _VIEW.kind_index
 CTHULHU_STATE_SIZE = CTHULHU_OBS_SIZE + (NS - 1) * NC + NC + NK
 _HP, _POOL, _AREA, _OWNER, _HITS = (
     OFF[k] for k in ("elder_hp", "elder_in_pool", "elder_area", "elder_owner", "elder_hits")

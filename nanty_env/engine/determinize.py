@@ -23,7 +23,7 @@ from nanty_env.engine.config import GameConfig
 from nanty_env.engine.ruleset import find_ruleset, game_class
 from nanty_env.engine.setup import personality_deck
 from nanty_env.engine.tables import tables, tables_for
-from nanty_env.engine.view import HIDDEN_CARD
+from nanty_env.engine.view import HIDDEN_CARD, used_mask
 
 if TYPE_CHECKING:
     from nanty_env.engine.game import Game
@@ -132,7 +132,7 @@ def sample_game(
         "active": view["active"],
         "turn": turn,
         "first_player": view["first_player"],
-        "ability_used": sum(bit << a for a, bit in enumerate(view["abilities_used"])),
+        "ability_used": used_mask(view["abilities_used"]),
         "gren": view["grenadiers"],
         "cit": view["citizens"],
         "trouble": view["trouble"],

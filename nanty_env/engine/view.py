@@ -9,13 +9,25 @@ being resolved, removed cards, cards in play.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
 from nanty_env.engine import board
 from nanty_env.engine.reactions import EVENT
 from nanty_env.engine.state import GameState
+
+
+def used_bits(mask: int, first: int, count: int) -> list[int]:
+    """Bits ``first`` to ``first + count - 1`` of an ``ability_used`` mask, as a view lists
+    them (1: that ability already used this turn)."""
+    return [mask >> (first + i) & 1 for i in range(count)]
+
+
+def used_mask(bits: Iterable[int], first: int = 0) -> int:
+    """The ``ability_used`` bits of a view's list (:func:`used_bits`) that starts at bit
+    ``first``."""
+    return sum(bit << (first + i) for i, bit in enumerate(bits))
 
 
 def resolving_cards(g: GameState) -> list[list[int]]:
@@ -79,7 +91,7 @@ def common_view(g: GameState, seat: int) -> dict[str, Any]:
         "buildings": list(g.building),
         "city_retired": list(g.city_retired),
         "city_gained_this_turn": [int(t == g.turn) for t in g.city_gained],
-        "abilities_used": [g.ability_used >> a & 1 for a in board.AREAS],
+        "abilities_used": used_bits(g.ability_used, 0, len(board.AREAS)),
         "money": g.money[:],
         "loans": [list(row) for row in g.loans],
         "penalties": [list(row) for row in g.penalties],

@@ -11,12 +11,12 @@ has a question, and each action family a phrase that depends on the decision it 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from nanty_env.engine import GameConfig, Outcome, Termination, tables, tables_for
 from nanty_env.engine import actions as A
-from nanty_env.engine.phrases import Book, Field, Fields, absent, read_words, say
+from nanty_env.engine.phrases import Book, Field, Fields, Phrase, absent, read_words, say
 from nanty_env.presentation.theme_text import card_name, personality_name, themed
 
 Frame = Mapping[str, Any]  # a frame with readable names (``nanty_env.engine.frame_fields``)
@@ -31,102 +31,46 @@ ABILITY_WORDS: Mapping[str, str] = _WORDS["ability_words"]
 THREATS: Mapping[str, str] = _WORDS["threats"]
 
 
-def _card_question(w: Words, f: Frame) -> str:
-    sym = w._symbol(f)
-    skip = "" if sym == "event" else ", or skip it"  # a random event must be drawn
-    return f"{w.card(f['card'])}: {w.symbol(sym)}{skip}"
+QUESTIONS: Mapping[str, Phrase] = _WORDS["questions"]
+"""The question of every kind of decision a seat can be asked (automatic kinds are absent:
+``"*"`` asks them to "decide"), as templates (``base_words.toml``)."""
 
 
-def _react_question(w: Words, f: Frame) -> str:
-    threat = w.threats.get(f["threat"], "something is about to happen to you").format(
+def _threat(q: Question) -> str:
+    w, f = q.w, q.frame
+    return w.threats.get(f["threat"], "something is about to happen to you").format(
         piece=w.terms["agent"],
         area=w.area(f["area"]) if f.get("area", -1) >= 0 else "the city",
         src=f.get("source", ""),
     )
-    return f"Out of turn: {threat}. Play an interrupt card, or let it happen"
 
 
-def _discard_question(w: Words, f: Frame) -> str:
-    if f.get("pay"):
-        return f"Discard a card for £{f['pay']}"
-    if f.get("need", 0) > 0:
-        return "Discard a card"
-    return "Discard a card, or stop discarding"
+def _when(holds: bool) -> str:
+    """Nothing, where a template holds; else the template is passed over."""
+    return "" if holds else absent("does not hold")
 
 
-def _move_own_question(w: Words, f: Frame) -> str:
-    if f.get("from_area", -1) < 0:
-        if f.get("from_trouble"):
-            return f"Choose one of your {w.terms['agents']} in an area with trouble to move"
-        return f"Choose one of your {w.terms['agents']} to move"
-    where = "any area" if f.get("anywhere") else "a neighbouring area"
-    return f"Move your {w.terms['agent']} from {w.area(f['from_area'])} to {where}"
-
-
-def _swap_question(w: Words, f: Frame) -> str:
-    if f.get("step", 0) == 0:
-        return "Choose the first of two pieces in different areas to swap"
-    return "Choose the piece to swap it with"
-
-
-def _transfer_question(w: Words, f: Frame) -> str:
-    amount = w.t.data.cards[f["card"]].params.get("amount", "")
-    if f.get("step", 0) == 0:
-        return f"{w.card(f['card'])}: choose the player who pays £{amount}"
-    return f"{w.card(f['card'])}: choose the player who receives it from player {f['payer']}"
-
-
-def _pay_first_question(w: Words, f: Frame) -> str:
-    amount = w.t.data.cards[f["card"]].params.get("amount", "")
-    return f"{w.card(f['card'])}: choose the player you pay £{amount}"
-
-
-QUESTIONS: Mapping[str, Callable[[Words, Frame], str]] = {
-    "main": lambda w, f: "Choose the card to play this turn",
-    "end": lambda w, f: "End your turn (or first use a City Area card)",
-    "two": lambda w, f: f"Play up to {f.get('left', 2)} more card(s), or stop",
-    "card": _card_question,
-    "discard": _discard_question,
-    "discard_theirs": lambda w, f: f"Choose a card of player {f['target']}'s hand to discard",
-    "give_cards": lambda w, f: f"Choose a card to give to player {f['to']}",
-    "keep_one": lambda w, f: f"Keep one of the cards taken from player {f['target']}",
-    "money_or_card": lambda w, f: f"Give player {f['to']} £{f['amount']} or a card",
-    "move_own": _move_own_question,
-    "mv": lambda w, f: f"Choose where the piece from {w.area(f['area'])} goes",
-    "pay_first": _pay_first_question,
-    "pay_or": lambda w, f: f"Pay player {f['to']} £{f['amount']}, or suffer {w.card(f['card'])}",
-    "pay_or_lose_agent": lambda w, f: (
-        f"Pay £{f['amount']} to the bank, or remove one of your {w.terms['agents']}"
-    ),
-    "pick_foreign": lambda w, f: (
-        f"Choose another player's {w.terms['agent']} to move to a neighbouring area"
-    ),
-    "place_agent": lambda w, f: f"Choose where to place {w.a_agent}",
-    "react": _react_question,
-    "relocate_building": lambda w, f: (
-        f"All your buildings are out: choose the one to move to {w.area(f['area'])}"
-    ),
-    "remove_own": lambda w, f: f"Choose one of your {w.terms['agents']} to remove",
-    "kill": lambda w, f: "Choose a piece to remove",
-    "sell": lambda w, f: f"Choose the card you sell to player {f['target']} for £{f['amount']}",
-    "slant": lambda w, f: (
-        f"Choose an area with a trouble marker: £{f['amount']} for each piece there"
-    ),
-    "subsidence": lambda w, f: "Subsidence: you cannot pay £2 per building; choose one to lose",
-    "swap": _swap_question,
-    "targeted": lambda w, f: f"Choose the player {w.card(f['card'])} is aimed at",
-    "transfer": _transfer_question,
-    "trouble_off": lambda w, f: "Choose a trouble marker to remove",
-    "trouble_on": lambda w, f: "Choose where to put a trouble marker",
-    "flood": lambda w, f: (
-        f"Flood: move your {w.terms['agent']} out of the flooded area to a dry neighbour"
-    ),
-    "murders": lambda w, f: f"Mysterious Murders: choose a piece to remove in {w.area(f['area'])}",
-    "burn_building": lambda w, f: f"You may remove one of player {f['target']}'s buildings",
-    "buy_building": lambda w, f: "Choose another player's building to buy at its cost, or none",
-    "half_build": lambda w, f: "Build at half price, or decline",
+QUESTION_FIELDS: Mapping[str, Field] = {
+    "card": lambda q: q.w.card(q.frame["card"]),
+    "area": lambda q: q.w.area(q.frame["area"]),
+    "agent": lambda q: q.w.terms["agent"],
+    "agents": lambda q: q.w.terms["agents"],
+    "a_agent": lambda q: q.w.a_agent,
+    "symbol_words": lambda q: q.w.symbol(q.w._symbol(q.frame)),
+    "skippable": lambda q: _when(q.w._symbol(q.frame) != "event"),  # an event must be drawn
+    "plays_left": lambda q: q.frame.get("left", 2),
+    "pay": lambda q: q.frame.get("pay") or absent("no pay"),
+    "must": lambda q: _when(q.frame.get("need", 0) > 0),
+    "from_area": lambda q: q.w.area(a) if (a := q.frame.get("from_area", -1)) >= 0 else absent(""),
+    "from_trouble": lambda q: _when(bool(q.frame.get("from_trouble"))),
+    "anywhere": lambda q: _when(bool(q.frame.get("anywhere"))),
+    "first_step": lambda q: _when(q.frame.get("step", 0) == 0),
+    "card_amount": lambda q: q.w.t.data.cards[q.frame["card"]].params.get("amount", ""),
+    "threat": _threat,
 }
-"""The question of every kind of decision a seat can be asked (automatic kinds are absent)."""
+"""The values the questions name, from a :class:`Question` (a ruleset adds its own); any
+other name is the frame's field of that name."""
+
 
 REACT_WORDS: Mapping[str, str] = _WORDS["react_words"]
 """What playing an interrupt card in reply does, by its effect (it does not always block)."""
@@ -230,7 +174,8 @@ class Words:
 
     # the ruleset's vocabulary (an expansion's ``Words`` subclass replaces them)
     space: ClassVar[A.ActionSpace] = A.BASE_SPACE
-    questions: ClassVar[Mapping[str, Callable[[Words, Frame], str]]] = QUESTIONS
+    questions: ClassVar[Mapping[str, Phrase]] = QUESTIONS
+    question_fields: ClassVar[Mapping[str, Field]] = QUESTION_FIELDS
     phrases: ClassVar[Book] = BASE_PHRASES
     fields: ClassVar[Mapping[str, Field]] = BASE_FIELDS
     threats: ClassVar[Mapping[str, str]] = THREATS
@@ -278,10 +223,7 @@ class Words:
     # ------------------------------------------------------------------ decisions
     def question(self, frame: Frame) -> str:
         """What the decision at the top of the stack asks its seat, as a sentence."""
-        ask = self.questions.get(frame["kind"])
-        if ask is None:
-            return "decide"
-        return themed(ask(self, frame), self.theme)
+        return themed(say(self.questions, Question(self, frame)), self.theme)
 
     def knowers(self, frame: Frame, action: int) -> tuple[int, ...] | None:
         """The only seats allowed to know which card ``action`` names (giving, selling or
@@ -329,6 +271,20 @@ class Choice(Fields):
     def area(self) -> int:
         """The area of the piece a PAWN action names."""
         return self.arg // A.PAWN_SLOTS
+
+
+class Question(Fields):
+    """The decision ``frame`` as :class:`Words` asks it: the values of its question's
+    templates (:data:`QUESTION_FIELDS` and a ruleset's own, else the frame's fields)."""
+
+    def __init__(self, w: Words, frame: Frame) -> None:
+        super().__init__(w.question_fields, 0, frame["kind"], "")
+        self.w, self.frame = w, frame
+
+    def __missing__(self, key: str) -> object:
+        if key in self.fields:
+            return super().__missing__(key)
+        return self.frame[key]
 
 
 def ending(winners: Sequence[int], reason: str) -> tuple[str, str, Termination | None, str]:

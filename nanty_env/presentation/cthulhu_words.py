@@ -15,16 +15,16 @@ from typing import Any
 from nanty_env.engine import GameConfig, Termination
 from nanty_env.engine import actions as A
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
-from nanty_env.engine.phrases import Book, Field, absent, extend, read_words
+from nanty_env.engine.phrases import Book, Field, Phrase, absent, extend, read_words
 from nanty_env.presentation.base_words import (
     BASE_FIELDS,
     BASE_PHRASES,
     EFFECT_WORDS,
+    QUESTION_FIELDS,
     QUESTIONS,
     SYMBOL_WORDS,
     THREATS,
     Choice,
-    Frame,
     Words,
     ending,
 )
@@ -34,33 +34,12 @@ _OWN = read_words(__package__, "cthulhu_words.toml")
 CTHULHU_SYMBOL_WORDS: Mapping[str, str] = {**SYMBOL_WORDS, **_OWN["symbol_words"]}
 CTHULHU_EFFECT_WORDS: Mapping[str, str] = {**EFFECT_WORDS, **_OWN["effect_words"]}
 CTHULHU_THREATS: Mapping[str, str] = {**THREATS, **_OWN["threats"]}
+CTHULHU_QUESTIONS: Mapping[str, Phrase] = {**QUESTIONS, **_OWN["questions"]}
 
-
-def _refill_question(w: Words, f: Frame) -> str:
-    left = f.get("left", 1)
-    return f"Refill your hand ({left} to go): draw from the pile or take a face-up card"
-
-
-CTHULHU_QUESTIONS: Mapping[str, Any] = {
-    **QUESTIONS,
-    "end": lambda w, f: "End your turn (or first use an ability)",
-    "refill": _refill_question,
-    "move_minion": lambda w, f: f"Choose where your minion from {w.area(f['area'])} goes",
-    "pick_minion": lambda w, f: (
-        "Choose one of your minions in an area with trouble to move"
-        if f.get("from_trouble")
-        else "Choose one of your minions to move"
-    ),
-    "summon": lambda w, f: f"You rolled {f['roll']}: choose an Elder One to summon, or none",
-    "summon_place": lambda w, f: f"Choose where {w.elder(f['elder'])} arrives",
-    "sacrifice": lambda w, f: (
-        f"{w.elder(f['elder'])} has taken hits: sacrifice your own minions there for more, or stop"
-    ),
-    "build_type": lambda w, f: f"Choose the type of the building you place in {w.area(f['area'])}",
-    "relocate_building": lambda w, f: (
-        f"All six of your buildings are out: choose the one to move to {w.area(f['area'])}"
-    ),
-    "take_faceup": lambda w, f: "Take one of the face-up cards",
+CTHULHU_QUESTION_FIELDS: Mapping[str, Field] = {
+    **QUESTION_FIELDS,
+    "elder": lambda q: q.w.elder(q.frame["elder"]),
+    "refills_left": lambda q: q.frame.get("left", 1),
 }
 
 
@@ -89,6 +68,7 @@ class CthulhuWords(Words):
 
     space = A.CTHULHU_SPACE
     questions = CTHULHU_QUESTIONS
+    question_fields = CTHULHU_QUESTION_FIELDS
     phrases = CTHULHU_PHRASES
     fields = CTHULHU_FIELDS
     threats = CTHULHU_THREATS

@@ -18,6 +18,7 @@ from nanty_env.engine.cthulhu.state import ELDER_BIT, GOO_BIT
 from nanty_env.engine.cthulhu.tables import cthulhu_tables
 from nanty_env.engine.determinize import sample_game, sample_roles
 from nanty_env.engine.game import Game
+from nanty_env.engine.view import used_mask
 
 
 def sample_cthulhu_from_view(
@@ -38,9 +39,8 @@ def cthulhu_hidden(view: dict[str, Any], rng: np.random.Generator, cfg: GameConf
     bottom = list(view["event_deck_bottom"])
     never_drawn = [e for e in range(len(t.data.events)) if e not in bottom]
     rng.shuffle(never_drawn)
-    used = sum(bit << a for a, bit in enumerate(view["abilities_used"]))
-    used |= view["goo_ability_used"] << GOO_BIT
-    used |= sum(bit << (ELDER_BIT + e) for e, bit in enumerate(view["elder_abilities_used"]))
+    used = used_mask(view["abilities_used"]) | view["goo_ability_used"] << GOO_BIT
+    used |= used_mask(view["elder_abilities_used"], ELDER_BIT)
     arrived = [
         turn if now else (-1 if area < 0 else 0)
         for now, area in zip(view["elder_arrived_this_turn"], view["elder_area"], strict=True)

@@ -14,7 +14,6 @@ from nanty_env.engine.scoring import Control
 from nanty_env.engine.state import with_item
 
 MAX_OWN_ELDERS = 2
-NO_TYPE = -1
 
 
 # ---------------------------------------------------------------------- Elder Ones

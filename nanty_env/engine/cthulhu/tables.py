@@ -3,18 +3,14 @@ expansion content pack, plus the expansion's own, cached per pack."""
 
 from __future__ import annotations
 
-import functools
-import os
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any
 
 from nanty_env.data.cthulhu import CthulhuData, load_cthulhu_data
 from nanty_env.data.cthulhu.loader import pack_sources
 from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL
+from nanty_env.data.packs import cached_by_pack
 from nanty_env.engine.tables import Tables, area_fields, card_fields
-
-_NO_PARAMS: Any = MappingProxyType({})
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,44 +74,9 @@ def build_tables(d: CthulhuData, content: str | None = None) -> CthulhuTables:
     )
 
 
-@functools.lru_cache(maxsize=16)
-def _tables_by_digest(digest: str, content: str | None) -> CthulhuTables:
-    return build_tables(load_cthulhu_data(content), content)
-
-
-@functools.lru_cache(maxsize=64)
-def _digest_by_stat(content: str | None, stamp: tuple[Any, ...]) -> str:
-    """The digest of a user's pack as it is on disk at ``stamp`` (file sizes and times)."""
-    return load_cthulhu_data(content).digest
-
-
-def _stamp(content: str) -> tuple[Any, ...]:
-    """Size and modification time of the pack's files: a cheap test that it is unchanged."""
-    paths = [content]
-    if os.path.isdir(content):
-        paths = sorted(os.path.join(content, x) for x in os.listdir(content))
-    out = []
-    for p in paths:
-        try:
-            st = os.stat(p)
-        except OSError:
-            continue
-        out.append((p, st.st_size, st.st_mtime_ns))
-    return tuple(out)
-
-
-@functools.cache
-def _shipped() -> CthulhuTables:
-    return build_tables(load_cthulhu_data(None))
-
-
-def cthulhu_tables(content: str | None = None) -> CthulhuTables:
-    """The tables of the shipped pack (``None``, built once) or of the user's pack at
-    ``content``, cached by the SHA-256 of its files (re-read only when a file changes)."""
-    if content is None:
-        return _shipped()
-    digest = _digest_by_stat(content, _stamp(content))
-    return _tables_by_digest(digest, content)
+cthulhu_tables = cached_by_pack(load_cthulhu_data, build_tables)
+"""The tables of the shipped pack (``None``, built once) or of the user's pack at ``content``,
+cached by the SHA-256 of its files (re-read only when a file changes)."""
 
 
 __all__ = ["CthulhuTables", "build_tables", "cthulhu_tables", "pack_sources"]

@@ -17,7 +17,7 @@ from typing import Any
 from nanty_env.data.cthulhu.model import NUM_BUILDING_TYPES
 from nanty_env.engine.cthulhu.state import ELDER_BIT, GOO_BIT, CthulhuState
 from nanty_env.engine.cthulhu.track import grenadiers_on_track
-from nanty_env.engine.view import common_view
+from nanty_env.engine.view import common_view, used_bits
 
 
 def known_event_bottom(events_done: Sequence[int]) -> list[int]:
@@ -52,9 +52,7 @@ def player_view(g: CthulhuState, seat: int) -> dict[str, Any]:
             "elder_arrived_this_turn": [int(t == turn) for t in g.elder_arrived],
             "elder_hits": list(g.elder_hits),
             "goo_ability_used": g.ability_used >> GOO_BIT & 1,
-            "elder_abilities_used": [
-                g.ability_used >> (ELDER_BIT + e) & 1 for e in range(len(g.elder_area))
-            ],
+            "elder_abilities_used": used_bits(g.ability_used, ELDER_BIT, len(g.elder_area)),
             "great_old_ones": list(g.goo),
             "objective": g.objective[seat],
             "objective_pool_size": len(g.objective_pool),
