@@ -308,10 +308,13 @@ class ValueSection:
     times more on TD(lambda) targets (each position's target mixes the previous fit's
     probabilities for the positions after it in its game with the game's outcome; 1 would be
     the outcomes alone), each fit bootstrapped from the one before; held-out rows are still
-    scored against the outcomes."""
+    scored against the outcomes. ``extend``: continue the shipped network
+    (``agents/data/value_net_{n}p``) instead: the first round's ``learned`` seats play it, and
+    every fit starts from its function (its units kept, ``hidden[0]`` new ones beside them)."""
 
     enabled: bool = False
     warm_start: bool = False
+    extend: bool = False
     rounds: list[ValueRound] = field(default_factory=list)
     hidden: list[int] = field(default_factory=lambda: [64, 32])
     epochs: int = 40
@@ -332,12 +335,17 @@ class ValueSection:
             raise ValueError("rounds must list at least one round of games")
         for rnd in self.rounds:
             rnd.validate()
-        if any(s.split(":")[0] == "learned" for s in self.rounds[0].bots):
-            raise ValueError("the first round has no network yet: its bots cannot be 'learned'")
+        if not self.extend and any(s.split(":")[0] == "learned" for s in self.rounds[0].bots):
+            raise ValueError(
+                "the first round has no network yet: its bots cannot be 'learned' "
+                "(unless extend: true continues the shipped network)"
+            )
         if not self.hidden or any(h <= 0 for h in self.hidden):
             raise ValueError("hidden must be a non-empty list of positive layer widths")
-        if self.warm_start and len(self.hidden) != 1:
-            raise ValueError("warm_start needs one hidden layer (hidden: [width])")
+        if self.warm_start and self.extend:
+            raise ValueError("warm_start and extend are two starting points: choose one")
+        if (self.warm_start or self.extend) and len(self.hidden) != 1:
+            raise ValueError("warm_start and extend need one hidden layer (hidden: [width])")
         for name in ("epochs", "batch_size", "workers", "td_iterations"):
             _positive(name, getattr(self, name))
         if not 0 < self.learning_rate < 1:

@@ -32,7 +32,7 @@ import numpy as np
 
 from agents.checkpoint import checkpoint_files
 from agents.registry import spec_value, split_spec
-from agents.value_net import load, save, shipped_stem
+from agents.value_net import load, save, shipped, shipped_stem
 from nanty_env.storage.files import atomic_write_text
 from training.config import TrainConfig, ValueRound
 from training.state import RunFolderError
@@ -41,12 +41,16 @@ from training.value_records import cpu_seconds, generate
 from training.value_records import load as load_records
 
 
-def round_bots(bots: list[str], previous: Path | None) -> list[str]:
-    """The round's bot specs with ``learned`` (without a path) bound to the previous network."""
+def round_bots(bots: list[str], previous: Path | None, shipped_first: bool = False) -> list[str]:
+    """The round's bot specs with ``learned`` (without a path) bound to the previous network
+    (with ``shipped_first`` and no previous network: left as it is, the shipped one)."""
     out = []
     for spec in bots:
         name, *opts = split_spec(spec)
         if name == "learned" and not any(o.startswith("path=") for o in opts):
+            if previous is None and shipped_first:
+                out.append(spec)
+                continue
             if previous is None:
                 raise ValueError("'learned' needs a network from an earlier round")
             spec = ":".join([name, f"path={spec_value(str(previous))}", *opts])
@@ -100,6 +104,16 @@ def train_value(
     return run(cfg, out, progress=progress)
 
 
+def _starting_net(cfg: TrainConfig) -> Any:
+    """Where a fit starts: the shipped tiny model (``warm_start``), the shipped network
+    (``extend``), or nothing."""
+    if cfg.value.warm_start:
+        return shipped_model_as_net(cfg.env.num_players)
+    if cfg.value.extend:
+        return shipped(cfg.env.num_players)
+    return None
+
+
 def fit_round(
     cfg: TrainConfig,
     folders: list[tuple[Path, int]],
@@ -141,13 +155,20 @@ def fit_round(
         threads=cfg.torch_threads,
         valid=va,
         valid_targets=t,
-        warm=shipped_model_as_net(cfg.env.num_players) if v.warm_start else None,
+        warm=_starting_net(cfg),
     )
     net.meta.update(
         {
             "config": {
                 k: getattr(v, k)
-                for k in ("hidden", "epochs", "learning_rate", "weight_decay", "warm_start")
+                for k in (
+                    "hidden",
+                    "epochs",
+                    "learning_rate",
+                    "weight_decay",
+                    "warm_start",
+                    "extend",
+                )
             },
             "rounds": [
                 {"bots": r.bots, "games": r.games, "seed": r.seed} for r in v.rounds[: len(folders)]
@@ -190,7 +211,7 @@ def run(cfg: TrainConfig, out: Path, progress: bool = True) -> Path:
     limit = None if cfg.cpu_limit_minutes is None else 60.0 * cfg.cpu_limit_minutes
     for k, rnd in enumerate(v.rounds):
         folder = out / "records" / f"round_{k}"
-        bots = round_bots(rnd.bots, previous)
+        bots = round_bots(rnd.bots, previous, shipped_first=v.extend)
         done = [*folders, (folder, rnd.games)]
         spent = sum(cpu_seconds(f, games) for f, games in done if f.is_dir()) + fit_cpu
         if limit is not None and spent >= limit:

@@ -8,11 +8,11 @@ import json
 import numpy as np
 import pytest
 
-from agents.value_net import NUM_INPUT, load
+from agents.value_net import NUM_INPUT, load, shipped
 from training.config import ConfigError, load_config
 from training.train import RunFolderError, train
 from training.value_fit import dataset, fit, lambda_targets, targets
-from training.value_iteration import round_bots
+from training.value_iteration import _starting_net, round_bots
 from training.value_records import GAMES_PER_PART, generate, part_path
 from training.value_records import load as load_records
 
@@ -66,11 +66,11 @@ def test_learned_seats_are_bound_to_the_previous_network(tmp_path):
         round_bots(["learned"], None)
 
 
-def _config(tmp_path, rounds: str, extra: str = ""):
+def _config(tmp_path, rounds: str, extra: str = "", hidden: str = "[8]"):
     path = tmp_path / "c.yaml"
     path.write_text(
-        f"out: {tmp_path / 'out'}\nenv: {{num_players: 2}}\n"
-        f"value: {{enabled: true, hidden: [8], epochs: 2, workers: 1, rounds: {rounds}{extra}}}\n"
+        f"out: {tmp_path / 'out'}\nenv: {{num_players: 2}}\nvalue: {{enabled: true, "
+        f"hidden: {hidden}, epochs: 2, workers: 1, rounds: {rounds}{extra}}}\n"
     )
     return load_config(path)
 
@@ -78,6 +78,40 @@ def _config(tmp_path, rounds: str, extra: str = ""):
 def test_the_first_round_cannot_be_learned(tmp_path):
     with pytest.raises(ConfigError, match="first round"):
         _config(tmp_path, "[{bots: [learned], games: 10}]")
+
+
+def test_extend_starts_from_the_shipped_network(tmp_path):
+    """``extend`` lets the first round play the shipped network (``learned`` left unbound) and
+    starts every fit from its function; it excludes the tiny model's warm start."""
+    assert round_bots(["learned", GREEDY], None, shipped_first=True) == ["learned", GREEDY]
+    assert round_bots(["learned"], tmp_path / "n", shipped_first=True) == [
+        f"learned:path={tmp_path / 'n'}"
+    ]
+    cfg = _config(tmp_path, "[{bots: [learned, random], games: 10}]", ", extend: true")
+    with pytest.raises(ConfigError, match="choose one"):
+        _config(tmp_path, "[{bots: [random], games: 10}]", ", extend: true, warm_start: true")
+    with pytest.raises(ConfigError, match="one hidden layer"):
+        _config(tmp_path, "[{bots: [random], games: 10}]", ", extend: true", hidden="[8, 8]")
+    start = _starting_net(cfg)
+    x = np.random.default_rng(0).normal(size=(6, 2, NUM_INPUT)).astype(np.float32)
+    assert np.allclose(start.probabilities_from_inputs(x), shipped(2).probabilities_from_inputs(x))
+    net, _ = fit(x, np.full((6, 2), 0.5, np.float32), np.arange(6), hidden=(8,), epochs=1,
+                 learning_rate=1e-12, weight_decay=0.0, warm=start)  # fmt: skip
+    assert net.layers[0][0].shape[1] == shipped(2).layers[0][0].shape[1] + 8
+    assert np.allclose(net.probabilities_from_inputs(x), start.probabilities_from_inputs(x))
+
+
+@pytest.mark.slow
+def test_an_extending_run_continues_the_shipped_network(tmp_path):
+    cfg = _config(tmp_path, "[{bots: [learned, random], games: 2, seed: 3}]", ", extend: true")
+    out = train(cfg, progress=False)
+    net = load(out / "value_net_2p")
+    assert net.layers[0][0].shape[1] == shipped(2).layers[0][0].shape[1] + 8
+    assert net.meta["config"]["extend"] is True
+    assert json.loads((out / "records" / "round_0" / "round.json").read_text())["bots"] == [
+        "learned",
+        "random",
+    ]
 
 
 @pytest.mark.parametrize("extra", [", td_lambda: 1.0", ", td_lambda: -0.1", ", td_iterations: 0"])
