@@ -170,6 +170,44 @@ def one_ply(ev: Evaluator, g: Game, legal: Sequence[int]) -> int:
     return int(best)
 
 
+def scripted_evaluator(
+    config: GameConfig,
+    seat: int,
+    own: int,
+    marginals: Sequence[np.ndarray],
+    weights: Weights | None = None,
+    learned: float = 0.0,
+    mixture: str = "mean",
+    robust: float = 0.0,
+    durable: float = 0.0,
+) -> Evaluator | LearnedEvaluator:
+    """The scripted bot's evaluation for ``seat``, whose role is ``own`` (see
+    :class:`HeuristicBot`): the hand-weighted one, blended with the learned win probability
+    when ``learned`` > 0 (the base game's personalities only)."""
+    ev = make_evaluator(
+        config,
+        seat,
+        own,
+        marginals,
+        ruleset_weights(config, weights),
+        cache_values=learned <= 0.0,
+    )
+    if learned <= 0.0:
+        return ev
+    model = value_model_for(config.num_players)
+    return LearnedEvaluator(
+        ev,
+        model,
+        marginals,
+        own,
+        learned,
+        cache_values=True,
+        mixture=mixture,
+        robust=robust,
+        durable=durable,
+    )
+
+
 class HeuristicBot(RoleAwareBot):
     """Plays towards its own personality and blocks whoever looks closest to winning.
 
@@ -264,27 +302,17 @@ class HeuristicBot(RoleAwareBot):
             tuple(m.tobytes() for m in marginals),
         )
         if self._last is None or self._last[0] != key:
-            ev = make_evaluator(
+            ev = scripted_evaluator(
                 belief.config,
                 view["seat"],
                 own,
                 marginals,
-                ruleset_weights(belief.config, self.weights),
-                cache_values=self.learned <= 0.0,
+                self.weights,
+                self.learned,
+                self.mixture,
+                self.robust,
+                self.durable,
             )
-            if self.learned > 0.0:
-                model = value_model_for(belief.config.num_players)
-                ev = LearnedEvaluator(
-                    ev,
-                    model,
-                    marginals,
-                    view["personality"],
-                    self.learned,
-                    cache_values=True,
-                    mixture=self.mixture,
-                    robust=self.robust,
-                    durable=self.durable,
-                )
             self._last = (key, ev)
         return self._last[1]
 

@@ -12,7 +12,9 @@ below :data:`~agents.learned_eval.MIN_PROB` dropped.
 Spec: ``learned`` (the checkpoint shipped for the game's player count), ``learned:players=2``
 (insist on the 2-player one), ``learned:path=DIR/NAME`` (a checkpoint of your own).
 ``robust`` and ``durable`` (default 0) add the hint bot's bonuses for a sturdy goal
-(:class:`~agents.learned_eval.LearnedEvaluator`) to the network's value.
+(:class:`~agents.learned_eval.LearnedEvaluator`) to the network's value. ``hint`` (default 0)
+blends in the hint bot's own value: ``(1 - hint) * network + hint * hint bot``, where the hint
+bot's value is that of ``heuristic:learned=1:robust=1:durable=1``.
 """
 
 from __future__ import annotations
@@ -25,12 +27,16 @@ import numpy as np
 
 from agents.base import View
 from agents.evaluation import DEFAULT_WEIGHTS, MAX_CACHED_VALUES, board_key, goals
-from agents.heuristic import HeuristicBot
-from agents.learned_eval import MIN_PROB, TERMINAL, check_mixture
+from agents.heuristic import HeuristicBot, scripted_evaluator
+from agents.learned_eval import MIN_PROB, TERMINAL, LearnedEvaluator, check_mixture
 from agents.value_features import MAX_HITS, Position
 from agents.value_model import goal_class
 from agents.value_net import ValueNet, load, shipped
 from nanty_env.engine import Game, GameConfig
+
+HINT_BOT = {"learned": 1.0, "robust": 1.0, "durable": 1.0}
+"""The hint bot's options for :func:`~agents.heuristic.scripted_evaluator`
+(``heuristic:learned=1:robust=1:durable=1``)."""
 
 
 def merged_options(config: GameConfig, belief: np.ndarray) -> list[tuple[int, float]]:
@@ -63,6 +69,8 @@ class NetEvaluator:
         robust: float = 0.0,
         durable: float = 0.0,
         mixture: str = "mean",
+        hint: LearnedEvaluator | None = None,
+        hint_weight: float = 0.0,
     ) -> None:
         if net.players != config.num_players:
             raise ValueError(
@@ -76,6 +84,8 @@ class NetEvaluator:
         self.n = config.num_players
         self.robust = float(robust)
         self.durable = float(durable)
+        self.hint = hint
+        self.hint_weight = float(hint_weight) if hint is not None else 0.0
         self.options = {q: merged_options(config, belief[q]) for q in range(self.n) if q != seat}
         self.mixture = check_mixture(mixture)
         # mixture "deals": every combination of the others' personalities, with its probability
@@ -135,6 +145,9 @@ class NetEvaluator:
                     goal = pos.goal_features(self.seat, self.own)  # break cost / 3, durable
                     hits = round(goal[-2] * MAX_HITS)
                     v += self.robust * max(0, hits - 1) + self.durable * goal[-1]
+                if self.hint_weight:
+                    w = self.hint_weight
+                    v = (1.0 - w) * v + w * self.hint.value(g)
             values[key] = v
         return v
 
@@ -152,6 +165,8 @@ class LearnedBot(HeuristicBot):
             personality-dependent features averaged under the belief, one evaluation) or
             ``"deals"`` (the win probability averaged over every combination of their
             personalities, one batched evaluation).
+        hint: weight in [0, 1] of the hint bot's value blended with the network's (0: none;
+            1: the hint bot's choices).
     """
 
     name = "learned"
@@ -165,8 +180,12 @@ class LearnedBot(HeuristicBot):
         durable: float = 0.0,
         samples: int = 1,
         mixture: str = "mean",
+        hint: float = 0.0,
     ) -> None:
         super().__init__(depth=depth, samples=samples)
+        if not 0.0 <= hint <= 1.0:
+            raise ValueError(f"hint is a weight in [0, 1], got {hint}")
+        self.hint_weight = float(hint)
         self.net_mixture = check_mixture(mixture)
         self.net_robust, self.net_durable = float(robust), float(durable)
         self.path = path
@@ -198,6 +217,16 @@ class LearnedBot(HeuristicBot):
         )
         if self._last is None or self._last[0] != key:
             net = self.network(belief.config.num_players)
+            hint = None
+            if self.hint_weight:
+                hint = scripted_evaluator(
+                    belief.config,
+                    view["seat"],
+                    view["personality"],
+                    marginals,
+                    **HINT_BOT,
+                    mixture=self.net_mixture,
+                )
             ev = NetEvaluator(
                 belief.config,
                 view["seat"],
@@ -207,6 +236,8 @@ class LearnedBot(HeuristicBot):
                 self.net_robust,
                 self.net_durable,
                 self.net_mixture,
+                hint,
+                self.hint_weight,
             )
             self._last = (key, ev)
         return self._last[1]

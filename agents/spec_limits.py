@@ -82,6 +82,7 @@ _LEARNED = {
     "durable": _share(0.0, 10.0),
     "samples": Bound(int, 1, 16),
     "mixture": _MIXTURE,
+    "hint": _share(),
 }
 
 # a shipped network found by the teacher's name (agents/distilled.py), never a path

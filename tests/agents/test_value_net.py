@@ -248,3 +248,36 @@ def test_samples_sum_the_look_ahead_over_that_many_determinisations(states):
                 assert chosen == legal[int(np.argmax(total))], (i, k)
     with pytest.raises(ValueError, match="samples"):
         make_bot("heuristic:samples=0")
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_hint_blends_the_hint_bots_value_with_the_networks(tmp_path, states, n):
+    """``hint=w`` values a position at ``(1 - w) * network + w * hint bot``: ``hint=1`` plays
+    move for move like the hint bot whatever the network, and ``hint=0.5`` is the midpoint."""
+    from agents.heuristic import scripted_evaluator
+    from agents.learned_bot import HINT_BOT
+
+    save(random_net(n, seed=5), tmp_path / "v")
+    hint = make_bot("heuristic:learned=1:robust=1:durable=1")
+    full = make_bot(f"learned:path={tmp_path / 'v'}:hint=1")
+    for i, g in enumerate(states[n]):
+        seat = g.current_player
+        actions = []
+        for bot in (hint, full):
+            bot.reset(seat, g.cfg)
+            v = g.view(seat)
+            actions.append(bot.act(v, v["legal_actions"], np.random.default_rng(i)))
+        assert actions[0] == actions[1], (n, i)
+    net = load(tmp_path / "v")
+    g = states[n][3]
+    seat, cfg = g.current_player, g.cfg
+    belief = [np.full(7, 1 / 7) for _ in range(n)]
+    own = g.view(seat)["personality"]
+    scripted = scripted_evaluator(cfg, seat, own, belief, **HINT_BOT)
+    alone = NetEvaluator(cfg, seat, own, belief, net).value(g)
+    half = NetEvaluator(cfg, seat, own, belief, net, hint=scripted, hint_weight=0.5).value(g)
+    assert half == pytest.approx(0.5 * alone + 0.5 * scripted.value(g), abs=1e-12)
+    assert alone != pytest.approx(scripted.value(g), abs=1e-6)  # the blend moves the value
+    for bad in ("-0.1", "1.5"):
+        with pytest.raises(ValueError, match="hint"):
+            make_bot(f"learned:hint={bad}")
