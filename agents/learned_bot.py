@@ -11,8 +11,9 @@ below :data:`~agents.learned_eval.MIN_PROB` dropped.
 
 Spec: ``learned`` (the checkpoint shipped for the game's player count), ``learned:players=2``
 (insist on the 2-player one), ``learned:path=DIR/NAME`` (a checkpoint of your own).
-``robust`` and ``durable`` (default 0) add the hint bot's bonuses for a sturdy goal
-(:class:`~agents.learned_eval.LearnedEvaluator`) to the network's value. ``hint`` (default 0)
+``robust`` and ``durable`` add the hint bot's bonuses for a sturdy goal
+(:class:`~agents.learned_eval.LearnedEvaluator`) to the network's value (default: the
+checkpoint's ``play`` values, else 0). ``hint`` (default 0)
 blends in the hint bot's own value: ``(1 - hint) * network + hint * hint bot``, where the hint
 bot's value is that of ``heuristic:learned=1:robust=1:durable=1``.
 """
@@ -161,6 +162,8 @@ class LearnedBot(HeuristicBot):
         players: the player count whose shipped checkpoint to use (default: the game's); a
             game of another size is refused.
         depth, samples: as for :class:`~agents.heuristic.HeuristicBot`.
+        robust, durable: the sturdiness bonuses (see the module docstring); default: the
+            checkpoint's ``play`` values (:func:`~agents.value_net.check_play`), else 0.
         mixture: how the others' unknown personalities enter the network: ``"mean"`` (their
             personality-dependent features averaged under the belief, one evaluation) or
             ``"deals"`` (the win probability averaged over every combination of their
@@ -176,8 +179,8 @@ class LearnedBot(HeuristicBot):
         path: str | None = None,
         players: int | None = None,
         depth: int = 1,
-        robust: float = 0.0,
-        durable: float = 0.0,
+        robust: float | None = None,
+        durable: float | None = None,
         samples: int = 1,
         mixture: str = "mean",
         hint: float = 0.0,
@@ -187,7 +190,8 @@ class LearnedBot(HeuristicBot):
             raise ValueError(f"hint is a weight in [0, 1], got {hint}")
         self.hint_weight = float(hint)
         self.net_mixture = check_mixture(mixture)
-        self.net_robust, self.net_durable = float(robust), float(durable)
+        self.net_robust = None if robust is None else float(robust)
+        self.net_durable = None if durable is None else float(durable)
         self.path = path
         self.players = None if players is None else int(players)
         self._net: ValueNet | None = None if path is None else load(path)
@@ -233,8 +237,8 @@ class LearnedBot(HeuristicBot):
                 view["personality"],
                 marginals,
                 net,
-                self.net_robust,
-                self.net_durable,
+                net.play.get("robust", 0.0) if self.net_robust is None else self.net_robust,
+                net.play.get("durable", 0.0) if self.net_durable is None else self.net_durable,
                 self.net_mixture,
                 hint,
                 self.hint_weight,

@@ -19,8 +19,11 @@ pickle anywhere): ``NAME.safetensors`` holds the tensors, ``NAME.json`` says how
         ],
         "features": {"seat": [...], "shared": [...]},
         "trained_with": {...},
+        "play": {"robust": 2.0, "durable": 2.0},
     }
 
+``play`` (optional) sets the :class:`~agents.learned_bot.LearnedBot` options the network is
+meant to be played with, where the bot's spec does not set them (:func:`check_play`).
 Weights are stored ``(out, in)`` as torch's ``Linear`` does; the last layer has one output.
 :func:`load` checks the format, the feature names against :mod:`agents.value_features` and the
 shapes against each other, and fails with one message naming the problem.
@@ -75,6 +78,7 @@ class ValueNet:
         layers: Sequence[tuple[np.ndarray, np.ndarray, str]],
         players: int,
         meta: Mapping[str, Any] | None = None,
+        play: Mapping[str, float] | None = None,
     ) -> None:
         self.layers = [
             (np.asarray(w, dtype=np.float64).T.copy(), np.asarray(b, dtype=np.float64), act)
@@ -82,6 +86,7 @@ class ValueNet:
         ]
         self.players = int(players)
         self.meta = dict(meta or {})
+        self.play = check_play(play or {})
         _check_shapes([(w.T, b, act) for w, b, act in self.layers])
 
     def scores(self, x: np.ndarray) -> np.ndarray:
@@ -120,7 +125,34 @@ class ValueNet:
             "features": {"seat": list(SEAT_FEATURES), "shared": list(SHARED_FEATURES)},
             "trained_with": self.meta,
         }
+        if self.play:
+            header["play"] = dict(self.play)
         return tensors, header
+
+
+PLAY_OPTIONS = ("robust", "durable")
+"""The :class:`~agents.learned_bot.LearnedBot` options a checkpoint may set (``play``)."""
+MAX_BONUS = 10.0
+
+
+def check_play(play: Mapping[str, Any]) -> dict[str, float]:
+    """``play`` (how :class:`~agents.learned_bot.LearnedBot` plays the network unless its spec
+    says otherwise) as floats, or a :class:`CheckpointError`: only :data:`PLAY_OPTIONS`, each
+    a number in [0, :data:`MAX_BONUS`]."""
+    if not isinstance(play, Mapping):
+        raise CheckpointError(f"play is {play!r}, not a mapping")
+    out = {}
+    for key, value in play.items():
+        if key not in PLAY_OPTIONS:
+            raise CheckpointError(f"play: {key!r} is not one of {PLAY_OPTIONS}")
+        if (
+            not isinstance(value, int | float)
+            or isinstance(value, bool)
+            or not 0.0 <= value <= MAX_BONUS
+        ):
+            raise CheckpointError(f"play: {key} is {value!r}, not a number in [0, {MAX_BONUS:g}]")
+        out[key] = float(value)
+    return out
 
 
 def _check_shapes(layers: Sequence[tuple[np.ndarray, np.ndarray, str]]) -> None:
@@ -179,7 +211,7 @@ def from_files(
         players = header["players"]
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
             raise CheckpointError(f"players is {players}, not 2-4")
-        return ValueNet(layers, players, header.get("trained_with"))
+        return ValueNet(layers, players, header.get("trained_with"), header.get("play"))
     except (KeyError, TypeError, AttributeError, ValueError) as e:
         raise CheckpointError(f"{where}: malformed value checkpoint ({e!r})") from None
     except CheckpointError as e:

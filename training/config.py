@@ -310,11 +310,18 @@ class ValueSection:
     the outcomes alone), each fit bootstrapped from the one before; held-out rows are still
     scored against the outcomes. ``extend``: continue the shipped network
     (``agents/data/value_net_{n}p``) instead: the first round's ``learned`` seats play it, and
-    every fit starts from its function (its units kept, ``hidden[0]`` new ones beside them)."""
+    every fit starts from its function (its units kept, ``hidden[0]`` new ones beside them);
+    ``extend_from``: with ``extend``, the value checkpoint to continue (``NAME`` of ``NAME.json``
+    and ``NAME.safetensors``, e.g. another run's ``value_net_4p``) instead of the shipped one.
+    ``play``: the :class:`~agents.learned_bot.LearnedBot` options written into the final
+    network (``robust``, ``durable``): how ``learned`` plays it unless its spec says otherwise
+    (the rounds' ``learned`` seats play without them)."""
 
     enabled: bool = False
     warm_start: bool = False
     extend: bool = False
+    extend_from: str | None = None
+    play: dict[str, float] = field(default_factory=dict)
     rounds: list[ValueRound] = field(default_factory=list)
     hidden: list[int] = field(default_factory=lambda: [64, 32])
     epochs: int = 40
@@ -344,6 +351,15 @@ class ValueSection:
             raise ValueError("hidden must be a non-empty list of positive layer widths")
         if self.warm_start and self.extend:
             raise ValueError("warm_start and extend are two starting points: choose one")
+        if self.extend_from is not None and not self.extend:
+            raise ValueError("extend_from names the network that extend: true continues")
+        from agents.checkpoint import CheckpointError
+        from agents.value_net import check_play
+
+        try:
+            check_play(self.play)
+        except CheckpointError as e:
+            raise ValueError(str(e)) from None
         if (self.warm_start or self.extend) and len(self.hidden) != 1:
             raise ValueError("warm_start and extend need one hidden layer (hidden: [width])")
         for name in ("epochs", "batch_size", "workers", "td_iterations"):

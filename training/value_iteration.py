@@ -105,12 +105,19 @@ def train_value(
 
 
 def _starting_net(cfg: TrainConfig) -> Any:
-    """Where a fit starts: the shipped tiny model (``warm_start``), the shipped network
-    (``extend``), or nothing."""
-    if cfg.value.warm_start:
+    """Where a fit starts: the shipped tiny model (``warm_start``), the network ``extend``
+    continues (``extend_from``, else the shipped one), or nothing."""
+    v = cfg.value
+    if v.warm_start:
         return shipped_model_as_net(cfg.env.num_players)
-    if cfg.value.extend:
-        return shipped(cfg.env.num_players)
+    if v.extend:
+        net = shipped(cfg.env.num_players) if v.extend_from is None else load(v.extend_from)
+        if net.players != cfg.env.num_players:
+            raise ValueError(
+                f"extend_from {v.extend_from} is a {net.players}-player network, the run has "
+                f"{cfg.env.num_players} players"
+            )
+        return net
     return None
 
 
@@ -168,6 +175,7 @@ def fit_round(
                     "weight_decay",
                     "warm_start",
                     "extend",
+                    "extend_from",
                 )
             },
             "rounds": [
@@ -207,11 +215,12 @@ def run(cfg: TrainConfig, out: Path, progress: bool = True) -> Path:
     (out / "nets").mkdir(parents=True, exist_ok=True)
     folders: list[tuple[Path, int]] = []
     previous: Path | None = None
+    first = None if v.extend_from is None else Path(v.extend_from)  # round 0's `learned`
     fit_cpu = 0.0
     limit = None if cfg.cpu_limit_minutes is None else 60.0 * cfg.cpu_limit_minutes
     for k, rnd in enumerate(v.rounds):
         folder = out / "records" / f"round_{k}"
-        bots = round_bots(rnd.bots, previous, shipped_first=v.extend)
+        bots = round_bots(rnd.bots, previous or first, shipped_first=v.extend)
         done = [*folders, (folder, rnd.games)]
         spent = sum(cpu_seconds(f, games) for f, games in done if f.is_dir()) + fit_cpu
         if limit is not None and spent >= limit:
@@ -229,7 +238,9 @@ def run(cfg: TrainConfig, out: Path, progress: bool = True) -> Path:
         previous, report = fit_once(cfg, folders, out, name, bootstrap=previous)
         fit_cpu += report["cpu_seconds"]
     final = out / shipped_stem(n)
-    save(load(previous), final)
+    net = load(previous)
+    net.play = dict(v.play)
+    save(net, final)
     games_cpu = sum(cpu_seconds(f, games) for f, games in folders)
     _write_json(
         out / "train.json",

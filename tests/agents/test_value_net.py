@@ -76,7 +76,12 @@ def test_checkpoint_round_trip_without_pickle(tmp_path, states):
     assert st.read_bytes()[:8] != b"\x80\x04\x95"  # not a pickle
     header = json.loads(js.read_text())
     assert header["format"] == "nanty-value" and header["players"] == 2
+    assert "play" not in header  # written only when set
     back = load(tmp_path / "v.json")
+    assert back.play == {}
+    net.play = {"robust": 2.0, "durable": 1.0}
+    save(net, tmp_path / "w")
+    assert load(tmp_path / "w").play == {"robust": 2.0, "durable": 1.0}
     g = states[2][0]
     f, sh = Position(g, g.cfg).table(g.persona)
     assert np.allclose(back.probabilities(f, sh), net.probabilities(f, sh), atol=1e-6)
@@ -100,6 +105,10 @@ def _broken(tmp_path, change) -> str:
         (lambda h: h["layers"][0].update(weight="nope"), "missing"),
         (lambda h: h["layers"].pop(0), "inputs"),
         (lambda h: h.pop("layers"), "malformed"),
+        (lambda h: h.update(play={"hint": 1.0}), "play: 'hint'"),
+        (lambda h: h.update(play={"robust": 1e9}), "play: robust"),
+        (lambda h: h.update(play={"durable": "2"}), "play: durable"),
+        (lambda h: h.update(play=[2.0]), "play is"),
     ],
 )
 def test_a_bad_checkpoint_is_refused_with_one_clear_message(tmp_path, change, message):

@@ -114,6 +114,48 @@ def test_an_extending_run_continues_the_shipped_network(tmp_path):
     ]
 
 
+@pytest.mark.slow
+def test_an_extending_run_continues_a_named_network_and_stamps_how_to_play_it(
+    tmp_path, monkeypatch
+):
+    """``extend_from`` is the network round 0's ``learned`` seats play and every fit starts
+    from; ``play`` is written into the final network only, and ``learned`` plays by it."""
+    import training.value_iteration as vi
+    from agents.learned_bot import LearnedBot
+    from agents.value_net import save
+    from nanty_env.engine import Game, GameConfig
+
+    base = tmp_path / "base"
+    save(shipped(2), base)
+    played = []
+    real = vi.generate
+    monkeypatch.setattr(
+        vi, "generate", lambda f, bots, *a, **k: played.append(bots) or real(f, bots, *a, **k)
+    )
+    extra = f", extend: true, extend_from: {base}, play: {{robust: 2, durable: 1.5}}"
+    cfg = _config(tmp_path, "[{bots: [learned, random], games: 2, seed: 3}]", extra)
+    x = np.random.default_rng(1).normal(size=(4, 2, NUM_INPUT)).astype(np.float32)
+    assert np.allclose(
+        _starting_net(cfg).probabilities_from_inputs(x), load(base).probabilities_from_inputs(x)
+    )
+    out = train(cfg, progress=False)
+    assert played == [[f"learned:path={base}", "random"]]
+    final, fitted = load(out / "value_net_2p"), load(out / "nets" / "round_0")
+    assert final.play == {"robust": 2.0, "durable": 1.5} and fitted.play == {}
+    assert final.meta["config"]["extend_from"] == str(base)
+    g = Game.new(GameConfig(num_players=2, log=False), 5)
+    for options, want in [({}, (2.0, 1.5)), ({"robust": 0.0}, (0.0, 1.5))]:
+        bot = LearnedBot(path=str(out / "value_net_2p"), **options)
+        bot.reset(g.current_player, g.cfg)
+        ev = bot.evaluator(g.view(g.current_player))
+        assert (ev.robust, ev.durable) == want
+    with pytest.raises(ConfigError, match="extend_from"):
+        _config(tmp_path, "[{bots: [random], games: 2}]", f", extend_from: {base}")
+    for bad in ("{bold: 1}", "{robust: 11}", "{robust: true}"):
+        with pytest.raises(ConfigError, match="play"):
+            _config(tmp_path, "[{bots: [random], games: 2}]", f", play: {bad}")
+
+
 @pytest.mark.parametrize("extra", [", td_lambda: 1.0", ", td_lambda: -0.1", ", td_iterations: 0"])
 def test_td_settings_are_checked(tmp_path, extra):
     with pytest.raises(ConfigError, match="td_"):
