@@ -13,9 +13,9 @@ Spec: ``learned`` (the checkpoint shipped for the game's player count), ``learne
 (insist on the 2-player one), ``learned:path=DIR/NAME`` (a checkpoint of your own).
 ``robust`` and ``durable`` add the hint bot's bonuses for a sturdy goal
 (:class:`~agents.learned_eval.LearnedEvaluator`) to the network's value (default: the
-checkpoint's ``play`` values, else 0). ``hint`` (default 0)
-blends in the hint bot's own value: ``(1 - hint) * network + hint * hint bot``, where the hint
-bot's value is that of ``heuristic:learned=1:robust=1:durable=1``.
+checkpoint's ``play`` values, else 0). ``hint`` (default 0) blends in the hint bot's own
+value: ``(1 - hint) * network + hint * hint bot``, where the hint bot's value is that of
+``heuristic:learned=1:robust=1:durable=1``.
 """
 
 from __future__ import annotations

@@ -216,6 +216,8 @@ def run(cfg: TrainConfig, out: Path, progress: bool = True) -> Path:
     folders: list[tuple[Path, int]] = []
     previous: Path | None = None
     first = None if v.extend_from is None else Path(v.extend_from)  # round 0's `learned`
+    if first is not None:
+        _starting_net(cfg)  # a missing or mismatched network fails before any game is played
     fit_cpu = 0.0
     limit = None if cfg.cpu_limit_minutes is None else 60.0 * cfg.cpu_limit_minutes
     for k, rnd in enumerate(v.rounds):

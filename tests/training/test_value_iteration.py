@@ -151,6 +151,13 @@ def test_an_extending_run_continues_a_named_network_and_stamps_how_to_play_it(
         assert (ev.robust, ev.durable) == want
     with pytest.raises(ConfigError, match="extend_from"):
         _config(tmp_path, "[{bots: [random], games: 2}]", f", extend_from: {base}")
+    save(shipped(4), tmp_path / "four")
+    (tmp_path / "m").mkdir()
+    extra = f", extend: true, extend_from: {tmp_path / 'four'}"
+    other = _config(tmp_path / "m", "[{bots: [random], games: 2}]", extra)
+    with pytest.raises(ValueError, match="4-player network"):
+        train(other, progress=False)
+    assert len(played) == 1  # refused before any game of the second run
     for bad in ("{bold: 1}", "{robust: 11}", "{robust: true}"):
         with pytest.raises(ConfigError, match="play"):
             _config(tmp_path, "[{bots: [random], games: 2}]", f", play: {bad}")
