@@ -15,7 +15,9 @@ Spec: ``learned`` (the checkpoint shipped for the game's player count), ``learne
 (:class:`~agents.learned_eval.LearnedEvaluator`) to the network's value (default: the
 checkpoint's ``play`` values, else 0). ``hint`` (default 0) blends in the hint bot's own
 value: ``(1 - hint) * network + hint * hint bot``, where the hint bot's value is that of
-``heuristic:learned=1:robust=1:durable=1``.
+``heuristic:learned=1:robust=1:durable=1``. ``adapt=1`` scales ``robust`` and ``durable`` by how
+hard the table blocks, as the game goes (:class:`~agents.blocking.BlockingRate`: 0 at a table
+that races, 1 at one that breaks control as HeuristicBots do).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from agents.base import View
+from agents.blocking import BlockingRate
 from agents.evaluation import DEFAULT_WEIGHTS, MAX_CACHED_VALUES, board_key, goals
 from agents.heuristic import HeuristicBot, scripted_evaluator
 from agents.learned_eval import MIN_PROB, TERMINAL, LearnedEvaluator, check_mixture
@@ -170,6 +173,8 @@ class LearnedBot(HeuristicBot):
             personalities, one batched evaluation).
         hint: weight in [0, 1] of the hint bot's value blended with the network's (0: none;
             1: the hint bot's choices).
+        adapt: 1: ``robust`` and ``durable`` times the table's blocking scale (see the module
+            docstring); 0: as given.
     """
 
     name = "learned"
@@ -184,8 +189,13 @@ class LearnedBot(HeuristicBot):
         samples: int = 1,
         mixture: str = "mean",
         hint: float = 0.0,
+        adapt: int = 0,
     ) -> None:
         super().__init__(depth=depth, samples=samples)
+        if adapt not in (0, 1):
+            raise ValueError(f"adapt is 0 or 1, got {adapt}")
+        self.adapt = bool(adapt)
+        self.blocking = BlockingRate()
         if not 0.0 <= hint <= 1.0:
             raise ValueError(f"hint is a weight in [0, 1], got {hint}")
         self.hint_weight = float(hint)
@@ -202,6 +212,11 @@ class LearnedBot(HeuristicBot):
                 f"learned:players={self.players} in a {config.num_players}-player game"
             )
         super().reset(seat, config)
+        self.blocking = BlockingRate()
+
+    def observe(self, view: View) -> None:
+        super().observe(view)
+        self.blocking.update(self._belief(view).tracker.prev)
 
     def network(self, num_players: int) -> ValueNet:
         if self._net is None or self._net.players != num_players:
@@ -213,11 +228,14 @@ class LearnedBot(HeuristicBot):
     def evaluator(self, view: View) -> NetEvaluator:
         belief = self._belief(view)
         marginals = belief.marginals(view)
+        self.blocking.update(belief.tracker.prev)
+        scale = self.blocking.scale() if self.adapt else 1.0
         key = (
             belief.config,
             view["seat"],
             view["personality"],
             tuple(m.tobytes() for m in marginals),
+            scale,
         )
         if self._last is None or self._last[0] != key:
             net = self.network(belief.config.num_players)
@@ -237,8 +255,10 @@ class LearnedBot(HeuristicBot):
                 view["personality"],
                 marginals,
                 net,
-                net.play.get("robust", 0.0) if self.net_robust is None else self.net_robust,
-                net.play.get("durable", 0.0) if self.net_durable is None else self.net_durable,
+                scale
+                * (net.play.get("robust", 0.0) if self.net_robust is None else self.net_robust),
+                scale
+                * (net.play.get("durable", 0.0) if self.net_durable is None else self.net_durable),
                 self.net_mixture,
                 hint,
                 self.hint_weight,

@@ -83,6 +83,7 @@ _LEARNED = {
     "samples": Bound(int, 1, 16),
     "mixture": _MIXTURE,
     "hint": _share(),
+    "adapt": Bound(int, 0, 1),
 }
 
 # a shipped network found by the teacher's name (agents/distilled.py), never a path
