@@ -4,9 +4,9 @@ changes between consecutive turn starts.
 Against players who attack whoever is nearest to a goal (HeuristicBot's threat term), a goal of
 controlled areas held by single pieces rarely survives, and sturdiness is worth its cost;
 against players who race, it is not (docs/experiments.md, 2026-11-29). Measured with the hint
-bot in one seat (16 games a table): areas of control lost by the seats not moving, per turn,
-0.22 against three random bots, 0.26 against three `ppo`, 0.30 against three hint bots and
-0.49 against three HeuristicBots (per-game spread about 0.07).
+bot in one seat (``python -m lab.blocking_rates``, 16 games a table): areas of control lost by
+the seats not moving, per turn, 0.22 against three random bots, 0.27 against three `ppo`, 0.30
+against three hint bots and 0.49 against three HeuristicBots (per-game spread about 0.07).
 """
 
 from __future__ import annotations

@@ -66,3 +66,16 @@ def test_adapt_scales_the_bonuses_by_the_tables_blocking():
     assert fixed.adapt is False
     with pytest.raises(ValueError, match="adapt"):
         make_bot("learned:adapt=2")
+
+
+def test_a_seat_counts_from_its_views_what_the_whole_game_shows():
+    """The seat's own count (turn-start views) equals lab.blocking_rates' count from the game."""
+    from lab.blocking_rates import FIRST_SEED, control_lost
+
+    bot = make_bot("learned:adapt=1")
+    cfg = GameConfig(num_players=4, log=False)
+    seed = FIRST_SEED
+    play_game([bot, *[make_bot("heuristic") for _ in range(3)]], cfg, seed, bot_rngs(seed, 4))
+    (rate,) = control_lost("learned:adapt=1", "heuristic", 1)
+    assert bot.blocking.turns > 10
+    assert bot.blocking.lost / bot.blocking.turns == pytest.approx(rate)
