@@ -31,6 +31,20 @@ def random_net(players: int, seed: int = 0, hidden: tuple[int, ...] = (8, 4)) ->
     return ValueNet(layers, players, {"test": True})
 
 
+def assert_plays_like_the_hint_bot(spec: str, games: list) -> None:
+    """``spec`` chooses the hint bot's action at every state of ``games`` (same generator)."""
+    hint = make_bot("heuristic:learned=1:robust=1:durable=1")
+    other = make_bot(spec)
+    for i, g in enumerate(games):
+        seat = g.current_player
+        actions = []
+        for bot in (hint, other):
+            bot.reset(seat, g.cfg)
+            v = g.view(seat)
+            actions.append(bot.act(v, v["legal_actions"], np.random.default_rng(i)))
+        assert actions[0] == actions[1], (spec, i)
+
+
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_features_agree_with_the_robustness_and_the_old_model(states, n):
     for g in states[n]:
@@ -189,16 +203,9 @@ def test_the_shipped_tiny_model_as_a_network_plays_exactly_like_the_hint_bot(tmp
     from training.value_fit import shipped_model_as_net
 
     save(shipped_model_as_net(n), tmp_path / "warm")
-    hint = make_bot("heuristic:learned=1:robust=1:durable=1")
-    learned = make_bot(f"learned:path={tmp_path / 'warm'}:robust=1:durable=1")
-    for i, g in enumerate(states[n]):
-        seat = g.current_player
-        actions = []
-        for bot in (hint, learned):
-            bot.reset(seat, g.cfg)
-            v = g.view(seat)
-            actions.append(bot.act(v, v["legal_actions"], np.random.default_rng(i)))
-        assert actions[0] == actions[1], (n, i)
+    assert_plays_like_the_hint_bot(
+        f"learned:path={tmp_path / 'warm'}:robust=1:durable=1", states[n]
+    )
 
 
 @pytest.mark.parametrize("n", [2, 4])
@@ -267,16 +274,7 @@ def test_hint_blends_the_hint_bots_value_with_the_networks(tmp_path, states, n):
     from agents.learned_bot import HINT_BOT
 
     save(random_net(n, seed=5), tmp_path / "v")
-    hint = make_bot("heuristic:learned=1:robust=1:durable=1")
-    full = make_bot(f"learned:path={tmp_path / 'v'}:hint=1")
-    for i, g in enumerate(states[n]):
-        seat = g.current_player
-        actions = []
-        for bot in (hint, full):
-            bot.reset(seat, g.cfg)
-            v = g.view(seat)
-            actions.append(bot.act(v, v["legal_actions"], np.random.default_rng(i)))
-        assert actions[0] == actions[1], (n, i)
+    assert_plays_like_the_hint_bot(f"learned:path={tmp_path / 'v'}:hint=1", states[n])
     net = load(tmp_path / "v")
     g = states[n][3]
     seat, cfg = g.current_player, g.cfg
