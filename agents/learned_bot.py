@@ -216,7 +216,12 @@ class LearnedBot(HeuristicBot):
 
     def observe(self, view: View) -> None:
         super().observe(view)
-        self.blocking.update(self._belief(view).tracker.prev)
+        if self.adapt:
+            self.blocking.update(self._belief(view).tracker.prev)
+
+    def _bonus(self, net: ValueNet, name: str, given: float | None) -> float:
+        """A sturdiness bonus: the spec's, else the checkpoint's ``play`` value, else 0."""
+        return net.play.get(name, 0.0) if given is None else given
 
     def network(self, num_players: int) -> ValueNet:
         if self._net is None or self._net.players != num_players:
@@ -228,8 +233,10 @@ class LearnedBot(HeuristicBot):
     def evaluator(self, view: View) -> NetEvaluator:
         belief = self._belief(view)
         marginals = belief.marginals(view)
-        self.blocking.update(belief.tracker.prev)
-        scale = self.blocking.scale() if self.adapt else 1.0
+        scale = 1.0
+        if self.adapt:
+            self.blocking.update(belief.tracker.prev)
+            scale = self.blocking.scale()
         key = (
             belief.config,
             view["seat"],
@@ -255,10 +262,8 @@ class LearnedBot(HeuristicBot):
                 view["personality"],
                 marginals,
                 net,
-                scale
-                * (net.play.get("robust", 0.0) if self.net_robust is None else self.net_robust),
-                scale
-                * (net.play.get("durable", 0.0) if self.net_durable is None else self.net_durable),
+                scale * self._bonus(net, "robust", self.net_robust),
+                scale * self._bonus(net, "durable", self.net_durable),
                 self.net_mixture,
                 hint,
                 self.hint_weight,

@@ -16,11 +16,12 @@ import argparse
 import numpy as np
 
 from agents.base import bot_rngs, play_game
+from agents.distilled import TEACHERS
 from agents.evaluation import metrics
 from agents.registry import make_bot
 from nanty_env.engine import Game, GameConfig
 
-HINT = "heuristic:learned=1:robust=1:durable=1"
+HINT = TEACHERS["hint"]  # the hint bot's spec
 TABLES = {"random": "random", "ppo": "ppo", "hint bot": HINT, "heuristic": "heuristic"}
 FIRST_SEED = 888_000  # deals of their own, apart from the evaluations' small seeds
 
