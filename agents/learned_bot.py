@@ -17,7 +17,10 @@ checkpoint's ``play`` values, else 0). ``hint`` (default 0) blends in the hint b
 value: ``(1 - hint) * network + hint * hint bot``, where the hint bot's value is that of
 ``heuristic:learned=1:robust=1:durable=1``. ``adapt=1`` scales ``robust`` and ``durable`` by how
 hard the table blocks, as the game goes (:class:`~agents.blocking.BlockingRate`: 0 at a table
-that races, 1 at one that breaks control as HeuristicBots do).
+that races, 1 at one that breaks control as HeuristicBots do). ``switch=1`` makes the hint
+bot's weight follow how widely the others spread (:class:`~agents.blocking.SpreadRate`, at
+least ``hint``): the network's opening wins at tables that spread little and loses where the
+others spread as HeuristicBots do (docs/experiments.md, 2026-11-29).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from agents.base import View
-from agents.blocking import BlockingRate
+from agents.blocking import BlockingRate, SpreadRate
 from agents.evaluation import DEFAULT_WEIGHTS, MAX_CACHED_VALUES, board_key, goals
 from agents.heuristic import HeuristicBot, scripted_evaluator
 from agents.learned_eval import MIN_PROB, TERMINAL, LearnedEvaluator, check_mixture
@@ -175,6 +178,9 @@ class LearnedBot(HeuristicBot):
             1: the hint bot's choices).
         adapt: 1: ``robust`` and ``durable`` times the table's blocking scale (see the module
             docstring); 0: as given.
+        switch: 1: the hint bot's weight is the larger of ``hint`` and the others' spread
+            scale (see the module docstring); 0: ``hint`` throughout; default: the
+            checkpoint's ``play`` value, else 0.
     """
 
     name = "learned"
@@ -190,12 +196,17 @@ class LearnedBot(HeuristicBot):
         mixture: str = "mean",
         hint: float = 0.0,
         adapt: int = 0,
+        switch: int | None = None,
     ) -> None:
         super().__init__(depth=depth, samples=samples)
-        if adapt not in (0, 1):
-            raise ValueError(f"adapt is 0 or 1, got {adapt}")
+        for name, flag in (("adapt", adapt), ("switch", switch)):
+            if flag not in (0, 1, None):
+                raise ValueError(f"{name} is 0 or 1, got {flag}")
         self.adapt = bool(adapt)
-        self.blocking = BlockingRate()
+        self.net_switch = None if switch is None else float(switch)
+        self.switch = bool(switch)  # resolved against the checkpoint in reset()
+        self.blocking = BlockingRate(0)
+        self.spread = SpreadRate(0)
         if not 0.0 <= hint <= 1.0:
             raise ValueError(f"hint is a weight in [0, 1], got {hint}")
         self.hint_weight = float(hint)
@@ -212,15 +223,26 @@ class LearnedBot(HeuristicBot):
                 f"learned:players={self.players} in a {config.num_players}-player game"
             )
         super().reset(seat, config)
-        self.blocking = BlockingRate()
+        self.switch = bool(
+            self._play_option(self.network(config.num_players), "switch", self.net_switch)
+        )
+        self.blocking = BlockingRate(seat)
+        self.spread = SpreadRate(seat)
 
     def observe(self, view: View) -> None:
         super().observe(view)
-        if self.adapt:
-            self.blocking.update(self._belief(view).tracker.prev)
+        if self.adapt or self.switch:
+            self._read_table(self._belief(view).tracker.prev)
 
-    def _bonus(self, net: ValueNet, name: str, given: float | None) -> float:
-        """A sturdiness bonus: the spec's, else the checkpoint's ``play`` value, else 0."""
+    def _read_table(self, snap: object) -> None:
+        """Feed a turn-start snapshot to the table rates that the options use."""
+        if self.adapt:
+            self.blocking.update(snap)
+        if self.switch:
+            self.spread.update(snap)
+
+    def _play_option(self, net: ValueNet, name: str, given: float | None) -> float:
+        """A play option: the spec's, else the checkpoint's ``play`` value, else 0."""
         return net.play.get(name, 0.0) if given is None else given
 
     def network(self, num_players: int) -> ValueNet:
@@ -230,24 +252,24 @@ class LearnedBot(HeuristicBot):
             self._net = shipped(num_players)
         return self._net
 
-    def evaluator(self, view: View) -> NetEvaluator:
+    def evaluator(self, view: View) -> NetEvaluator | LearnedEvaluator:
         belief = self._belief(view)
         marginals = belief.marginals(view)
-        scale = 1.0
-        if self.adapt:
-            self.blocking.update(belief.tracker.prev)
-            scale = self.blocking.scale()
+        self._read_table(belief.tracker.prev)
+        sturdy = self.blocking.scale() if self.adapt else 1.0
+        weight = max(self.hint_weight, self.spread.scale()) if self.switch else self.hint_weight
         key = (
             belief.config,
             view["seat"],
             view["personality"],
             tuple(m.tobytes() for m in marginals),
-            scale,
+            sturdy,
+            weight,
         )
         if self._last is None or self._last[0] != key:
             net = self.network(belief.config.num_players)
             hint = None
-            if self.hint_weight:
+            if weight:
                 hint = scripted_evaluator(
                     belief.config,
                     view["seat"],
@@ -256,17 +278,21 @@ class LearnedBot(HeuristicBot):
                     **HINT_BOT,
                     mixture=self.net_mixture,
                 )
-            ev = NetEvaluator(
-                belief.config,
-                view["seat"],
-                view["personality"],
-                marginals,
-                net,
-                scale * self._bonus(net, "robust", self.net_robust),
-                scale * self._bonus(net, "durable", self.net_durable),
-                self.net_mixture,
-                hint,
-                self.hint_weight,
-            )
+            ev: NetEvaluator | LearnedEvaluator
+            if hint is not None and weight >= 1.0:
+                ev = hint  # the hint bot's value alone: no network call
+            else:
+                ev = NetEvaluator(
+                    belief.config,
+                    view["seat"],
+                    view["personality"],
+                    marginals,
+                    net,
+                    sturdy * self._play_option(net, "robust", self.net_robust),
+                    sturdy * self._play_option(net, "durable", self.net_durable),
+                    self.net_mixture,
+                    hint,
+                    weight,
+                )
             self._last = (key, ev)
         return self._last[1]

@@ -19,7 +19,7 @@ pickle anywhere): ``NAME.safetensors`` holds the tensors, ``NAME.json`` says how
         ],
         "features": {"seat": [...], "shared": [...]},
         "trained_with": {...},
-        "play": {"robust": 2.0, "durable": 2.0},
+        "play": {"robust": 2.0, "durable": 2.0, "switch": 1},
     }
 
 ``play`` (optional) sets the :class:`~agents.learned_bot.LearnedBot` options the network is
@@ -130,27 +130,31 @@ class ValueNet:
         return tensors, header
 
 
-PLAY_OPTIONS = ("robust", "durable")
-"""The :class:`~agents.learned_bot.LearnedBot` options a checkpoint may set (``play``)."""
 MAX_BONUS = 10.0
+PLAY_OPTIONS = {"robust": MAX_BONUS, "durable": MAX_BONUS, "switch": 1.0}
+"""The :class:`~agents.learned_bot.LearnedBot` options a checkpoint may set (``play``), each
+with its largest value; ``switch`` is a flag (0 or 1)."""
+FLAGS = ("switch",)
 
 
 def check_play(play: Mapping[str, Any]) -> dict[str, float]:
     """``play`` (how :class:`~agents.learned_bot.LearnedBot` plays the network unless its spec
     says otherwise) as floats, or a :class:`CheckpointError`: only :data:`PLAY_OPTIONS`, each
-    a number in [0, :data:`MAX_BONUS`]."""
+    a number from 0 to its largest value, a flag 0 or 1."""
     if not isinstance(play, Mapping):
         raise CheckpointError(f"play is {play!r}, not a mapping")
     out = {}
     for key, value in play.items():
         if key not in PLAY_OPTIONS:
-            raise CheckpointError(f"play: {key!r} is not one of {PLAY_OPTIONS}")
-        if (
-            not isinstance(value, int | float)
-            or isinstance(value, bool)
-            or not 0.0 <= value <= MAX_BONUS
+            raise CheckpointError(f"play: {key!r} is not one of {tuple(PLAY_OPTIONS)}")
+        top = PLAY_OPTIONS[key]
+        if key in FLAGS:
+            if value not in (0, 1) or isinstance(value, bool):
+                raise CheckpointError(f"play: {key} is {value!r}, not 0 or 1")
+        elif (
+            not isinstance(value, int | float) or isinstance(value, bool) or not 0.0 <= value <= top
         ):
-            raise CheckpointError(f"play: {key} is {value!r}, not a number in [0, {MAX_BONUS:g}]")
+            raise CheckpointError(f"play: {key} is {value!r}, not a number in [0, {top:g}]")
         out[key] = float(value)
     return out
 

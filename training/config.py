@@ -314,8 +314,8 @@ class ValueSection:
     ``extend_from``: with ``extend``, the value checkpoint to continue (``NAME`` of ``NAME.json``
     and ``NAME.safetensors``, e.g. another run's ``value_net_4p``) instead of the shipped one.
     ``play``: the :class:`~agents.learned_bot.LearnedBot` options written into the final
-    network (``robust``, ``durable``): how ``learned`` plays it unless its spec says otherwise
-    (the rounds' ``learned`` seats play without them)."""
+    network (``robust``, ``durable``, ``switch``): how ``learned`` plays it unless its spec
+    says otherwise (the rounds' ``learned`` seats play without them)."""
 
     enabled: bool = False
     warm_start: bool = False

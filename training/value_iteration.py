@@ -32,7 +32,7 @@ import numpy as np
 
 from agents.checkpoint import checkpoint_files
 from agents.registry import spec_value, split_spec
-from agents.value_net import load, save, shipped, shipped_stem
+from agents.value_net import PLAY_OPTIONS, load, save, shipped, shipped_stem
 from nanty_env.storage.files import atomic_write_text
 from training.config import TrainConfig, ValueRound
 from training.state import RunFolderError
@@ -43,17 +43,19 @@ from training.value_records import load as load_records
 
 def round_bots(bots: list[str], previous: Path | None, shipped_first: bool = False) -> list[str]:
     """The round's bot specs with ``learned`` (without a path) bound to the previous network
-    (with ``shipped_first`` and no previous network: left as it is, the shipped one)."""
+    (with ``shipped_first`` and no previous network: left as it is, the shipped one). Every
+    ``learned`` seat plays its network without the checkpoint's ``play`` options (each not in
+    its spec set to 0), so a round plays the same games whatever the network asks for."""
     out = []
     for spec in bots:
         name, *opts = split_spec(spec)
-        if name == "learned" and not any(o.startswith("path=") for o in opts):
-            if previous is None and shipped_first:
-                out.append(spec)
-                continue
-            if previous is None:
-                raise ValueError("'learned' needs a network from an earlier round")
-            spec = ":".join([name, f"path={spec_value(str(previous))}", *opts])
+        if name == "learned":
+            given = {o.split("=", 1)[0] for o in opts}
+            if "path" not in given and not (previous is None and shipped_first):
+                if previous is None:
+                    raise ValueError("'learned' needs a network from an earlier round")
+                opts = [f"path={spec_value(str(previous))}", *opts]
+            spec = ":".join([name, *opts, *(f"{k}=0" for k in PLAY_OPTIONS if k not in given)])
         out.append(spec)
     return out
 

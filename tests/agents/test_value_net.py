@@ -17,6 +17,7 @@ from agents.value_model import board_features, goal_features
 from agents.value_net import NUM_INPUT, CheckpointError, ValueNet, load, pooled_inputs, save
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.determinize import determinize
+from tests.agents.choices import assert_same_choices
 from training.value_records import Board, snapshot, snapshot_size
 
 
@@ -29,20 +30,6 @@ def random_net(players: int, seed: int = 0, hidden: tuple[int, ...] = (8, 4)) ->
     ]
     layers[-1] = (*layers[-1][:2], "none")
     return ValueNet(layers, players, {"test": True})
-
-
-def assert_plays_like_the_hint_bot(spec: str, games: list) -> None:
-    """``spec`` chooses the hint bot's action at every state of ``games`` (same generator)."""
-    hint = make_bot("heuristic:learned=1:robust=1:durable=1")
-    other = make_bot(spec)
-    for i, g in enumerate(games):
-        seat = g.current_player
-        actions = []
-        for bot in (hint, other):
-            bot.reset(seat, g.cfg)
-            v = g.view(seat)
-            actions.append(bot.act(v, v["legal_actions"], np.random.default_rng(i)))
-        assert actions[0] == actions[1], (spec, i)
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])
@@ -93,9 +80,9 @@ def test_checkpoint_round_trip_without_pickle(tmp_path, states):
     assert "play" not in header  # written only when set
     back = load(tmp_path / "v.json")
     assert back.play == {}
-    net.play = {"robust": 2.0, "durable": 1.0}
+    net.play = {"robust": 2.0, "durable": 1.0, "switch": 1.0}
     save(net, tmp_path / "w")
-    assert load(tmp_path / "w").play == {"robust": 2.0, "durable": 1.0}
+    assert load(tmp_path / "w").play == {"robust": 2.0, "durable": 1.0, "switch": 1.0}
     g = states[2][0]
     f, sh = Position(g, g.cfg).table(g.persona)
     assert np.allclose(back.probabilities(f, sh), net.probabilities(f, sh), atol=1e-6)
@@ -123,6 +110,9 @@ def _broken(tmp_path, change) -> str:
         (lambda h: h.update(play={"robust": 1e9}), "play: robust"),
         (lambda h: h.update(play={"durable": "2"}), "play: durable"),
         (lambda h: h.update(play=[2.0]), "play is"),
+        (lambda h: h.update(play={"switch": 0.5}), "play: switch"),
+        (lambda h: h.update(play={"switch": True}), "play: switch"),
+        (lambda h: h.update(play={"switch": [1]}), "play: switch"),
     ],
 )
 def test_a_bad_checkpoint_is_refused_with_one_clear_message(tmp_path, change, message):
@@ -203,9 +193,7 @@ def test_the_shipped_tiny_model_as_a_network_plays_exactly_like_the_hint_bot(tmp
     from training.value_fit import shipped_model_as_net
 
     save(shipped_model_as_net(n), tmp_path / "warm")
-    assert_plays_like_the_hint_bot(
-        f"learned:path={tmp_path / 'warm'}:robust=1:durable=1", states[n]
-    )
+    assert_same_choices(f"learned:path={tmp_path / 'warm'}:robust=1:durable=1", states[n])
 
 
 @pytest.mark.parametrize("n", [2, 4])
@@ -274,7 +262,7 @@ def test_hint_blends_the_hint_bots_value_with_the_networks(tmp_path, states, n):
     from agents.learned_bot import HINT_BOT
 
     save(random_net(n, seed=5), tmp_path / "v")
-    assert_plays_like_the_hint_bot(f"learned:path={tmp_path / 'v'}:hint=1", states[n])
+    assert_same_choices(f"learned:path={tmp_path / 'v'}:hint=1", states[n])
     net = load(tmp_path / "v")
     g = states[n][3]
     seat, cfg = g.current_player, g.cfg

@@ -56,12 +56,18 @@ def test_records_resume_and_fit(tmp_path):
     assert np.allclose(p.sum(axis=1), 1.0)
 
 
+OFF = ":robust=0:durable=0:switch=0"  # a round's `learned` seats ignore the network's `play`
+
+
 def test_learned_seats_are_bound_to_the_previous_network(tmp_path):
     assert round_bots(["learned", GREEDY], tmp_path / "n") == [
-        f"learned:path={tmp_path / 'n'}",
+        f"learned:path={tmp_path / 'n'}{OFF}",
         GREEDY,
     ]
-    assert round_bots(["learned:path=x"], None) == ["learned:path=x"]
+    assert round_bots(["learned:path=x"], None) == [f"learned:path=x{OFF}"]
+    assert round_bots(["learned:path=x:switch=1"], None) == [
+        "learned:path=x:switch=1:robust=0:durable=0"
+    ]
     with pytest.raises(ValueError, match="earlier round"):
         round_bots(["learned"], None)
 
@@ -83,9 +89,9 @@ def test_the_first_round_cannot_be_learned(tmp_path):
 def test_extend_starts_from_the_shipped_network(tmp_path):
     """``extend`` lets the first round play the shipped network (``learned`` left unbound) and
     starts every fit from its function; it excludes the tiny model's warm start."""
-    assert round_bots(["learned", GREEDY], None, shipped_first=True) == ["learned", GREEDY]
+    assert round_bots(["learned", GREEDY], None, shipped_first=True) == [f"learned{OFF}", GREEDY]
     assert round_bots(["learned"], tmp_path / "n", shipped_first=True) == [
-        f"learned:path={tmp_path / 'n'}"
+        f"learned:path={tmp_path / 'n'}{OFF}"
     ]
     cfg = _config(tmp_path, "[{bots: [learned, random], games: 10}]", ", extend: true")
     with pytest.raises(ConfigError, match="choose one"):
@@ -139,7 +145,7 @@ def test_an_extending_run_continues_a_named_network_and_stamps_how_to_play_it(
         _starting_net(cfg).probabilities_from_inputs(x), load(base).probabilities_from_inputs(x)
     )
     out = train(cfg, progress=False)
-    assert played == [[f"learned:path={base}", "random"]]
+    assert played == [[f"learned:path={base}{OFF}", "random"]]
     final, fitted = load(out / "value_net_2p"), load(out / "nets" / "round_0")
     assert final.play == {"robust": 2.0, "durable": 1.5} and fitted.play == {}
     assert final.meta["config"]["extend_from"] == str(base)
