@@ -84,6 +84,7 @@ _LEARNED = {
     "mixture": _MIXTURE,
     "hint": _share(),
     "adapt": Bound(int, 0, 1),
+    "switch": Bound(int, 0, 1),
 }
 
 # a shipped network found by the teacher's name (agents/distilled.py), never a path

@@ -203,6 +203,7 @@ def test_a_value_network_or_model_file_is_size_checked_and_one_line(tmp_path: Pa
         ("heuristic:learned=1:robust=1:durable=1", "heuristic:learned=1:robust=1:durable=1"),
         ("heuristic:roles=none:plan=greedy", "heuristic:roles=none:plan=greedy"),
         ("learned:players=4", "learned:players=4"),
+        ("learned:switch=0", "learned:switch=0"),
         ("ismcts:iters=300:only=main+card:w_points=0.5", "ismcts:iters=300:only=main+card:w_points=0.5"),
     ],
 )  # fmt: skip
@@ -222,6 +223,7 @@ def test_shipped_bots_with_bounded_options_pass(spec: str, canonical: str) -> No
         ("ismcts:role_model=/etc/passwd", FILE_LIMITS, "'role_model' is not allowed"),
         ("heuristic:weights=x", FILE_LIMITS, "'weights' is not allowed"),
         ("ismcts:iters=5001", FILE_LIMITS, "from 1 to 5000"),
+        ("learned:switch=2", FILE_LIMITS, "from 0 to 1"),
         ("ismcts:time=3", WEB_LIMITS, "from 0.001 to 2"),
         ("learned", WEB_LIMITS, "only these shipped bots"),
         ("heuristic:depth=1.5", FILE_LIMITS, "integer"),
