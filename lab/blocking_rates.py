@@ -1,7 +1,9 @@
 """How each table plays, with one bot (``--bot``) in seat 0 against three of each table's bots:
 the areas of control that the seats not moving lose in a turn (the whole game), and the areas
 that a seat other than seat 0 newly occupies in its turn (the opening: the game's first
-:data:`OPENING_TURNS` turns). The constants of :mod:`agents.blocking` were set from this run:
+:data:`OPENING_TURNS` turns). :class:`agents.blocking.BlockingRate`'s constants were set from
+this run (:class:`agents.blocking.SpreadRate`'s from an earlier 12-game probe of the same count
+on other deals):
 
     python -m lab.blocking_rates --bot heuristic:learned=1:robust=1:durable=1 --games 16
 
