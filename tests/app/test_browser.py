@@ -12,19 +12,15 @@ from __future__ import annotations
 
 import contextlib
 import http.server
-import shutil
 import socket
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-if not Path(CHROMIUM).exists():
-    pytest.skip(
-        "no chromium browser (apt-get install chromium; .ci/run does it)", allow_module_level=True
-    )
+from tests.app.chromium import CHROMIUM, require_chromium
+
+require_chromium()
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the dev extra")
 uvicorn = pytest.importorskip("uvicorn", reason="uvicorn is in the web extra")
 

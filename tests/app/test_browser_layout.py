@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from nanty_app.server import create_app
-from tests.app.test_browser import BROWSER_ARGS, CHROMIUM, serving, sync_api
+from tests.app.chromium import require_chromium
+
+require_chromium()  # before test_browser is imported: its own skip would leave it half-built
+from nanty_app.server import create_app  # noqa: E402
+from tests.app.test_browser import BROWSER_ARGS, CHROMIUM, serving, sync_api  # noqa: E402
 
 SIZES = [(1280, 800), (1920, 1080)]
 GAMES = [("nanty", ""), ("discworld", ""), ("nanty", "cthulhu"), ("discworld", "cthulhu")]
