@@ -199,8 +199,8 @@ class LearnedBot(HeuristicBot):
         switch: int | None = None,
     ) -> None:
         super().__init__(depth=depth, samples=samples)
-        for name, flag in (("adapt", adapt), ("switch", switch)):
-            if flag not in (0, 1, None):
+        for name, flag, allowed in (("adapt", adapt, (0, 1)), ("switch", switch, (0, 1, None))):
+            if flag not in allowed:
                 raise ValueError(f"{name} is 0 or 1, got {flag}")
         self.adapt = bool(adapt)
         self.net_switch = None if switch is None else float(switch)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from agents.distilled import TEACHERS
 from agents.registry import make_bot
 
-HINT_BOT = "heuristic:learned=1:robust=1:durable=1"
+HINT_BOT = TEACHERS["hint"]  # heuristic:learned=1:robust=1:durable=1
 
 
 def assert_same_choices(spec: str, games: list, like: str = HINT_BOT) -> None:
