@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -67,9 +67,23 @@ class Dense:
     weight: np.ndarray  # (out, in), float32
     bias: np.ndarray  # (out,), float32
     activation: str
+    rows: np.ndarray = field(init=False, repr=False, compare=False)  # weight.T, contiguous
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rows", np.ascontiguousarray(self.weight.T))
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        y = x @ self.weight.T + self.bias
+        return self._activate(x @ self.rows + self.bias)
+
+    def sparse(self, x: np.ndarray) -> np.ndarray:
+        """The layer on one observation (1-D) from its nonzero entries only: the rows of the
+        weights those entries select, not the whole matrix (an encoded view is mostly zeros,
+        and a wide first layer is megabytes that a dense product reads on every call, with
+        BLAS threads that spin on a busy machine)."""
+        nz = np.flatnonzero(x)
+        return self._activate(x[nz] @ self.rows[nz] + self.bias)
+
+    def _activate(self, y: np.ndarray) -> np.ndarray:
         f = ACTIVATIONS[self.activation]
         return y if f is None else f(y)
 
@@ -79,7 +93,9 @@ class MLP:
     layers: tuple[Dense, ...]
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
-        for layer in self.layers:
+        first, *rest = self.layers
+        x = first.sparse(x) if x.ndim == 1 else first(x)
+        for layer in rest:
             x = layer(x)
         return x
 

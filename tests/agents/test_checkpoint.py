@@ -167,3 +167,21 @@ def test_broken_tensor_file_and_missing_files(tmp_path) -> None:
         load_policy(tmp_path / "nothing")
     with pytest.raises(CheckpointError, match=r"SB3 \.zip.*--trust-checkpoint"):
         load_policy(tmp_path / "model.zip")
+
+
+def test_one_observation_reads_only_the_first_layers_rows_of_its_nonzero_entries() -> None:
+    from agents.checkpoint import MLP, Dense
+
+    rng = np.random.default_rng(0)
+    w1, w2 = rng.normal(size=(6, 10)).astype(np.float32), rng.normal(size=(3, 6))
+    mlp = MLP((Dense(w1, np.zeros(6, np.float32), "tanh"), Dense(w2.astype(np.float32),
+              np.ones(3, np.float32), "none")))  # fmt: skip
+    x = np.zeros(10, np.float32)
+    x[[1, 7]] = [0.5, 2.0]
+    batch = mlp(x[None, :])[0]
+    np.testing.assert_allclose(mlp(x), batch, rtol=1e-6, atol=1e-6)
+    poisoned = w1.copy()
+    poisoned[:, [0, 2, 3, 4, 5, 6, 8, 9]] = np.nan  # the columns of the zero entries
+    sparse = MLP((Dense(poisoned, np.zeros(6, np.float32), "tanh"), mlp.layers[1]))
+    np.testing.assert_allclose(sparse(x), batch, rtol=1e-6, atol=1e-6)
+    assert np.isnan(sparse(x[None, :])).all()  # a batch still takes the dense product
