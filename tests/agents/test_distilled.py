@@ -59,7 +59,7 @@ def test_shipped_checkpoint_passes_the_loader(teacher: str, players: int) -> Non
     assert policy.value is None and policy.hint_bot is None
     assert shipped_policy(teacher, players).num_actions == policy.num_actions
     size = (DATA / f"{stem}.safetensors").stat().st_size
-    assert size < 4_500_000  # two hidden layers of 512 at most (HeuristicBot's 2-player copy)
+    assert size < 4_500_000  # two hidden layers of 512 at most (the 2-player copies)
 
 
 def _agreement(teacher: str, players: int, seed: int) -> tuple[int, int]:
