@@ -42,6 +42,7 @@ import numpy as np
 
 from agents.checkpoint import CheckpointError, checkpoint_files, read_json, read_tensors
 from agents.value_features import NUM_SEAT, NUM_SHARED, SEAT_FEATURES, SHARED_FEATURES
+from agents.value_model import pooled_inputs, softmax
 from nanty_env.storage.files import atomic_write_bytes, atomic_write_text
 
 __all__ = ["CheckpointError", "ValueNet", "load", "save", "shipped"]
@@ -50,24 +51,6 @@ FORMAT = "nanty-value"
 VERSION = 1
 ACTIVATIONS = ("tanh", "relu", "none")
 NUM_INPUT = 3 * NUM_SEAT + NUM_SHARED
-
-
-def pooled_inputs(f: np.ndarray, shared: np.ndarray) -> np.ndarray:
-    """Rows ``[f(s), mean f(o), max f(o), shared]`` for seat features ``f`` of shape
-    ``(..., n, F)`` and shared ``(..., S)``; the result has shape ``(..., n, 3F + S)``."""
-    n = f.shape[-2]
-    mean = (f.sum(axis=-2, keepdims=True) - f) / (n - 1)
-    # the largest value among the other seats: the largest overall, or the second largest
-    # for the seat that holds the largest (equal to it on a tie)
-    top = np.sort(f, axis=-2)
-    most = np.where(f == top[..., -1:, :], top[..., -2:-1, :], top[..., -1:, :])
-    sh = np.broadcast_to(shared[..., None, :], (*f.shape[:-1], shared.shape[-1]))
-    return np.concatenate([f, mean, most, sh], axis=-1)
-
-
-def softmax(z: np.ndarray) -> np.ndarray:
-    e = np.exp(z - z.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
 
 
 class ValueNet:
@@ -93,11 +76,12 @@ class ValueNet:
         """The score of every row (last axis) of ``x``."""
         h = x
         for w, b, act in self.layers:
-            h = h @ w + b
+            h = h @ w  # a new array: the bias and the activation are applied in place
+            h += b
             if act == "tanh":
-                h = np.tanh(h)
+                np.tanh(h, out=h)
             elif act == "relu":
-                h = np.maximum(h, 0.0)
+                np.maximum(h, 0.0, out=h)
         return h[..., 0]
 
     def probabilities(self, f: np.ndarray, shared: np.ndarray) -> np.ndarray:

@@ -138,19 +138,23 @@ def _random_pooled(seed: int = 0, hidden: int = 6) -> PooledValueModel:
     )
 
 
-def test_pooled_inputs_pool_the_other_seats():
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_pooled_inputs_pool_the_other_seats(n):
     rng = np.random.default_rng(2)
-    f = rng.random((5, 4, NUM_POOLED_SEAT))
-    f[:, 1] = f[:, 2]  # a tie for the max
+    f = rng.random((5, n, NUM_POOLED_SEAT))
+    f[:, 0, :3] = f[:, 1, :3]  # ties for the max
     sh = rng.random((5, 3))
     x = pooled_inputs(f, sh)
     k = NUM_POOLED_SEAT
-    for s in range(4):
-        others = [o for o in range(4) if o != s]
+    assert x.shape == (5, n, 3 * k + 3)
+    for s in range(n):
+        others = [o for o in range(n) if o != s]
         assert np.array_equal(x[:, s, :k], f[:, s])
-        assert np.allclose(x[:, s, k : 2 * k], f[:, others].mean(axis=1))
+        assert np.array_equal(x[:, s, k : 2 * k], (f.sum(axis=1) - f[:, s]) / (n - 1))
         assert np.array_equal(x[:, s, 2 * k : 3 * k], f[:, others].max(axis=1))
         assert np.array_equal(x[:, s, 3 * k :], sh)
+    # one position (no batch axis): the rows of the batch's first position
+    assert np.array_equal(pooled_inputs(f[0], sh[0]), x[0])
 
 
 @pytest.mark.parametrize("n", [3, 4])
