@@ -150,6 +150,7 @@ def test_pooled_inputs_pool_the_other_seats(n):
     for s in range(n):
         others = [o for o in range(n) if o != s]
         assert np.array_equal(x[:, s, :k], f[:, s])
+        assert np.allclose(x[:, s, k : 2 * k], f[:, others].mean(axis=1))
         assert np.array_equal(x[:, s, k : 2 * k], (f.sum(axis=1) - f[:, s]) / (n - 1))
         assert np.array_equal(x[:, s, 2 * k : 3 * k], f[:, others].max(axis=1))
         assert np.array_equal(x[:, s, 3 * k :], sh)
