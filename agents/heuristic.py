@@ -111,11 +111,18 @@ class TurnPlanner:
     def best(self, games: Sequence[Game], legal: Sequence[int]) -> int:
         """The action with the best total score over ``games`` (determinisations of one
         decision; each compares every candidate on the same random state)."""
+        return self.ranked(games, legal)[0]
+
+    def ranked(self, games: Sequence[Game], legal: Sequence[int]) -> tuple[int, dict[int, float]]:
+        """:meth:`best` and the candidates' total scores (none scored when only one
+        candidate is left: a discard that only loses a card is never one)."""
         legal = useful_actions(games[0].decision, legal)
         if len(legal) == 1:
-            return int(legal[0])
+            return int(legal[0]), {}
         s = np.sum([self.scores(g, legal) for g in games], axis=0)
-        return int(legal[int(np.argmax(s))])
+        return int(legal[int(np.argmax(s))]), {
+            int(a): float(v) for a, v in zip(legal, s, strict=True)
+        }
 
     def finish(self, h: Game, start: int, own_turn: bool, depth: int) -> None:
         """Play on until the turn is over (own turn) or another seat must decide (out of turn)."""
@@ -317,16 +324,25 @@ class HeuristicBot(RoleAwareBot):
         return self._last[1]
 
     def act(self, view: View, legal_actions: Sequence[int], rng: np.random.Generator) -> int:
+        return self.act_scored(view, legal_actions, rng)[0]
+
+    def act_scored(
+        self, view: View, legal_actions: Sequence[int], rng: np.random.Generator
+    ) -> tuple[int, dict[int, float]]:
+        """:meth:`act` (same choice, same draws from ``rng``) and the turn look-ahead's score
+        of every candidate it compared (none when it compared none: one legal action, an
+        obvious answer or ``plan="greedy"``). Imitation learns from these scores
+        (``pretrain.soft``)."""
         if len(legal_actions) == 1:
-            return int(legal_actions[0])
+            return int(legal_actions[0]), {}
         obvious = obvious_action(view, legal_actions, symbols(self.config_for(view)))
         if obvious is not None:
             self.observe(view)
-            return obvious
+            return obvious, {}
         ev = self.evaluator(view)
         g = determinize_view(view, rng, ev.config)
         if self.plan == "greedy":
-            return one_ply(ev, g, legal_actions)
+            return one_ply(ev, g, legal_actions), {}
         more = [determinize_view(view, rng, ev.config) for _ in range(self.samples - 1)]
         penalty = None
         if self._hide_from is not None:
@@ -334,4 +350,4 @@ class HeuristicBot(RoleAwareBot):
             penalty = Concealment(
                 self.conceal, self._hide_from, ev.config, view["seat"], own_role(view), tracker
             )
-        return TurnPlanner(ev, self.depth, penalty).best([g, *more], legal_actions)
+        return TurnPlanner(ev, self.depth, penalty).ranked([g, *more], legal_actions)

@@ -238,7 +238,13 @@ class PretrainSection:
 
     ``fit_policy: false`` fits only the value head (the policy keeps its initial weights): for
     a residual policy (``env.hint``) that starts as the softmax of ``hint_weight`` x hint, so
-    it plays the hint greedily but keeps entropy for PPO to explore."""
+    it plays the hint greedily but keeps entropy for PPO to explore.
+
+    ``soft`` (default 0: off) in [0, 1] moves that share of the policy loss from the
+    teacher's action to its softened choice: the teacher's look-ahead scores of every
+    candidate are recorded with each decision (``gap``, a cache of its own) and the policy
+    is fitted to their softmax at ``temperature`` (in the scores' units), so a near tie
+    teaches both actions. Teachers without scores (RandomBot) give their action alone."""
 
     enabled: bool = False
     teacher: str = "heuristic"
@@ -255,6 +261,8 @@ class PretrainSection:
     dagger_epochs: int = 2
     fit_policy: bool = True
     keep_best: bool = False
+    soft: float = 0.0
+    temperature: float = 0.01
 
     def validate(self) -> None:
         _bot_spec("teacher", self.teacher, allow=("random", "heuristic", "learned"))
@@ -273,6 +281,10 @@ class PretrainSection:
         if not 0 < self.learning_rate < 1:
             raise ValueError("learning_rate must be in (0, 1)")
         _non_negative("value_coef", self.value_coef)
+        if not 0.0 <= self.soft <= 1.0:
+            raise ValueError(f"soft is a share in [0, 1], got {self.soft}")
+        if not 0.0 < self.temperature < float("inf"):
+            raise ValueError(f"temperature must be a positive number, got {self.temperature}")
 
 
 @dataclass(frozen=True)

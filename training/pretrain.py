@@ -65,9 +65,14 @@ def play_recorded(
     reward_mode: str,
     record: set[int] | None = None,
     label: dict[int, str] | None = None,
+    scores: bool = False,
 ) -> dict[str, np.ndarray]:
     """One game of ``spec`` (one spec for every seat, or a list: seat -> spec or bot object);
     the arrays of the real decisions of the seats in ``record`` (default: all seats).
+
+    ``scores``: each recorded decision also gets ``gap``, the labelling bot's look-ahead score
+    of every candidate minus the best one's (``act_scored``; -inf for the rest), or 0 for the
+    recorded action alone where it compared none (see :func:`score_gaps`).
 
     ``label`` (seat -> teacher spec, DAgger): in those seats the seat's own bot plays, but the
     recorded ``action`` is what the teacher would do there; the teacher is reset, observes
@@ -100,6 +105,7 @@ def play_recorded(
     obs: list[np.ndarray] = []
     masks: list[np.ndarray] = []
     acts: list[int] = []
+    gaps: list[np.ndarray] = []
     played: list[int] = []
     seats: list[int] = []
     phis: list[float] = []
@@ -115,7 +121,11 @@ def play_recorded(
             continue
         p = g.current_player
         view = g.view(p)
-        a = int(bots[p].act(view, view["legal_actions"], rngs[p]))
+        scored = scores and p in recorded and p not in teachers
+        if scored:
+            a, seen = _act_scored(bots[p], view, rngs[p])
+        else:
+            a = int(bots[p].act(view, view["legal_actions"], rngs[p]))
         if p in recorded:
             obs.append(encode_view(view).astype(np.float16))
             m = np.zeros(NUM_ACTIONS, dtype=bool)
@@ -123,9 +133,15 @@ def play_recorded(
             masks.append(m)
             if p in teachers:
                 tv = g.view(p)  # the teacher gets its own copy of the seat's view
-                acts.append(int(teachers[p].act(tv, tv["legal_actions"], teacher_rngs[p])))
+                if scores:
+                    label_a, seen = _act_scored(teachers[p], tv, teacher_rngs[p])
+                else:
+                    label_a = int(teachers[p].act(tv, tv["legal_actions"], teacher_rngs[p]))
+                acts.append(label_a)
             else:
                 acts.append(a)
+            if scores:
+                gaps.append(score_gaps(acts[-1], seen))
             played.append(a)
             seats.append(p)
             phis.append(phi(g, p) if phi else 0.0)
@@ -145,9 +161,40 @@ def play_recorded(
         "ret": ret,
         "won": np.array([int(s in g.outcome.winners) for s in seats], dtype=np.int8),
     }
+    if scores:
+        out["gap"] = np.array(gaps, dtype=np.float16).reshape(-1, NUM_ACTIONS)
     if teachers:
         out["played"] = np.array(played, dtype=np.int64)
     return out
+
+
+def _act_scored(bot: Any, view: Any, rng: np.random.Generator) -> tuple[int, dict[int, float]]:
+    """The bot's action and its candidates' scores (none for a bot that does not score)."""
+    act_scored = getattr(bot, "act_scored", None)
+    if act_scored is None:
+        return int(bot.act(view, view["legal_actions"], rng)), {}
+    a, seen = act_scored(view, view["legal_actions"], rng)
+    return int(a), seen
+
+
+def score_gaps(action: int, seen: dict[int, float]) -> np.ndarray:
+    """One row of ``gap``: each scored candidate's score minus the best score (0 for the
+    best), -inf for every other action; ``action`` alone at 0 when nothing was scored."""
+    row = np.full(NUM_ACTIONS, -np.inf, dtype=np.float32)
+    if not seen:
+        row[action] = 0.0
+        return row
+    top = max(seen.values())
+    for a, v in seen.items():
+        row[a] = v - top
+    return row
+
+
+def soft_targets(gap: np.ndarray, temperature: float) -> np.ndarray:
+    """The teacher's softened choice: softmax of ``gap / temperature`` over the scored
+    candidates of each row (probability 0 for the rest)."""
+    z = np.exp(gap.astype(np.float32) / temperature)
+    return z / z.sum(axis=1, keepdims=True)
 
 
 def game_seats(
@@ -173,15 +220,14 @@ def _play_many(args: tuple) -> dict[str, np.ndarray]:
     import torch
 
     torch.set_num_threads(1)
-    teacher, opponent, config_dict, indices, seed, gamma, shaping, reward_mode = args
+    teacher, opponent, config_dict, indices, seed, gamma, shaping, reward_mode, scores = args
     config = GameConfig.from_dict(config_dict)
     parts = []
     for k in indices:
         specs, record = game_seats(teacher, opponent, config.num_players, k)
+        game = game_seed(seed, opponent, k)
         parts.append(
-            play_recorded(
-                specs, config, game_seed(seed, opponent, k), gamma, shaping, reward_mode, record
-            )
+            play_recorded(specs, config, game, gamma, shaping, reward_mode, record, scores=scores)
         )
     return _concat(parts)
 
@@ -223,6 +269,11 @@ CACHE_FORMAT = 1  # part of every cache key: bump when the recorded arrays chang
 CACHE_ARRAYS = ("obs", "mask", "action", "ret", "won")
 
 
+def cache_arrays(cfg: TrainConfig) -> tuple[str, ...]:
+    """The arrays a cache file of ``cfg`` holds: ``gap`` too when the fit uses the scores."""
+    return (*CACHE_ARRAYS, "gap") if cfg.pretrain.soft > 0 else CACHE_ARRAYS
+
+
 def cache_key(cfg: TrainConfig, games: int, opponent: str | None = None) -> list:
     """Everything that determines the data of the first ``games`` games of one part (the
     mirror games, ``opponent`` None, or those against ``opponent``); stored in the file."""
@@ -245,6 +296,8 @@ def _settings(cfg: TrainConfig, opponent: str | None) -> list:
     ]
     if opponent is not None:  # the mirror games' key (and file names) are unchanged
         fields += ["vs", opponent]
+    if p.soft > 0:  # the same games with the teacher's scores recorded too
+        fields += ["scores"]
     if "learned" in p.teacher or "learned" in (opponent or ""):  # bots using the shipped value
         from agents.value_model import model_digest
 
@@ -289,9 +342,12 @@ def _save_cache(path: Path, key: list, data: dict[str, np.ndarray], cpu: float) 
         np.savez(tmp, cpu_seconds=np.float64(cpu), cache_meta=np.array(meta), **data)
 
 
-def _load(path: Path, key: list) -> tuple[dict[str, np.ndarray], float] | None:
-    """The arrays and CPU seconds of a cache file written for ``key``; None (and the reason,
-    printed) when the file is unreadable, for another key or not what it claims to be."""
+def _load(
+    path: Path, key: list, arrays: tuple[str, ...] = CACHE_ARRAYS
+) -> tuple[dict[str, np.ndarray], float] | None:
+    """The arrays (named ``arrays``) and CPU seconds of a cache file written for ``key``;
+    None (and the reason, printed) when the file is unreadable, for another key or not what
+    it claims to be."""
     try:
         with np.load(path, allow_pickle=False) as z:
             data = {k: z[k] for k in z.files}
@@ -303,7 +359,7 @@ def _load(path: Path, key: list) -> tuple[dict[str, np.ndarray], float] | None:
     problem = None
     if meta.get("key") != key:
         problem = "written for other settings"
-    elif sorted(data) != sorted(CACHE_ARRAYS):
+    elif sorted(data) != sorted(arrays):
         problem = f"arrays {sorted(data)}"
     elif len({len(a) for a in data.values()}) != 1:
         problem = "arrays of different lengths"
@@ -339,7 +395,8 @@ def generate_part(
     games = p.games if opponent is None else p.vs[opponent]
     what = f"{p.teacher!r}" + ("" if opponent is None else f" vs {opponent!r}")
     path = cache_path(cfg, games, opponent)
-    cached = _load(path, cache_key(cfg, games, opponent)) if path.exists() else None
+    arrays = cache_arrays(cfg)
+    cached = _load(path, cache_key(cfg, games, opponent), arrays) if path.exists() else None
     if cached is not None:
         data, cpu = cached
         log(f"pretrain: {len(data['action'])} cached decisions from {path} ({cpu:.0f} CPU-s)")
@@ -347,7 +404,8 @@ def generate_part(
     done, old, old_cpu = 0, None, 0.0
     for k in range(games - 1, 0, -1):
         shorter = cache_path(cfg, k, opponent)
-        found = _load(shorter, cache_key(cfg, k, opponent)) if shorter.exists() else None
+        key = cache_key(cfg, k, opponent)
+        found = _load(shorter, key, arrays) if shorter.exists() else None
         if found is not None:
             done = k
             old, old_cpu = found
@@ -364,6 +422,7 @@ def generate_part(
             cfg.ppo.gamma,
             cfg.env.shaping,
             cfg.env.reward_mode,
+            p.soft > 0,
         )
         for chunk in _chunks(indices, p.workers)
     ]
@@ -398,24 +457,54 @@ def _batch(data: dict[str, np.ndarray], idx: np.ndarray, policy: Any):
     return obs, mask, act, ret
 
 
+def _soft_loss(policy: Any, obs: Any, mask: np.ndarray, target: np.ndarray) -> Any:
+    """Cross-entropy of the masked policy against ``target`` (rows of probabilities)."""
+    import torch
+
+    logits = policy.get_distribution(obs, action_masks=mask).distribution.logits
+    q = torch.as_tensor(target, device=policy.device)
+    return -(q * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+
+
+TIE = 5e-5  # a candidate within this of the best score is one of the teacher's best (< ACT_BONUS)
+
+
 def accuracy(policy: Any, data: dict[str, np.ndarray], idx: np.ndarray) -> tuple[float, float]:
     """The policy's greedy agreement with ``data["action"]`` and the value head's mean squared
     error on rows ``idx`` (NaN for none)."""
+    stats = fit_stats(policy, data, idx)
+    return stats["acc"], stats["mse"]
+
+
+def fit_stats(policy: Any, data: dict[str, np.ndarray], idx: np.ndarray) -> dict[str, float]:
+    """On rows ``idx`` (NaN for none): ``acc``, the policy's greedy agreement with
+    ``data["action"]``; ``mse``, the value head's mean squared error; with ``data["gap"]``
+    also ``best``, the share of rows whose greedy action is one of the teacher's best (a tie
+    of the teacher's look-ahead counts as agreement, whichever of them it took)."""
     import torch
     import torch.nn.functional as F
 
     if len(idx) == 0:
-        return float("nan"), float("nan")
+        return {"acc": float("nan"), "mse": float("nan"), "best": float("nan")}
     policy.set_training_mode(False)
-    correct, vloss = 0, 0.0
+    correct, best, vloss = 0, 0, 0.0
     with torch.no_grad():
         for k in range(0, len(idx), 2048):
-            obs, mask, act, ret = _batch(data, idx[k : k + 2048], policy)
+            rows = idx[k : k + 2048]
+            obs, mask, act, ret = _batch(data, rows, policy)
             dist = policy.get_distribution(obs, action_masks=mask)
             pred = dist.distribution.probs.argmax(dim=1)
             correct += int((pred == act).sum())
+            if "gap" in data:
+                gap = data["gap"][rows][np.arange(len(rows)), pred.cpu().numpy()]
+                best += int((gap >= -TIE).sum())
             vloss += float(F.mse_loss(policy.predict_values(obs).flatten(), ret, reduction="sum"))
-    return correct / len(idx), vloss / len(idx)
+    n = len(idx)
+    return {
+        "acc": correct / n,
+        "mse": vloss / n,
+        "best": best / n if "gap" in data else float("nan"),
+    }
 
 
 def split(n: int, seed: int | np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -465,26 +554,39 @@ def pretrain_policy(
             values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
             loss = p.value_coef * F.mse_loss(values.flatten(), ret)
             if p.fit_policy:
-                loss = loss - log_prob.mean()
+                loss = loss - (1.0 - p.soft) * log_prob.mean()
+            if p.fit_policy and p.soft > 0:
+                rows = tr[k : k + p.batch_size]
+                target = soft_targets(data["gap"][rows], p.temperature)
+                loss = loss + p.soft * _soft_loss(policy, obs, mask, target)
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
             opt.step()
             total += loss.item()
             steps += 1
-        acc, vmse = accuracy(policy, data, val)
+        held = fit_stats(policy, data, val)
+        acc, vmse = held["acc"], held["mse"]
         row = {"epoch": epoch + 1, "loss": total / max(1, steps), "val_acc": acc, "val_mse": vmse}
+        scored = "gap" in data
+        if scored:
+            row["val_best"] = held["best"]
         stats["epochs"].append(row)
         log(
             f"pretrain epoch {epoch + 1}/{epochs}: loss {row['loss']:.3f}, validation accuracy "
-            f"{acc:.3f}, value mse {vmse:.3f} ({time.perf_counter() - t0:.0f} s)"
+            f"{acc:.3f}"
+            + (f" (one of the teacher's best {held['best']:.3f})" if scored else "")
+            + f", value mse {vmse:.3f} ({time.perf_counter() - t0:.0f} s)"
         )
-        if p.keep_best and len(val) and (best is None or acc > best[0]):
-            best = (acc, epoch + 1, {k: v.clone() for k, v in policy.state_dict().items()})
+        # with the scores, a tie taken either way is agreement: kept on that measure
+        score = held["best"] if scored else acc
+        if p.keep_best and len(val) and (best is None or score > best[0]):
+            best = (score, epoch + 1, {k: v.clone() for k, v in policy.state_dict().items()})
     if best is not None:
         policy.load_state_dict(best[2])
         stats["kept_epoch"] = best[1]
-        log(f"pretrain: kept epoch {best[1]} (validation accuracy {best[0]:.3f})")
+        measure = "one of the teacher's best" if "gap" in data else "validation accuracy"
+        log(f"pretrain: kept epoch {best[1]} ({measure} {best[0]:.3f})")
     policy.set_training_mode(False)
     stats["seconds"] = round(time.perf_counter() - t0, 1)
     return stats
@@ -518,21 +620,22 @@ def play_dagger(
     gamma: float,
     shaping: str,
     reward_mode: str,
+    scores: bool = False,
 ) -> dict[str, np.ndarray]:
     """One game: ``learner`` (a bot) in ``seat``, ``opponent`` elsewhere; the learner's real
     decisions with the teacher's action as the label (``played``: the learner's action) and
-    the return the learner's seat went on to collect."""
+    the return the learner's seat went on to collect (``scores``: the teacher's ``gap`` too)."""
     specs: list[Any] = [opponent] * config.num_players
     specs[seat] = learner
     return play_recorded(
-        specs, config, seed, gamma, shaping, reward_mode, record={seat}, label={seat: teacher}
+        specs, config, seed, gamma, shaping, reward_mode, {seat}, {seat: teacher}, scores
     )
 
 
 def _dagger_many(args: tuple) -> dict[str, np.ndarray]:
     from agents.policy import PolicyBot, load_for_env
 
-    policy, teacher, config_dict, games, gamma, shaping, reward_mode = args
+    policy, teacher, config_dict, games, gamma, shaping, reward_mode, scores = args
     if isinstance(policy, str):  # a saved policy, loaded once per worker process
         if policy not in _MODELS:
             _MODELS.clear()
@@ -550,6 +653,7 @@ def _dagger_many(args: tuple) -> dict[str, np.ndarray]:
             gamma,
             shaping,
             reward_mode,
+            scores,
         )
         for opponent, seat, seed in games
     ]
@@ -592,6 +696,7 @@ def dagger_round(
             cfg.ppo.gamma,
             cfg.env.shaping,
             cfg.env.reward_mode,
+            p.soft > 0,
         )
         for chunk in _chunks(games, p.workers)
     ]

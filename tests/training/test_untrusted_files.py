@@ -105,7 +105,9 @@ def test_training_internals_refuse_a_zip(trap) -> None:
     with pytest.raises(CheckpointError):
         _play_saved((str(path), "random", cfg, 0, range(1)))
     with pytest.raises(CheckpointError):
-        _dagger_many((str(path), "random", cfg, [("random", 0, 1)], 0.99, "none", "win_loss"))
+        _dagger_many(
+            (str(path), "random", cfg, [("random", 0, 1)], 0.99, "none", "win_loss", False)
+        )
     with pytest.raises(CheckpointError):
         hint_agreement.main([str(path)])
 
