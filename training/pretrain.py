@@ -121,11 +121,7 @@ def play_recorded(
             continue
         p = g.current_player
         view = g.view(p)
-        scored = scores and p in recorded and p not in teachers
-        if scored:
-            a, seen = _act_scored(bots[p], view, rngs[p])
-        else:
-            a = int(bots[p].act(view, view["legal_actions"], rngs[p]))
+        a, seen = _decide(bots[p], view, rngs[p], scores and p in recorded and p not in teachers)
         if p in recorded:
             obs.append(encode_view(view).astype(np.float16))
             m = np.zeros(NUM_ACTIONS, dtype=bool)
@@ -133,10 +129,7 @@ def play_recorded(
             masks.append(m)
             if p in teachers:
                 tv = g.view(p)  # the teacher gets its own copy of the seat's view
-                if scores:
-                    label_a, seen = _act_scored(teachers[p], tv, teacher_rngs[p])
-                else:
-                    label_a = int(teachers[p].act(tv, tv["legal_actions"], teacher_rngs[p]))
+                label_a, seen = _decide(teachers[p], tv, teacher_rngs[p], scores)
                 acts.append(label_a)
             else:
                 acts.append(a)
@@ -168,9 +161,12 @@ def play_recorded(
     return out
 
 
-def _act_scored(bot: Any, view: Any, rng: np.random.Generator) -> tuple[int, dict[int, float]]:
-    """The bot's action and its candidates' scores (none for a bot that does not score)."""
-    act_scored = getattr(bot, "act_scored", None)
+def _decide(
+    bot: Any, view: Any, rng: np.random.Generator, scored: bool
+) -> tuple[int, dict[int, float]]:
+    """The bot's action and, if ``scored``, its candidates' scores (none for a bot that does
+    not score)."""
+    act_scored = getattr(bot, "act_scored", None) if scored else None
     if act_scored is None:
         return int(bot.act(view, view["legal_actions"], rng)), {}
     a, seen = act_scored(view, view["legal_actions"], rng)
@@ -545,6 +541,7 @@ def pretrain_policy(
     t0 = time.perf_counter()
     stats: dict[str, Any] = {"decisions": n, "validation": len(val), "epochs": []}
     best: tuple[float, int, dict] | None = None  # keep_best: accuracy, epoch, parameters
+    scored = "gap" in data  # then a tie taken either way is agreement, and kept on that measure
     for epoch in range(epochs):
         policy.set_training_mode(True)
         rng.shuffle(tr)
@@ -568,7 +565,6 @@ def pretrain_policy(
         held = fit_stats(policy, data, val)
         acc, vmse = held["acc"], held["mse"]
         row = {"epoch": epoch + 1, "loss": total / max(1, steps), "val_acc": acc, "val_mse": vmse}
-        scored = "gap" in data
         if scored:
             row["val_best"] = held["best"]
         stats["epochs"].append(row)
@@ -578,14 +574,13 @@ def pretrain_policy(
             + (f" (one of the teacher's best {held['best']:.3f})" if scored else "")
             + f", value mse {vmse:.3f} ({time.perf_counter() - t0:.0f} s)"
         )
-        # with the scores, a tie taken either way is agreement: kept on that measure
         score = held["best"] if scored else acc
         if p.keep_best and len(val) and (best is None or score > best[0]):
             best = (score, epoch + 1, {k: v.clone() for k, v in policy.state_dict().items()})
     if best is not None:
         policy.load_state_dict(best[2])
         stats["kept_epoch"] = best[1]
-        measure = "one of the teacher's best" if "gap" in data else "validation accuracy"
+        measure = "one of the teacher's best" if scored else "validation accuracy"
         log(f"pretrain: kept epoch {best[1]} ({measure} {best[0]:.3f})")
     policy.set_training_mode(False)
     stats["seconds"] = round(time.perf_counter() - t0, 1)
