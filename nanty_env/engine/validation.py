@@ -520,6 +520,10 @@ def _events(g: GameState) -> None:
         fail("event_deck", f"event_deck + events_done must hold each of the {count} events once")
 
 
+# No game comes near it, and play from it stays far inside the compiled build's 64-bit counter.
+MAX_TURN = 1 << 31
+
+
 def _turn(g: GameState) -> None:
     n = g.n
     for name in ("active", "first_player"):
@@ -528,6 +532,8 @@ def _turn(g: GameState) -> None:
             fail(name, f"{value} is not a seat of a {n}-player game")
     if g.turn < 0:
         fail("turn", f"{g.turn} is negative")
+    if g.turn > MAX_TURN:
+        fail("turn", f"{g.turn} is beyond {MAX_TURN}, more turns than any game plays")
     if not 0 <= g.ability_used < 1 << g.ability_bits:
         fail("ability_used", f"{g.ability_used} is not a {g.ability_bits}-bit mask")
 

@@ -59,6 +59,11 @@ CORRUPTIONS: dict[str, tuple[Callable[[dict], object], str]] = {
     "five grenadiers": (lambda d: d["gren"].__setitem__(0, 5), "gren[0]: 5 is outside [0, 5)"),
     "active 7": (lambda d: d.__setitem__("active", 7), "active: 7 is not a seat"),
     "turn -1": (lambda d: d.__setitem__("turn", -1), "turn: -1 is negative"),
+    # it loaded once, then overflowed the compiled build's counter 27 turns later
+    "turn 2**63 - 27": (
+        lambda d: d.__setitem__("turn", 2**63 - 27),
+        "turn: 9223372036854775781 is beyond",
+    ),
     "n disagrees": (lambda d: d.__setitem__("n", 4), "n: 4 but config.num_players is 3"),
     "bad config": (lambda d: d["config"].__setitem__("num_players", 9), "config: num_players"),
     "two same personalities": (
