@@ -129,8 +129,12 @@ class PPOSection:
     # count changes float rounding, so runs are then bit-for-bit the same only as long as the
     # choices are: off by default)
     adapt_update_threads: bool = False
+    # steps: the written ``model`` is the mean of the checkpoints of the last this many steps
+    # (training/averaging.py; the last iterate is ``model_final``); 0: the last iterate
+    average_window: int = 0
 
     def validate(self) -> None:
+        _non_negative("average_window", self.average_window)
         for name in ("total_timesteps", "num_envs", "num_workers", "n_steps", "batch_size"):
             _positive(name, getattr(self, name))
         _positive("n_epochs", self.n_epochs)
@@ -408,6 +412,11 @@ class TrainConfig:
                 f"device must be 'cpu', 'cuda', 'cuda:N', 'mps' or 'auto', got {self.device!r}"
             )
         _positive("checkpoint_every", self.checkpoint_every)
+        if 0 < self.ppo.average_window < self.checkpoint_every:
+            raise ValueError(
+                f"ppo.average_window ({self.ppo.average_window}) must span at least one "
+                f"checkpoint_every ({self.checkpoint_every}), or be 0"
+            )
         _positive("torch_threads", self.torch_threads)
         for name in ("time_limit_minutes", "cpu_limit_minutes"):
             value = getattr(self, name)

@@ -4,7 +4,8 @@
 resumable training state, see ``training/state.py``), ``snapshots/`` (frozen opponents, as
 nanty-policy checkpoints), ``tb/`` (TensorBoard), ``eval.csv`` (periodic win rates with 95 %
 CIs), ``progress.csv`` (training episodes), ``model.json`` + ``model.safetensors`` (the final
-policy, for ``nanty eval --checkpoint DIR``) and ``learning_curve.png``.
+policy, for ``nanty eval --checkpoint DIR``; with ``ppo.average_window`` the mean of the last
+checkpoints, the last iterate being ``model_final``) and ``learning_curve.png``.
 
 Nothing is lost to a typo or a signal: the config and the resume are checked before ``out`` is
 touched, a fresh run refuses a folder that already holds files, a resume refuses a checkpoint
@@ -31,6 +32,7 @@ from agents.interrupts import Interrupted, StopRequest
 from agents.registry import make_bot
 from nanty_env.storage.files import atomic_write_text
 from nanty_env.vector import make_vec_env
+from training.averaging import average_checkpoints, window_checkpoints
 from training.config import TrainConfig, validate_config
 from training.evaluate import evaluate_model
 from training.league import (
@@ -610,7 +612,15 @@ def _learn(cfg, out, resume, resumed, progress, stop, venv, pool, t_start, mono_
     if stop.requested:
         stop.soft = False
     last = save_checkpoint(model, out, cfg)
-    export_policy(model, out / "model", cfg)
+    if cfg.ppo.average_window:
+        export_policy(model, out / "model_final", cfg)
+        window = window_checkpoints(
+            out / "checkpoints", model.num_timesteps, cfg.ppo.average_window
+        )
+        average_checkpoints(window, out / "model")
+        info["averaged_steps"] = [int(p.name.removeprefix("step_")) for p in window]
+    else:
+        export_policy(model, out / "model", cfg)
     cpu_used = cpu.used()  # before the workers exit: their CPU time is read while they live
     summary = {
         "timesteps": model.num_timesteps,
