@@ -30,7 +30,7 @@ from stable_baselines3.common.utils import set_random_seed
 from agents.checkpoint import CheckpointError
 from agents.interrupts import Interrupted, StopRequest
 from agents.registry import make_bot
-from nanty_env.storage.files import atomic_write_text
+from nanty_env.storage.files import UnreadableFile, atomic_write_text, read_json
 from nanty_env.vector import make_vec_env
 from training.averaging import average_checkpoints, window_checkpoints
 from training.config import TrainConfig, validate_config
@@ -478,6 +478,25 @@ def _cut_logs_at(out: Path, start: int) -> None:
         print(f"{name}: {len(later)} rows after step {start} moved to {gone.name}")
 
 
+def _earlier_legs(path: Path, cpu_now: float) -> dict[str, Any]:
+    """What a resumed run's ``train.json`` keeps of the one it replaces: that summary (with
+    its own earlier legs) under ``earlier_legs``, and the CPU time of every leg together."""
+    if not path.exists():
+        return {}
+    try:
+        prior = read_json(path, 16 * 2**20, "training summary")
+    except UnreadableFile as e:
+        print(f"(the earlier train.json is not kept: {e})")
+        return {}
+    if not isinstance(prior, dict):
+        return {}
+    earlier = prior.pop("earlier_legs", [])
+    legs = [*(earlier if isinstance(earlier, list) else []), prior]
+    cpu = [leg.get("cpu_seconds_total") for leg in legs]
+    total = sum(c for c in cpu if isinstance(c, (int, float))) + cpu_now
+    return {"earlier_legs": legs, "cpu_seconds_all_legs": round(total, 1)}
+
+
 def _load_trusted_zip(model, path: Path, venv) -> None:
     """Continue from an SB3 ``.zip`` (the caller passed ``--trust-checkpoint``): its weights
     and optimizer go into ``model``, which the config built."""
@@ -631,6 +650,8 @@ def _learn(cfg, out, resume, resumed, progress, stop, venv, pool, t_start, mono_
     }
     if stop.requested:
         summary["stopped_by"] = stop.name
+    if resume is not None:
+        summary.update(_earlier_legs(out / "train.json", summary["cpu_seconds_total"]))
     atomic_write_text(out / "train.json", json.dumps(summary, indent=2))
     try:
         from training.plots import learning_curve

@@ -55,8 +55,14 @@ def test_train_checkpoint_policybot_resume(tmp_path: Path) -> None:
         assert record.decisions > 0
 
     # resuming continues from the saved step count, with the optimizer's state
+    first_summary = json.loads((out / "train.json").read_text())
     train(cfg, total_timesteps=2048, out=out, resume=out, progress=False)
     resumed = json.loads((out / "checkpoints" / "last.train.json").read_text())["timesteps"]
     assert resumed >= 2048 > first_steps
+    # the first leg's summary is kept, and the CPU time of both legs is added up
+    summary = json.loads((out / "train.json").read_text())
+    assert summary["earlier_legs"] == [first_summary]
+    both = first_summary["cpu_seconds_total"] + summary["cpu_seconds_total"]
+    assert summary["cpu_seconds_all_legs"] == pytest.approx(both, abs=0.11)
     steps = [int(r["timesteps"]) for r in csv.DictReader((out / "progress.csv").open())]
     assert steps == sorted(steps) and steps[-1] > first_steps
