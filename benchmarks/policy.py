@@ -4,8 +4,9 @@
 On 512 observations and masks from random 4-player games (an update minibatch), and on 8 (a
 rollout step): the masked distribution alone (forward and backward of a log-probability and an
 entropy), the policy and value networks (``MlpExtractor``) with a dense and a sparse first
-layer, the optimiser step, the whole forward and backward of ``evaluate_actions``, and a
-rollout call of the policy. Then the
+layer, the optimiser step, the whole forward and backward of ``evaluate_actions``, the
+behaviour-cloning loss with soft targets in one pass (``evaluate_imitation``) and in two, and
+a rollout call of the policy. Then the
 threads: a forward-backward-step loop on one torch thread and on two, with OpenMP's threads
 waiting for each other in three ways (sleeping at once: ``OMP_WAIT_POLICY=PASSIVE
 GOMP_SPINCOUNT=0``; a short spin, then sleeping: ``GOMP_SPINCOUNT=1000``, what importing
@@ -138,6 +139,25 @@ def piece_cases(obs, masks, acts) -> dict[str, Callable[[], Measured]]:
 
         return run
 
+    # behaviour cloning with the teacher's scores (pretrain.soft): random targets on the legal
+    # actions, the loss from one forward pass or, as before evaluate_imitation, from two
+    weights = np.where(masks, np.random.default_rng(0).random(masks.shape), 0.0)
+    targets = (weights / weights.sum(axis=1, keepdims=True)).astype(np.float32)
+
+    def imitation(policy, one_pass: bool) -> Callable[[], object]:
+        def run() -> None:
+            if one_pass:
+                values, log_prob, ce = policy.evaluate_imitation(obs, acts, masks, targets)
+            else:
+                values, log_prob, _ = policy.evaluate_actions(obs, acts, action_masks=masks)
+                full = policy.get_distribution(obs, action_masks=masks).distribution.logits
+                ce = -(torch.as_tensor(targets) * full.log_softmax(1)).sum(1).mean()
+            loss = -0.5 * log_prob.mean() + 0.5 * ce + 0.5 * values.square().mean()
+            policy.optimizer.zero_grad()
+            loss.backward()
+
+        return run
+
     def rollout(policy) -> Callable[[], object]:
         small, small_masks = obs[:8], masks[:8]
 
@@ -156,6 +176,8 @@ def piece_cases(obs, masks, acts) -> dict[str, Callable[[], Measured]]:
         "Adam step, lean (fused)": ms(optimiser(pols["lean"]), 20),
         "evaluate_actions + backward, stock": ms(update(pols["stock"]), 10),
         "evaluate_actions + backward, lean": ms(update(pols["lean"]), 10),
+        "soft imitation loss + backward, two passes": ms(imitation(pols["lean"], False), 10),
+        "soft imitation loss + backward, one pass": ms(imitation(pols["lean"], True), 10),
         "rollout call (8 games), stock": ms(rollout(pols["stock"]), 200),
         "rollout call (8 games), lean": ms(rollout(pols["lean"]), 200),
     }
@@ -167,6 +189,7 @@ PAIRS = {
     "Adam step, lean (fused)": "Adam step, stock (foreach)",
     "evaluate_actions + backward, lean": "evaluate_actions + backward, stock",
     "rollout call (8 games), lean": "rollout call (8 games), stock",
+    "soft imitation loss + backward, one pass": "soft imitation loss + backward, two passes",
 }
 
 

@@ -123,6 +123,24 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
         allow in some row, and on ``actions`` (see the module docstring)."""
         if action_masks is None:
             return super().evaluate_actions(obs, actions, action_masks)
+        values, distribution, log_prob, _ = self._evaluate(obs, actions, action_masks)
+        return values, log_prob, distribution.entropy()
+
+    def evaluate_imitation(
+        self, obs: th.Tensor, actions: th.Tensor, action_masks: np.ndarray, targets: np.ndarray
+    ) -> tuple[th.Tensor, th.Tensor, th.Tensor]:
+        """For behaviour cloning, from one forward pass: the values, the log-probabilities of
+        ``actions`` and the mean cross-entropy of the masked policy against ``targets`` (rows
+        of probabilities over every action, zero where the row's mask forbids)."""
+        values, distribution, log_prob, columns = self._evaluate(obs, actions, action_masks)
+        q = th.as_tensor(targets, device=self.device).index_select(1, columns)
+        return values, log_prob, -(q * distribution.logits).sum(dim=1).mean()
+
+    def _evaluate(
+        self, obs: th.Tensor, actions: th.Tensor, action_masks: np.ndarray | th.Tensor
+    ) -> tuple[th.Tensor, LeanMaskableCategorical, th.Tensor, th.Tensor]:
+        """The values, the masked distribution on ``columns`` (the actions legal in some row,
+        and ``actions``), the log-probabilities of ``actions`` and ``columns``."""
         masks = th.as_tensor(action_masks, dtype=th.bool, device=self.device)
         masks = masks.reshape(-1, int(self.action_space.n))
         features = self.extract_features(obs)
@@ -142,7 +160,7 @@ class LeanMaskablePolicy(MaskableActorCriticPolicy):
             self._action_logits(latent_pi, columns), masks.index_select(1, columns)
         )
         log_prob = distribution.log_prob(position[actions])
-        return self.value_net(latent_vf), log_prob, distribution.entropy()
+        return self.value_net(latent_vf), distribution, log_prob, columns
 
     def _build(self, lr_schedule: Any) -> None:
         super()._build(lr_schedule)
@@ -202,6 +220,10 @@ class HintedMaskablePolicy(LeanMaskablePolicy):
     def evaluate_actions(self, obs: th.Tensor, *args: Any, **kwargs: Any) -> Any:
         self._take_hint(obs)
         return super().evaluate_actions(obs, *args, **kwargs)
+
+    def evaluate_imitation(self, obs: th.Tensor, *args: Any, **kwargs: Any) -> Any:
+        self._take_hint(obs)
+        return super().evaluate_imitation(obs, *args, **kwargs)
 
     def get_distribution(self, obs: th.Tensor, *args: Any, **kwargs: Any) -> Any:
         self._take_hint(obs)

@@ -453,15 +453,6 @@ def _batch(data: dict[str, np.ndarray], idx: np.ndarray, policy: Any):
     return obs, mask, act, ret
 
 
-def _soft_loss(policy: Any, obs: Any, mask: np.ndarray, target: np.ndarray) -> Any:
-    """Cross-entropy of the masked policy against ``target`` (rows of probabilities)."""
-    import torch
-
-    logits = policy.get_distribution(obs, action_masks=mask).distribution.logits
-    q = torch.as_tensor(target, device=policy.device)
-    return -(q * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
-
-
 TIE = 5e-5  # a candidate within this of the best score is one of the teacher's best (< ACT_BONUS)
 
 
@@ -547,15 +538,18 @@ def pretrain_policy(
         rng.shuffle(tr)
         total, steps = 0.0, 0
         for k in range(0, len(tr), p.batch_size):
-            obs, mask, act, ret = _batch(data, tr[k : k + p.batch_size], policy)
-            values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
+            rows = tr[k : k + p.batch_size]
+            obs, mask, act, ret = _batch(data, rows, policy)
+            if p.fit_policy and p.soft > 0:  # the teacher's scores too: one forward pass
+                target = soft_targets(data["gap"][rows], p.temperature)
+                values, log_prob, soft_ce = policy.evaluate_imitation(obs, act, mask, target)
+            else:
+                values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
             loss = p.value_coef * F.mse_loss(values.flatten(), ret)
             if p.fit_policy:
                 loss = loss - (1.0 - p.soft) * log_prob.mean()
             if p.fit_policy and p.soft > 0:
-                rows = tr[k : k + p.batch_size]
-                target = soft_targets(data["gap"][rows], p.temperature)
-                loss = loss + p.soft * _soft_loss(policy, obs, mask, target)
+                loss = loss + p.soft * soft_ce
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)

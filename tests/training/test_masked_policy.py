@@ -14,6 +14,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 from nanty_env.faces.single import NantySingleAgentEnv
 from nanty_env.vector import make_vec_env
 from training.masked_policy import (
+    HintedMaskablePolicy,
     LeanMaskableCategoricalDistribution,
     LeanMaskablePolicy,
     UpdateThreads,
@@ -131,6 +132,33 @@ def test_update_on_the_legal_columns_equals_the_full_head() -> None:
         _, lp_lean, _ = lean.policy.evaluate_actions(obs, illegal, action_masks=masks)
         _, lp_stock, _ = stock.policy.evaluate_actions(obs, illegal, action_masks=masks)
     assert torch.allclose(lp_lean, lp_stock, rtol=1e-5) and lp_lean[0] < -1e7
+
+
+@pytest.mark.parametrize("policy_class", [LeanMaskablePolicy, HintedMaskablePolicy])
+def test_imitation_in_one_pass_equals_two(policy_class: type) -> None:
+    """evaluate_imitation: evaluate_actions' values and log-probabilities, and the
+    cross-entropy against target rows of the full masked distribution, with its gradients
+    (the residual policy reads its hint from the observation's last entries either way)."""
+    model = _model(policy_class)
+    obs, masks, acts = _random_decisions(64)
+    rng = np.random.default_rng(3)
+    targets = np.where(masks, rng.random(masks.shape), 0.0).astype(np.float32)
+    targets /= targets.sum(axis=1, keepdims=True)
+    policy = model.policy
+    policy.zero_grad()
+    values, log_prob, ce = policy.evaluate_imitation(obs, acts, masks, targets)
+    (ce + log_prob.mean()).backward()
+    one = {n: p.grad.clone() for n, p in policy.named_parameters() if p.grad is not None}
+    policy.zero_grad()
+    values2, log_prob2, _ = policy.evaluate_actions(obs, acts, action_masks=masks)
+    full = policy.get_distribution(obs, action_masks=masks).distribution.logits
+    ce2 = -(torch.as_tensor(targets) * torch.log_softmax(full, dim=1)).sum(dim=1).mean()
+    (ce2 + log_prob2.mean()).backward()
+    assert torch.allclose(values, values2) and torch.allclose(log_prob, log_prob2, atol=1e-6)
+    assert torch.allclose(ce, ce2, atol=1e-5) and ce.item() > 0
+    for name, p in policy.named_parameters():
+        if name in one:
+            assert torch.allclose(one[name], p.grad, atol=1e-6), name
 
 
 def test_a_loaded_optimizer_state_takes_the_lean_parameters_layout() -> None:
