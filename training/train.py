@@ -492,7 +492,7 @@ def _earlier_legs(path: Path, cpu_now: float) -> dict[str, Any]:
         return {}
     earlier = prior.pop("earlier_legs", [])
     legs = [*(earlier if isinstance(earlier, list) else []), prior]
-    cpu = [leg.get("cpu_seconds_total") for leg in legs]
+    cpu = [leg.get("cpu_seconds_total") for leg in legs if isinstance(leg, dict)]
     total = sum(c for c in cpu if isinstance(c, (int, float))) + cpu_now
     return {"earlier_legs": legs, "cpu_seconds_all_legs": round(total, 1)}
 

@@ -66,3 +66,19 @@ def test_train_checkpoint_policybot_resume(tmp_path: Path) -> None:
     assert summary["cpu_seconds_all_legs"] == pytest.approx(both, abs=0.11)
     steps = [int(r["timesteps"]) for r in csv.DictReader((out / "progress.csv").open())]
     assert steps == sorted(steps) and steps[-1] > first_steps
+
+
+def test_earlier_legs_survive_a_damaged_summary(tmp_path: Path) -> None:
+    from training.train import _earlier_legs
+
+    path = tmp_path / "train.json"
+    assert _earlier_legs(path, 5.0) == {}  # no earlier leg
+    path.write_text(json.dumps({"cpu_seconds_total": 10.0, "earlier_legs": [7, {"x": 1}]}))
+    kept = _earlier_legs(path, 5.0)
+    assert kept["cpu_seconds_all_legs"] == 15.0 and kept["earlier_legs"][-1] == {
+        "cpu_seconds_total": 10.0
+    }
+    path.write_text("{not json")
+    assert _earlier_legs(path, 5.0) == {}  # said, not fatal: the trained step is saved already
+    path.write_text("[1, 2]")
+    assert _earlier_legs(path, 5.0) == {}
