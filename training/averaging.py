@@ -26,6 +26,11 @@ from agents.checkpoint import (
 STEP_PREFIX = "step_"
 
 
+def checkpoint_step(stem: Path) -> int:
+    """N of checkpoint ``step_N``."""
+    return int(stem.name[len(STEP_PREFIX) :])
+
+
 def window_checkpoints(folder: Path, final: int, window: int) -> list[Path]:
     """The checkpoints ``folder/step_N`` (both files present) with ``final - window < N <=
     final``, by step."""
@@ -33,12 +38,11 @@ def window_checkpoints(folder: Path, final: int, window: int) -> list[Path]:
     for meta in folder.glob(f"{STEP_PREFIX}*.json"):
         if meta.name.endswith(".train.json"):
             continue
-        digits = meta.stem[len(STEP_PREFIX) :]
-        if not digits.isdigit() or not checkpoint_files(meta)[1].is_file():
+        stem = meta.with_suffix("")
+        if not stem.name[len(STEP_PREFIX) :].isdigit() or not checkpoint_files(stem)[1].is_file():
             continue
-        step = int(digits)
-        if final - window < step <= final:
-            found.append((step, meta.with_suffix("")))
+        if final - window < checkpoint_step(stem) <= final:
+            found.append((checkpoint_step(stem), stem))
     return [path for _, path in sorted(found)]
 
 
@@ -64,7 +68,7 @@ def average_checkpoints(stems: Sequence[Path], path: Path) -> Path:
     }
     meta = dict(metas[-1])
     trained = dict(meta.get("trained_with", {}))
-    trained["averaged_steps"] = [int(s.name[len(STEP_PREFIX) :]) for s in stems]
+    trained["averaged_steps"] = [checkpoint_step(s) for s in stems]
     meta["trained_with"] = trained
     for key in ("format", "version"):
         meta.pop(key, None)

@@ -533,6 +533,7 @@ def pretrain_policy(
     stats: dict[str, Any] = {"decisions": n, "validation": len(val), "epochs": []}
     best: tuple[float, int, dict] | None = None  # keep_best: accuracy, epoch, parameters
     scored = "gap" in data  # then a tie taken either way is agreement, and kept on that measure
+    soft = p.fit_policy and p.soft > 0  # the teacher's scores in the loss too
     for epoch in range(epochs):
         policy.set_training_mode(True)
         rng.shuffle(tr)
@@ -540,7 +541,7 @@ def pretrain_policy(
         for k in range(0, len(tr), p.batch_size):
             rows = tr[k : k + p.batch_size]
             obs, mask, act, ret = _batch(data, rows, policy)
-            if p.fit_policy and p.soft > 0:  # the teacher's scores too: one forward pass
+            if soft:  # one forward pass for both parts of the policy loss
                 target = soft_targets(data["gap"][rows], p.temperature)
                 values, log_prob, soft_ce = policy.evaluate_imitation(obs, act, mask, target)
             else:
@@ -548,7 +549,7 @@ def pretrain_policy(
             loss = p.value_coef * F.mse_loss(values.flatten(), ret)
             if p.fit_policy:
                 loss = loss - (1.0 - p.soft) * log_prob.mean()
-            if p.fit_policy and p.soft > 0:
+            if soft:
                 loss = loss + p.soft * soft_ce
             opt.zero_grad()
             loss.backward()

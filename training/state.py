@@ -33,6 +33,8 @@ from training.config import TrainConfig
 STATE_FORMAT = "nanty-train-state"
 STATE_VERSION = 1
 SUFFIXES = (".train.json", ".optimizer.pt", ".json", ".safetensors")
+SUMMARY = "train.json"  # a run's summary, written at its end
+SUMMARY_BYTES = 1 << 20
 
 
 class RunFolderError(ValueError):
@@ -91,6 +93,14 @@ def export_policy(model: Any, path: str | Path, cfg: TrainConfig, **trained_with
             **trained_with,
         },
     )
+
+
+def read_summary(run: Path) -> Any:
+    """The summary ``train.json`` of run folder ``run``, size-checked (a fault is one
+    :class:`~nanty_env.storage.files.UnreadableFile`)."""
+    from nanty_env.storage import files
+
+    return files.read_json(run / SUMMARY, SUMMARY_BYTES, SUMMARY)
 
 
 def stem(path: str | Path) -> Path:

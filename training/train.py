@@ -30,9 +30,9 @@ from stable_baselines3.common.utils import set_random_seed
 from agents.checkpoint import CheckpointError
 from agents.interrupts import Interrupted, StopRequest
 from agents.registry import make_bot
-from nanty_env.storage.files import UnreadableFile, atomic_write_text, read_json
+from nanty_env.storage.files import UnreadableFile, atomic_write_text
 from nanty_env.vector import make_vec_env
-from training.averaging import average_checkpoints, window_checkpoints
+from training.averaging import average_checkpoints, checkpoint_step, window_checkpoints
 from training.config import TrainConfig, validate_config
 from training.evaluate import evaluate_model
 from training.league import (
@@ -53,11 +53,13 @@ from training.masked_policy import (
 from training.potentials import potential
 from training.selfplay import OpponentPool
 from training.state import (
+    SUMMARY,
     RunFolderError,
     env_description,
     export_policy,
     load_training_state,
     network_description,
+    read_summary,
     read_training_state,
     resume_target,
     save_training_state,
@@ -478,13 +480,13 @@ def _cut_logs_at(out: Path, start: int) -> None:
         print(f"{name}: {len(later)} rows after step {start} moved to {gone.name}")
 
 
-def _earlier_legs(path: Path, cpu_now: float) -> dict[str, Any]:
+def _earlier_legs(out: Path, cpu_now: float) -> dict[str, Any]:
     """What a resumed run's ``train.json`` keeps of the one it replaces: that summary (with
     its own earlier legs) under ``earlier_legs``, and the CPU time of every leg together."""
-    if not path.exists():
+    if not (out / SUMMARY).exists():
         return {}
     try:
-        prior = read_json(path, 16 * 2**20, "training summary")
+        prior = read_summary(out)
     except UnreadableFile as e:
         print(f"(the earlier train.json is not kept: {e})")
         return {}
@@ -637,7 +639,7 @@ def _learn(cfg, out, resume, resumed, progress, stop, venv, pool, t_start, mono_
             out / "checkpoints", model.num_timesteps, cfg.ppo.average_window
         )
         average_checkpoints(window, out / "model")
-        info["averaged_steps"] = [int(p.name.removeprefix("step_")) for p in window]
+        info["averaged_steps"] = [checkpoint_step(p) for p in window]
     else:
         export_policy(model, out / "model", cfg)
     cpu_used = cpu.used()  # before the workers exit: their CPU time is read while they live
@@ -651,8 +653,8 @@ def _learn(cfg, out, resume, resumed, progress, stop, venv, pool, t_start, mono_
     if stop.requested:
         summary["stopped_by"] = stop.name
     if resume is not None:
-        summary.update(_earlier_legs(out / "train.json", summary["cpu_seconds_total"]))
-    atomic_write_text(out / "train.json", json.dumps(summary, indent=2))
+        summary.update(_earlier_legs(out, summary["cpu_seconds_total"]))
+    atomic_write_text(out / SUMMARY, json.dumps(summary, indent=2))
     try:
         from training.plots import learning_curve
 

@@ -72,13 +72,13 @@ def test_earlier_legs_survive_a_damaged_summary(tmp_path: Path) -> None:
     from training.train import _earlier_legs
 
     path = tmp_path / "train.json"
-    assert _earlier_legs(path, 5.0) == {}  # no earlier leg
+    assert _earlier_legs(tmp_path, 5.0) == {}  # no earlier leg
     path.write_text(json.dumps({"cpu_seconds_total": 10.0, "earlier_legs": [7, {"x": 1}]}))
-    kept = _earlier_legs(path, 5.0)
+    kept = _earlier_legs(tmp_path, 5.0)
     assert kept["cpu_seconds_all_legs"] == 15.0 and kept["earlier_legs"][-1] == {
         "cpu_seconds_total": 10.0
     }
     path.write_text("{not json")
-    assert _earlier_legs(path, 5.0) == {}  # said, not fatal: the trained step is saved already
+    assert _earlier_legs(tmp_path, 5.0) == {}  # said, not fatal: the trained step is saved already
     path.write_text("[1, 2]")
-    assert _earlier_legs(path, 5.0) == {}
+    assert _earlier_legs(tmp_path, 5.0) == {}
