@@ -248,7 +248,11 @@ class PretrainSection:
     teacher's action to its softened choice: the teacher's look-ahead scores of every
     candidate are recorded with each decision (``gap``, a cache of its own) and the policy
     is fitted to their softmax at ``temperature`` (in the scores' units), so a near tie
-    teaches both actions. Teachers without scores (RandomBot) give their action alone."""
+    teaches both actions. Teachers without scores (RandomBot) give their action alone.
+
+    ``shaped_returns: false`` (default true) fits the value head to the returns without the
+    env's shaping (win/loss only): teacher games cached without shaping then serve a shaped
+    run, whose PPO critic learns the shaping's part from its own rollouts."""
 
     enabled: bool = False
     teacher: str = "heuristic"
@@ -267,6 +271,7 @@ class PretrainSection:
     keep_best: bool = False
     soft: float = 0.0
     temperature: float = 0.01
+    shaped_returns: bool = True
 
     def validate(self) -> None:
         _bot_spec("teacher", self.teacher, allow=("random", "heuristic", "learned"))

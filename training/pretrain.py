@@ -56,6 +56,11 @@ def _returns(phi: list[float], final_phi: float, reward: float, gamma: float) ->
     return out
 
 
+def return_shaping(cfg: TrainConfig) -> str:
+    """The shaping in the value head's targets: the env's, or none (``shaped_returns``)."""
+    return cfg.env.shaping if cfg.pretrain.shaped_returns else "none"
+
+
 def play_recorded(
     spec: str | list[Any],
     config: GameConfig,
@@ -286,7 +291,7 @@ def _settings(cfg: TrainConfig, opponent: str | None) -> list:
         e.personalities,
         e.thresholds,
         e.reward_mode,
-        e.shaping,
+        return_shaping(cfg),
         cfg.ppo.gamma,
         CACHE_FORMAT,
     ]
@@ -416,7 +421,7 @@ def generate_part(
             chunk,
             cfg.seed,
             cfg.ppo.gamma,
-            cfg.env.shaping,
+            return_shaping(cfg),
             cfg.env.reward_mode,
             p.soft > 0,
         )
@@ -684,7 +689,7 @@ def dagger_round(
             _game_config(cfg).to_dict(),
             chunk,
             cfg.ppo.gamma,
-            cfg.env.shaping,
+            return_shaping(cfg),
             cfg.env.reward_mode,
             p.soft > 0,
         )

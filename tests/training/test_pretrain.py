@@ -157,6 +157,29 @@ def test_vs_parts_cached_separately(tmp_path: Path) -> None:
     assert (again["action"] == data["action"]).all()
 
 
+def test_unshaped_returns_share_the_unshaped_cache(tmp_path: Path) -> None:
+    """``pretrain.shaped_returns: false``: the value targets are the win/loss returns, so a
+    shaped run reads the teacher games cached without shaping, and the same data."""
+    base = {**TINY, "pretrain.cache_dir": str(tmp_path), "pretrain.teacher": "random"}
+    base["env.shaping"] = "none"
+    plain = load_config(ROOT / "configs" / "quick.yaml", **base)
+    shaped = load_config(
+        ROOT / "configs" / "quick.yaml", **{**base, "env.shaping": "goal_progress"}
+    )
+    unshaped = load_config(
+        ROOT / "configs" / "quick.yaml",
+        **{**base, "env.shaping": "goal_progress", "pretrain.shaped_returns": False},
+    )
+    assert cache_path(unshaped) == cache_path(plain) != cache_path(shaped)
+    data, _, _ = generate_part(plain, log=lambda *_: None)
+    again, _, earlier = generate_part(unshaped, log=lambda *_: None)
+    assert earlier > 0 and np.array_equal(again["ret"], data["ret"])
+    with_shaping, _, _ = generate_part(shaped, log=lambda *_: None)
+    assert np.array_equal(with_shaping["action"], data["action"])  # the same games
+    assert not np.allclose(with_shaping["ret"], data["ret"])  # valued with the shaping
+    assert set(np.unique(np.sign(data["ret"]))) <= {-1.0, 1.0}  # win/loss alone
+
+
 def test_cache_of_a_learned_teacher_follows_the_shipped_value_model(monkeypatch) -> None:
     """Teacher games of a bot using the learned value are keyed by the model file's digest, so
     refitting the model does not reuse games the old model played."""
