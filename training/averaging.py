@@ -41,8 +41,9 @@ def window_checkpoints(folder: Path, final: int, window: int) -> list[Path]:
         stem = meta.with_suffix("")
         if not stem.name[len(STEP_PREFIX) :].isdigit() or not checkpoint_files(stem)[1].is_file():
             continue
-        if final - window < checkpoint_step(stem) <= final:
-            found.append((checkpoint_step(stem), stem))
+        step = checkpoint_step(stem)
+        if final - window < step <= final:
+            found.append((step, stem))
     return [path for _, path in sorted(found)]
 
 
