@@ -31,6 +31,7 @@ from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 from ray.tune.registry import register_env
 
+from nanty_env.storage.files import atomic_write_text
 from training.rllib.config import RLlibConfig
 from training.rllib.env import NantyMultiAgentEnv
 from training.rllib.export import export_module
@@ -144,7 +145,7 @@ def train_rllib(cfg: RLlibConfig, *, out: str | Path | None = None, progress: bo
     if (out / "train.json").exists() or (out / "model.json").exists():
         raise FileExistsError(f"{out} already holds a training run; give another --out")
     out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(cfg.to_dict(), indent=2) + "\n")
+    atomic_write_text(out / "config.json", json.dumps(cfg.to_dict(), indent=2) + "\n")
     started = start_ray(cfg)
     algo = build_algorithm(cfg)
     try:
@@ -153,7 +154,7 @@ def train_rllib(cfg: RLlibConfig, *, out: str | Path | None = None, progress: bo
         algo.stop()
         if started:
             ray.shutdown()
-    (out / "train.json").write_text(json.dumps(summary, indent=2) + "\n")
+    atomic_write_text(out / "train.json", json.dumps(summary, indent=2) + "\n")
     return out
 
 
