@@ -167,12 +167,29 @@ def view_board(view: Mapping[str, Any]) -> PublicBoard:
 
 
 def metrics(g: Game) -> Metrics:
-    """All public metrics of a game in one pass over the board (the evaluation's hot path)."""
-    return board_metrics(
-        g.n, g.agents, g.gren, g.cit, g.building, g.trouble, g.money, list(map(len, g.loans)),
-        g.on_board, [len(h) + len(p) for h, p in zip(g.hands, g.penalties, strict=True)],
-        len(g.deck),
+    """All public metrics of a game in one pass over the board (the evaluation's hot path;
+    the pass is remembered by the board's pieces, which a look-ahead meets again and again)."""
+    trouble = g.trouble
+    tally = _board_tally(g.n, g.agents, g.building, g.cit, g.gren, tuple(trouble))
+    return tally_metrics(
+        tally, g.n, trouble, g.money, list(map(len, g.loans)), g.on_board,
+        [len(h) + len(p) for h, p in zip(g.hands, g.penalties, strict=True)], len(g.deck),
     )  # fmt: skip
+
+
+@lru_cache(maxsize=1 << 12)
+def _board_tally(
+    n: int,
+    agents: tuple[tuple[int, ...], ...],
+    bld: tuple[int, ...],
+    cit: tuple[int, ...],
+    gren: tuple[int, ...],
+    trouble: tuple[int, ...],
+) -> AreaTally:
+    """:func:`tally_areas` of a game's board (the engine's immutable rows, and its trouble
+    markers as a tuple), kept as tuples: :func:`tally_metrics` copies what it hands on."""
+    t = tally_areas(n, zip(*agents, strict=True), bld, cit, gren, trouble, COST)
+    return AreaTally(*map(tuple, t))
 
 
 def board_key(g: Any) -> tuple:
@@ -272,7 +289,22 @@ def board_metrics(
 ) -> Metrics:
     """Metrics from the raw public arrays (see :class:`Metrics`; ``loans``: loan counts)."""
     t = tally_areas(n, zip(*agents, strict=True), bld, cit, gren, trouble, COST)
-    bval, nbuild = t.building_value, t.own_buildings
+    return tally_metrics(t, n, trouble, money, loans, on_board, hand, deck)
+
+
+def tally_metrics(
+    t: AreaTally,
+    n: int,
+    trouble: Sequence[int],
+    money: Sequence[int],
+    loans: Sequence[int],
+    on_board: Sequence[int],
+    hand: Sequence[int],
+    deck: int,
+) -> Metrics:
+    """:func:`board_metrics` from the board's :func:`tally_areas` (its lists are copied, so
+    a tally may be shared)."""
+    bval, nbuild = t.building_value, list(t.own_buildings)
     net, bv, points, pieces = [], [], [], []
     for q in range(n):
         net.append(net_worth_of(money[q], bval[q], loans[q]))
@@ -282,10 +314,12 @@ def board_metrics(
         points.append(pts + settle_loans(money[q], [BASE_LOAN] * k) if k else pts + money[q])
         pieces.append(on_board[q] + nbuild[q])
     total, buildings = sum(trouble), sum(nbuild)
-    named = (t.occupied, t.controlled, net, bv, nbuild, pieces, [total] * n, [buildings] * n)
+    occupied, controlled = list(t.occupied), list(t.controlled)
+    named = (occupied, controlled, net, bv, nbuild, pieces, [total] * n, [buildings] * n)
     return Metrics(
-        t.occupied, t.controlled, t.contested, net, bv, nbuild, pieces, list(on_board), points,
-        list(money), list(hand), total, buildings, deck, t.exposed, list(loans), named,
+        occupied, controlled, list(t.contested), net, bv, nbuild, pieces, list(on_board),
+        points, list(money), list(hand), total, buildings, deck, list(t.exposed), list(loans),
+        named,
     )  # fmt: skip
 
 
@@ -564,13 +598,24 @@ class Evaluator(CachedValues):
 def sampled_evaluators(
     g: Any, weights: Weights | None = None, cls: type[Evaluator] = Evaluator
 ) -> list[Evaluator]:
-    """One ``cls`` evaluator per seat that takes the (sampled) roles of ``g`` as known."""
-    roles = getattr(g, g.ruleset.roles)
-    size = max(cls.rules.goals(g.cfg)) + 1
-    onehot = [np.zeros(size) for _ in range(g.n)]
-    for q in range(g.n):
+    """One ``cls`` evaluator per seat that takes the (sampled) roles of ``g`` as known (the
+    same evaluators for the same roles: evaluators are never changed once built)."""
+    roles = tuple(getattr(g, g.ruleset.roles))
+    return list(_known_role_evaluators(cls, g.cfg, weights, roles))
+
+
+@lru_cache(maxsize=4096)
+def _known_role_evaluators(
+    cls: type[Evaluator], config: GameConfig, weights: Weights | None, roles: tuple[int, ...]
+) -> tuple[Evaluator, ...]:
+    """:func:`sampled_evaluators`, remembered: a search builds them for every determinisation,
+    and the seats' roles repeat."""
+    n = config.num_players
+    size = max(cls.rules.goals(config)) + 1
+    onehot = [np.zeros(size) for _ in range(n)]
+    for q in range(n):
         onehot[q][roles[q]] = 1.0
-    return [cls(g.cfg, q, roles[q], onehot, weights) for q in range(g.n)]
+    return tuple(cls(config, q, roles[q], onehot, weights) for q in range(n))
 
 
 def sampled_values(g: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:

@@ -303,19 +303,19 @@ def posterior(
     lik = np.ones((n, k_roles)) if likelihood is None else likelihood
     out = [np.zeros(k_roles) for _ in range(n)]
     out[me][own_role(view)] = 1.0
-    total = 0.0
-    for deal in itertools.permutations(cands, len(others)):
-        w = 1.0
-        for q, k in zip(others, deal, strict=True):
-            w *= lik[q, k]
-        if w <= 0.0:
-            continue
-        total += w
-        for q, k in zip(others, deal, strict=True):
-            out[q][k] += w
+    # every deal's weight (the product over the other seats, in seat order), the deals of no
+    # weight left out, then the sums in deal order: the same arithmetic, number for number,
+    # as a loop over the deals
+    deals = list(itertools.permutations(cands, len(others)))
+    picks = np.array(deals, dtype=np.intp).reshape(len(deals), len(others))
+    w = lik[others, picks].prod(axis=1)
+    kept = ~(w <= 0.0)
+    w, picks = w[kept], picks[kept]
+    total = np.cumsum(w)[-1] if len(w) else 0.0
     if total <= 0.0:  # the model ruled everything out: fall back to the prior
         return posterior(view, config, None)
-    for q in others:
+    for j, q in enumerate(others):
+        np.add.at(out[q], picks[:, j], w)
         out[q] /= total
     return out
 
@@ -366,7 +366,10 @@ def sample_deal(
     others = [q for q in range(n) if q != me]
     lik = np.ones((n, role_count(config))) if likelihood is None else likelihood
     deals = list(itertools.permutations(cands, len(others)))
-    w = np.array([np.prod([lik[q, k] for q, k in zip(others, d, strict=True)]) for d in deals])
+    # each deal's likelihood: the product over the other seats, seat by seat in order (the
+    # same products, bit for bit, as one np.prod per deal, in one call)
+    picks = np.array(deals, dtype=np.intp).reshape(len(deals), len(others))
+    w = lik[others, picks].prod(axis=1)
     w = w / w.sum() if w.sum() > 0 else np.full(len(deals), 1.0 / len(deals))
     d = deals[int(rng.choice(len(deals), p=w))]
     out = [own_role(marginal_view)] * n
