@@ -79,7 +79,8 @@ C_LOCALS: dict[str, dict[str, str]] = {
         ("p", "used", "turn", "a", "owner"), INDEX
     ),
     "nanty_env.engine.board.pawn_count": {"area": INDEX, "n": INDEX},
-    "nanty_env.engine.board.placement_areas": {"seat": INDEX, "a": INDEX},
+    "nanty_env.engine.board.placement_areas": {"seat": INDEX, "a": INDEX, "ok": INDEX},
+    "nanty_env.engine.board.has_building": {"seat": INDEX, "owner": INDEX},
     "nanty_env.engine.board.buildable_areas": {"p": INDEX, "a": INDEX},
     "nanty_env.engine.scoring.control_margins": dict.fromkeys(
         ("seat", "a", "owner", "mine", "rival", "q", "theirs"), INDEX

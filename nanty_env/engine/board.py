@@ -78,8 +78,8 @@ def placement_areas(g: GameState, seat: int) -> list[int]:
     """Where an agent symbol may put an agent: next to or with one of your agents; anywhere
     when you have none on the board. In the expansion your Elder Ones count as minions too."""
     row = g.agents[seat]
-    near = g.t.near
-    ok = set()
+    near = g.t.near_mask
+    ok = 0  # a bit per area
     if g.has_elders:
         for a in g.elder_areas_of(seat):
             ok |= near[a]
@@ -88,7 +88,7 @@ def placement_areas(g: GameState, seat: int) -> list[int]:
     for a in AREAS:
         if row[a]:
             ok |= near[a]
-    return sorted(ok)
+    return [a for a in AREAS if ok >> a & 1]
 
 
 def trouble_count(g: GameState) -> int:
@@ -109,6 +109,15 @@ def remove_building(g: GameState, area: int) -> None:
     g.city_gained = with_item(g.city_gained, area, -1)
     if g.has_elders:
         g.btype = with_item(g.btype, area, -1)
+
+
+def has_building(g: GameState, seat: int) -> bool:
+    """Whether ``seat`` has a building on the board (a loop rather than ``in``: compiled, it
+    compares C integers instead of calling Python's comparison for each area)."""
+    for owner in g.building:  # noqa: SIM110 (a generator is not compiled to a C loop)
+        if owner == seat:
+            return True
+    return False
 
 
 def buildings_of(g: GameState, seat: int) -> list[int]:

@@ -39,7 +39,7 @@ from nanty_env.engine.victory import end_by_deck
 # ---------------------------------------------------------------------- the base game's extras
 def ability_actions(g: GameState, p: int) -> list[int]:
     """The City Area abilities ``p`` may use now (a new list)."""
-    return [ABILITY + a for a in usable_abilities(g, p)] if p in g.building else []
+    return [ABILITY + a for a in usable_abilities(g, p)] if board.has_building(g, p) else []
 
 
 def extras(g: GameState, p: int) -> list[int]:

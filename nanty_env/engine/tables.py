@@ -33,6 +33,7 @@ class Tables:
     data: GameData
     neighbours: tuple[tuple[int, ...], ...]
     near: tuple[frozenset[int], ...]  # the area and its neighbours
+    near_mask: tuple[int, ...]  # the same as bits (bit x: area x)
     cost: tuple[int, ...]
     river: tuple[bool, ...]
     start_areas: tuple[int, ...]
@@ -81,8 +82,10 @@ def base_tables(cfg: GameConfig) -> Tables:
 
 def area_fields(areas: Sequence[Any]) -> dict[str, Any]:
     """The :class:`Tables` fields every ruleset fills from its board the same way."""
+    near = tuple(frozenset((a.index, *a.neighbours)) for a in areas)
     return {
-        "near": tuple(frozenset((a.index, *a.neighbours)) for a in areas),
+        "near": near,
+        "near_mask": tuple(sum(1 << x for x in s) for s in near),
         "cost": tuple(a.cost for a in areas),
         "river": tuple(a.river for a in areas),
         "start_areas": tuple(a.index for a in areas if a.start),

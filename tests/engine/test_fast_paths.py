@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from nanty_env.engine import Game, GameConfig, scoring
+from nanty_env.engine import Game, GameConfig, board, scoring
 from nanty_env.engine.tables import tables
 from nanty_env.engine.victory import goal_met
 
@@ -47,3 +47,22 @@ def test_control_margins_are_the_leads_of_area_control(n: int) -> None:
         for s in range(n):
             leads = [c.lead for c in map(scoring.control, [g] * 12, range(12)) if c.controller == s]
             assert scoring.control_margins(g, s) == leads
+
+
+@pytest.mark.parametrize("expansion", (None, "cthulhu"))
+def test_placement_areas_are_the_neighbourhoods_of_the_seats_pieces(expansion) -> None:
+    """The bitmask union of ``placement_areas`` is the rule: next to or with one of your
+    agents (or Elder Ones), anywhere when you have none."""
+    for seed in range(3):
+        g = Game.new(GameConfig(num_players=4, expansion=expansion, log=False), seed=seed)
+        rng = random.Random(seed)
+        while not g.is_terminal:
+            for s in range(g.n):
+                own = [a for a in range(12) if g.agents[s][a]]
+                if g.has_elders:
+                    own += g.elder_areas_of(s)
+                near = set().union(*(g.t.near[a] for a in own))
+                expected = sorted(near) if own else list(range(12))
+                assert board.placement_areas(g, s) == expected
+                assert board.has_building(g, s) == (s in g.building)
+            g.apply(rng.choice(g.legal_actions()))

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from nanty_env.engine import actions as A
+from nanty_env.engine import board
 from nanty_env.engine.abilities import discard_frame
 from nanty_env.engine.cthulhu import pieces
 from nanty_env.engine.cthulhu.state import ELDER_BIT, GOO_BIT, CthulhuState
@@ -132,7 +133,7 @@ def usable_elders(g: CthulhuState, p: int) -> list[int]:
 
 def ability_actions(g: CthulhuState, p: int) -> list[int]:
     """Every ability ``p`` may use now, as actions."""
-    out = [A.ABILITY + a for a in usable_buildings(g, p)] if p in g.building else []
+    out = [A.ABILITY + a for a in usable_buildings(g, p)] if board.has_building(g, p) else []
     if goo_usable(g, p):
         out.append(A.GOO_ABILITY)
     if p in g.elder_owner:

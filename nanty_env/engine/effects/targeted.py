@@ -109,7 +109,7 @@ def _others_with_cards(g: GameState, p: int, params: Params) -> list[int]:
 
 
 def _others_with_buildings(g: GameState, p: int, params: Params) -> list[int]:
-    return [q for q in others(g, p) if q in g.building]
+    return [q for q in others(g, p) if board.has_building(g, q)]
 
 
 def _others_if_i_have_cards(g: GameState, p: int, params: Params) -> list[int]:
