@@ -3,7 +3,7 @@ thresholds, theme and reaction windows."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from nanty_env.data.model import PERSONALITY_SETS as CARD_SETS
@@ -80,7 +80,7 @@ class GameConfig:
     def to_dict(self) -> dict[str, Any]:
         """The fields as a dict; ``expansion`` and ``content`` only when set, so that a base
         game's state (and every hash of it) is what it was before expansions existed."""
-        d = asdict(self)
+        d = {name: getattr(self, name) for name in _FIELD_NAMES}  # flat: no asdict copies
         for key in ("expansion", "content"):
             if d[key] is None:
                 del d[key]
@@ -89,6 +89,9 @@ class GameConfig:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> GameConfig:
         return cls(**d)
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(GameConfig))
 
 
 def _check(name: str, value: str, allowed: tuple[str, ...]) -> None:

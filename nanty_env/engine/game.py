@@ -143,10 +143,16 @@ class Game(GameState):
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON-safe data (works mid-decision)."""
+        # each field converted by its known shape (ints, lists of ints, rows, rows of rows):
+        # what the generic ``_jsonable`` gives, without testing every integer's type
         d: dict[str, Any] = {"config": self.cfg.to_dict()}
-        for name in _SCALAR_FIELDS + _LIST_FIELDS + _NESTED_FIELDS:
-            d[name] = _jsonable(getattr(self, name))
-        d["known"] = _jsonable(self.known)
+        for name in _SCALAR_FIELDS:
+            d[name] = getattr(self, name)
+        for name in _LIST_FIELDS:
+            d[name] = list(getattr(self, name))
+        for name in _NESTED_FIELDS:
+            d[name] = list(map(list, getattr(self, name)))
+        d["known"] = [list(map(list, rows)) for rows in self.known]
         d["stack"] = [_jsonable(f) for f in self.stack]
         d["outcome"] = (
             None

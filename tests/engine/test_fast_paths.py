@@ -66,3 +66,25 @@ def test_placement_areas_are_the_neighbourhoods_of_the_seats_pieces(expansion) -
                 assert board.placement_areas(g, s) == expected
                 assert board.has_building(g, s) == (s in g.building)
             g.apply(rng.choice(g.legal_actions()))
+
+
+@pytest.mark.parametrize("expansion", (None, "cthulhu"))
+def test_to_dict_converts_each_field_as_the_generic_conversion_does(expansion) -> None:
+    """``to_dict`` converts fields by their known shapes; the result is what the generic
+    recursive conversion (tuples to lists, all the way down) makes of the same fields."""
+    from dataclasses import asdict
+
+    from nanty_env.engine.game import _LIST_FIELDS, _NESTED_FIELDS, _SCALAR_FIELDS, _jsonable
+
+    for seed in range(2):
+        cfg = GameConfig(num_players=3 + seed, expansion=expansion, log=False)
+        expected_config = {k: v for k, v in asdict(cfg).items() if v is not None or k not in
+                           ("expansion", "content")}  # fmt: skip
+        g = Game.new(cfg, seed=seed)
+        rng = random.Random(seed)
+        while not g.is_terminal:
+            d = g.to_dict()
+            assert d["config"] == expected_config
+            for name in (*_SCALAR_FIELDS, *_LIST_FIELDS, *_NESTED_FIELDS, "known"):
+                assert d[name] == _jsonable(getattr(g, name)), name
+            g.apply(rng.choice(g.legal_actions()))
