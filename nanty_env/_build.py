@@ -8,7 +8,8 @@ and exits 0: the package then runs the pure-Python modules, which stay the refer
 manifest it writes (``nanty_env/_compiled_manifest.json``) records each module's source hash,
 so that a module edited after the build loads from its source until the next build
 (``nanty_env/_compiled.py``). The C types come from augmenting ``.pxd`` files beside the
-modules: ``engine/state.pxd`` (the game state as an extension type, by hand) and, generated
+modules: ``engine/state.pxd`` and ``engine/rng.pxd`` (the game state and its generator as
+extension types, by hand) and, generated
 here from the ``.py`` annotations before compiling, a ``cpdef`` declaration with a typed
 ``GameState`` for each module-level function taking a game state.
 """
@@ -61,6 +62,8 @@ DIRECTIVES = {
 # struct members; any other argument raises TypeError). Its declaration is generated here
 # into an augmenting ``.pxd`` beside the module (gitignored; the ``.py`` is never changed).
 STATE_PXD = "nanty_env.engine.state"
+# The modules whose ``.pxd`` is written by hand (their extension types), read as they are.
+HAND_WRITTEN = frozenset((STATE_PXD, "nanty_env.engine.rng"))
 STATE_TYPES = frozenset(("GameState", "Game", "CthulhuState", "CthulhuGame"))
 # A frame (``state.Frame``) is always a dict: in such a function it is typed ``dict`` as well,
 # so that its items are read by the dict's own lookup (a non-dict raises TypeError).
@@ -176,7 +179,7 @@ def _declared_names(name: str, below_state: frozenset[str]) -> frozenset[str]:
     """The functions that module ``name``'s ``.pxd`` declares (none if it is not compiled)."""
     if name not in _compiled_names():
         return frozenset()
-    if name == STATE_PXD:  # written by hand
+    if name in HAND_WRITTEN:
         text = module_path(name).with_suffix(".pxd").read_text()
         return frozenset(re.findall(r"^cpdef (\w+)\(", text, re.MULTILINE))
     lines = declared(name, name not in below_state)
@@ -291,7 +294,7 @@ def write_declarations(names: list[str]) -> None:
         pxd = module_path(name).with_suffix(".pxd")
         generated = _generated_pxd(name)
         if pxd.exists() and generated is None:
-            continue  # written by hand (state.pxd)
+            continue  # written by hand (HAND_WRITTEN)
         text = state_declarations(name, below_state)
         if text is None:
             pxd.unlink(missing_ok=True)

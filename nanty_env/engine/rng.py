@@ -28,8 +28,10 @@ _INT64_MIN, _INT64_END = -(1 << 63), 1 << 63  # numpy's default dtype, int64
 _SEED = np.random.SeedSequence(0)  # any seed: a built generator's state is overwritten at once
 
 
-class GameRng:
-    """A PCG64 generator in pure Python with numpy ``Generator``'s results (see the module)."""
+class Pcg64Stream:
+    """The stream of :class:`GameRng`: its state, its draws and the ``Generator`` methods the
+    rules call. The compiled build makes it an extension type (``rng.pxd``), so that a copy
+    (every clone of a game) is one C allocation and four references."""
 
     __slots__ = ("_has32", "_inc", "_state", "_u32")
 
@@ -56,7 +58,7 @@ class GameRng:
 
     def copy(self) -> GameRng:
         """An independent generator in the same state."""
-        g = _new(GameRng)
+        g = _new(GameRng)  # GameRng.__new__ in both builds (object.__new__ in the pure one)
         g._state = self._state
         g._inc = self._inc
         g._has32 = self._has32
@@ -179,6 +181,13 @@ class GameRng:
         return f"GameRng(PCG64 state {self._state:#x})"
 
 
+class GameRng(Pcg64Stream):
+    """A PCG64 generator in pure Python with numpy ``Generator``'s results (see the module):
+    the stream, and every other public ``Generator`` method run by numpy in its state."""
+
+    __slots__ = ()
+
+
 def _forwarded(name: str) -> Callable[..., Any]:
     """``Generator.<name>`` run by numpy in the generator's state (see the module)."""
 
@@ -242,4 +251,4 @@ def copy_rng(rng: Any) -> GameRng:
     return GameRng(rng.bit_generator.state)
 
 
-_new = object.__new__
+_new = GameRng.__new__

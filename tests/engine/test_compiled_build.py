@@ -115,6 +115,19 @@ def test_the_loaded_build_is_the_one_reported() -> None:
     assert not _compiled.is_compiled(game)  # kept pure: a clone is faster as bytecode
 
 
+def test_the_hand_written_declarations_make_extension_types() -> None:
+    """``state.pxd`` and ``rng.pxd`` turn the game state and its generator's stream into
+    extension types (only their own ``__new__`` makes instances), what clones rely on."""
+    from nanty_env.engine import rng, state
+
+    if not _compiled.is_compiled(state):
+        pytest.skip("the engine is not compiled here")
+    for cls in (state.GameState, rng.Pcg64Stream):
+        with pytest.raises(TypeError, match="not safe"):
+            object.__new__(cls)
+    assert type(rng.GameRng.__new__(rng.GameRng)) is rng.GameRng
+
+
 def test_a_source_changed_since_the_build_loads_from_source(tmp_path: Path) -> None:
     finder = _compiled._SourceFirst(frozenset({"nanty_env.engine.flow"}))
     spec = finder.find_spec("nanty_env.engine.flow")

@@ -1,0 +1,22 @@
+# The compiled build's declarations for rng.py (Cython "augmenting .pxd", written by hand like
+# state.pxd; the .py stays the pure-Python reference and never reads this file): the stream of
+# GameRng becomes an extension type, so that copying a generator (every clone of a game) is one
+# C allocation and four references. Its fields stay Python objects (the 128-bit state is a
+# Python int); GameRng stays a Python subclass, which carries numpy's other methods.
+
+cimport cython
+
+
+# auto_pickle off: __reduce__ pickles a generator as its numpy state
+@cython.auto_pickle(False)
+cdef class Pcg64Stream:
+    cdef public object _has32, _inc, _state, _u32
+
+    @cython.locals(g=Pcg64Stream)
+    cpdef copy(self)
+
+
+cpdef _shuffle_list(rng, x)
+cpdef _numpy_generator(state)
+cpdef rng_state(rng)
+cpdef copy_rng(rng)
