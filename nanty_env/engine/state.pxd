@@ -16,7 +16,7 @@ cdef class GameState:
     cdef public object persona_pool, removed, rng, t, turn, _dice, _legal
     cdef public list deck, discard, hands, in_play, money, on_board, played, stack, trouble
 
-    @cython.locals(g=GameState)
+    @cython.locals(g=GameState, hands=list, h=list, stack=list, f=dict)
     cpdef clone(self)
     # the frame loop: a frame and the handler tables are dicts (``state.Frame``,
     # ``Ruleset.frame_handlers``)

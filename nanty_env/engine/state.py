@@ -261,7 +261,11 @@ class GameState:
         g.discard = self.discard.copy()
         g.in_play = self.in_play.copy()
         g.played = self.played.copy()
-        g.hands = list(map(list.copy, self.hands))
+        # explicit loops: faster than map(list.copy, ...) in both builds (and C calls compiled)
+        hands = []
+        for h in self.hands:
+            hands.append(h[:])
+        g.hands = hands
         # with logging off nothing appends (``say``): the one log is shared; else the copy
         # shares the lines until one of the two appends
         g.log = self.log.copy() if self.cfg.log else self.log
@@ -281,7 +285,10 @@ class GameState:
         g.penalties = self.penalties
         g.known_unused = self.known_unused
         g.known = self.known
-        g.stack = list(map(dict.copy, self.stack))  # frames hold only ints, strings, tuples
+        stack = []
+        for f in self.stack:
+            stack.append(f.copy())  # a frame holds only ints, strings and tuples
+        g.stack = stack
         return g
 
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
