@@ -609,7 +609,7 @@ def _known_role_evaluators(
     cls: type[Evaluator], config: GameConfig, weights: Weights | None, roles: tuple[int, ...]
 ) -> tuple[Evaluator, ...]:
     """:func:`sampled_evaluators`, remembered: a search builds them for every determinisation,
-    and the seats' roles repeat."""
+    and the seats' roles repeat (4,096 role sets at most, about 1.3 KB an evaluator: 21 MB)."""
     n = config.num_players
     size = max(cls.rules.goals(config)) + 1
     onehot = [np.zeros(size) for _ in range(n)]
