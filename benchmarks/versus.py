@@ -9,10 +9,11 @@ Every run is a fresh interpreter started in the checkout's directory with the ch
 the path (its own ``nanty_env`` and ``agents``, compiled if it was built there, else pure). It
 plays ``--games`` seeded games with the bot in seat 0 against ``--opponent`` (HeuristicBot by
 default) and reports the CPU seconds and wall seconds of the play (imports excluded) and a
-fingerprint of the games. Each round runs every case on both checkouts, which goes first
-alternating. Prints seconds per game on each side, the baseline's time over this checkout's
-within each round (above 1: this checkout is faster), and whether both played the same games,
-which a change meant as pure speed must.
+fingerprint of the games; ``--bots engine`` times the engine alone (uniform random play from
+the seed, as ``benchmarks/engine.py`` plays). Each round runs every case on both checkouts,
+which goes first alternating. Prints milliseconds per game on each side, the baseline's time over
+this checkout's within each round (above 1: this checkout is faster), and whether both played
+the same games, which a change meant as pure speed must.
 """
 
 from __future__ import annotations
@@ -31,21 +32,31 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # What a run does, in the checkout under test: its own imports, then the timed games.
 CHILD = r"""
-import hashlib, json, sys, time
+import hashlib, json, random, sys, time
 args = json.loads(sys.argv[1])
-from agents.base import bot_rngs, play_game
-from agents.registry import make_bot
 from nanty_env import _compiled
-from nanty_env.engine import GameConfig
+from nanty_env.engine import Game, GameConfig
 n, h = args["players"], hashlib.sha256()
 cpu = wall = 0.0
 for i in range(args["games"]):
     seed = args["seed"] + i
-    bots = [make_bot(args["bot"])] + [make_bot(args["opponent"]) for _ in range(n - 1)]
+    cfg = GameConfig(num_players=n, log=False)
     actions = []
-    t0, c0 = time.perf_counter(), time.process_time()
-    g, _ = play_game(bots, GameConfig(num_players=n, log=False), seed, bot_rngs(seed, n),
-                     on_action=lambda game, a: actions.append(a))
+    if args["bot"] == "engine":  # the engine alone: uniform random play, as benchmarks/engine.py
+        choose = random.Random(seed).choice
+        t0, c0 = time.perf_counter(), time.process_time()
+        g = Game.new(cfg, seed)
+        while not g.is_terminal:
+            a = choose(g.legal_actions())
+            actions.append(a)
+            g.apply(a)
+    else:
+        from agents.base import bot_rngs, play_game
+        from agents.registry import make_bot
+        bots = [make_bot(args["bot"])] + [make_bot(args["opponent"]) for _ in range(n - 1)]
+        t0, c0 = time.perf_counter(), time.process_time()
+        g, _ = play_game(bots, cfg, seed, bot_rngs(seed, n),
+                         on_action=lambda game, a: actions.append(a))
     cpu += time.process_time() - c0
     wall += time.perf_counter() - t0
     h.update(repr((actions, g.outcome.winners)).encode())
@@ -55,8 +66,8 @@ print(json.dumps({"cpu": cpu, "wall": wall, "games": h.hexdigest()[:16],
 
 
 def run_games(checkout: Path, spec: dict[str, object], seen: set[str]) -> Callable[[], Measured]:
-    """A case: the games of ``spec`` in a fresh interpreter on ``checkout``; seconds per game
-    (wall, CPU). The fingerprint of the games and the build go to ``seen``."""
+    """A case: the games of ``spec`` in a fresh interpreter on ``checkout``; milliseconds per
+    game (wall, CPU). The fingerprint of the games and the build go to ``seen``."""
     env = dict(
         os.environ, PYTHONPATH=os.pathsep.join([str(checkout), os.environ.get("PYTHONPATH", "")])
     )
@@ -72,8 +83,8 @@ def run_games(checkout: Path, spec: dict[str, object], seen: set[str]) -> Callab
         )
         r = json.loads(out.stdout.strip().splitlines()[-1])
         seen.add(f"{r['games']} ({'compiled' if r['compiled'] else 'pure'})")
-        games = int(spec["games"])  # type: ignore[call-overload]
-        return Measured(r["wall"] / games, r["cpu"] / games)
+        ms = 1000 / int(spec["games"])  # type: ignore[call-overload]
+        return Measured(r["wall"] * ms, r["cpu"] * ms)
 
     return run
 
@@ -81,7 +92,11 @@ def run_games(checkout: Path, spec: dict[str, object], seen: set[str]) -> Callab
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--baseline", type=Path, required=True, help="the other checkout (built)")
-    ap.add_argument("--bots", default="heuristic,ismcts", help="bots in seat 0, comma-separated")
+    ap.add_argument(
+        "--bots",
+        default="heuristic,ismcts",
+        help='bots in seat 0, comma-separated; "engine": the engine alone, uniform random play',
+    )
     ap.add_argument("--players", default="4")
     ap.add_argument("--opponent", default="heuristic", help="the bot in the other seats")
     ap.add_argument("--games", type=int, default=1, help="games per case and round")
@@ -97,7 +112,7 @@ def main(argv: list[str] | None = None) -> None:
     seen: dict[str, tuple[set[str], set[str]]] = {}
     for bot in args.bots.split(","):
         for n in (int(x) for x in args.players.split(",")):
-            name = f"{bot} {n}p vs {args.opponent}"
+            name = f"random play {n}p" if bot == "engine" else f"{bot} {n}p vs {args.opponent}"
             spec = {"bot": bot, "players": n, "opponent": args.opponent}
             spec |= {"games": args.games, "seed": args.seed}
             seen[name] = (set(), set())
@@ -113,14 +128,14 @@ def main(argv: list[str] | None = None) -> None:
         rows.append(
             [
                 name,
-                result.summary(base, cpu=True).format(2),
-                result.summary(name, cpu=True).format(2),
+                result.summary(base, cpu=True).format(1),
+                result.summary(name, cpu=True).format(1),
                 result.ratio(base, name, cpu=True).format(2),
                 result.ratio(base, name).format(2),
                 same,
             ]
         )
-    headers = ["case", "baseline s/game (CPU)", "this s/game (CPU)", "baseline / this (CPU)"]
+    headers = ["case", "baseline ms/game (CPU)", "this ms/game (CPU)", "baseline / this (CPU)"]
     print(table([*headers, "(wall)", "same games"], rows))
     footer(result)
     write_json(args.json, info, versus=result)
