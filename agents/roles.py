@@ -280,6 +280,21 @@ def candidates(view: Mapping[str, Any], config: GameConfig) -> list[int]:
     return [k for k in role_deck(config) if k not in seen]
 
 
+def deal_weights(
+    view: Mapping[str, Any], config: GameConfig, likelihood: np.ndarray | None
+) -> tuple[list[int], list[tuple[int, ...]], np.ndarray, np.ndarray]:
+    """Every deal of the roles ``view``'s seat cannot rule out to the other seats: those
+    seats (in order), the deals (as tuples, and as an array of role indices, one row each) and
+    each deal's weight, the product of its seats' ``likelihood`` (``None``: all 1) seat by seat
+    in order (the same numbers, bit for bit, as a loop multiplying them)."""
+    n, me = view["num_players"], view["seat"]
+    others = [q for q in range(n) if q != me]
+    lik = np.ones((n, role_count(config))) if likelihood is None else likelihood
+    deals = list(itertools.permutations(candidates(view, config), len(others)))
+    picks = np.array(deals, dtype=np.intp).reshape(len(deals), len(others))
+    return others, deals, picks, lik[others, picks].prod(axis=1)
+
+
 def posterior(
     view: Mapping[str, Any],
     config: GameConfig,
@@ -297,18 +312,12 @@ def posterior(
         One vector per seat (the observer's own row is its own card, one-hot).
     """
     n, me = view["num_players"], view["seat"]
-    cands = candidates(view, config)
-    others = [q for q in range(n) if q != me]
     k_roles = role_count(config)
-    lik = np.ones((n, k_roles)) if likelihood is None else likelihood
     out = [np.zeros(k_roles) for _ in range(n)]
     out[me][own_role(view)] = 1.0
-    # every deal's weight (the product over the other seats, in seat order), the deals of no
-    # weight left out, then the sums in deal order: the same arithmetic, number for number,
-    # as a loop over the deals
-    deals = list(itertools.permutations(cands, len(others)))
-    picks = np.array(deals, dtype=np.intp).reshape(len(deals), len(others))
-    w = lik[others, picks].prod(axis=1)
+    # the deals of no weight left out, then the sums in deal order: the same arithmetic,
+    # number for number, as a loop over the deals
+    others, _, picks, w = deal_weights(view, config, likelihood)
     kept = ~(w <= 0.0)
     w, picks = w[kept], picks[kept]
     total = np.cumsum(w)[-1] if len(w) else 0.0
@@ -361,18 +370,10 @@ def sample_deal(
     rng: np.random.Generator,
 ) -> list[int]:
     """Draw a whole deal (one card per seat, all distinct) from the joint posterior."""
-    n, me = marginal_view["num_players"], marginal_view["seat"]
-    cands = candidates(marginal_view, config)
-    others = [q for q in range(n) if q != me]
-    lik = np.ones((n, role_count(config))) if likelihood is None else likelihood
-    deals = list(itertools.permutations(cands, len(others)))
-    # each deal's likelihood: the product over the other seats, seat by seat in order (the
-    # same products, bit for bit, as one np.prod per deal, in one call)
-    picks = np.array(deals, dtype=np.intp).reshape(len(deals), len(others))
-    w = lik[others, picks].prod(axis=1)
+    others, deals, _, w = deal_weights(marginal_view, config, likelihood)
     w = w / w.sum() if w.sum() > 0 else np.full(len(deals), 1.0 / len(deals))
     d = deals[int(rng.choice(len(deals), p=w))]
-    out = [own_role(marginal_view)] * n
+    out = [own_role(marginal_view)] * marginal_view["num_players"]
     for q, k in zip(others, d, strict=True):
         out[q] = k
     return out
