@@ -5,6 +5,7 @@ a random generator. :func:`agents.base.play_game` seats bots at a game; :mod:`ar
 runs many games with ratings; :mod:`agents.roles` infers hidden personalities.
 """
 
+import nanty_env  # noqa: F401  (first: its import hook picks compiled or pure modules)
 from agents.base import BaseBot, Bot, GameRecord, play_game
 from agents.heuristic import HeuristicBot
 from agents.ismcts import ISMCTSBot

@@ -25,17 +25,18 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from nanty_env.engine import (
+from nanty_env.engine import Game, GameConfig
+
+# from the defining modules: the compiled build calls them in C
+from nanty_env.engine.scoring import (
     AGENT_POINTS,
     BASE_LOAN,
-    Game,
-    GameConfig,
     area_control,
     net_worth_of,
-    personality_deck,
     settle_loans,
-    tables,
 )
+from nanty_env.engine.setup import personality_deck
+from nanty_env.engine.tables import tables
 
 NUM_PERSONALITIES = len(tables().data.personalities)
 COST = tables().cost
@@ -169,11 +170,11 @@ def view_board(view: Mapping[str, Any]) -> PublicBoard:
 def metrics(g: Game) -> Metrics:
     """All public metrics of a game in one pass over the board (the evaluation's hot path;
     the pass is remembered by the board's pieces, which a look-ahead meets again and again)."""
-    trouble = g.trouble
-    tally = _board_tally(g.n, g.agents, g.building, g.cit, g.gren, tuple(trouble))
+    n, trouble, hands, penalties = g.n, g.trouble, g.hands, g.penalties
+    tally = _board_tally(n, g.agents, g.building, g.cit, g.gren, tuple(trouble))
     return tally_metrics(
-        tally, g.n, trouble, g.money, list(map(len, g.loans)), g.on_board,
-        [len(h) + len(p) for h, p in zip(g.hands, g.penalties, strict=True)], len(g.deck),
+        tally, n, trouble, g.money, [len(x) for x in g.loans], g.on_board,
+        [len(hands[q]) + len(penalties[q]) for q in range(n)], len(g.deck),
     )  # fmt: skip
 
 
@@ -192,7 +193,7 @@ def _board_tally(
     return AreaTally(*map(tuple, t))
 
 
-def board_key(g: Any) -> tuple:
+def board_key(g: Game) -> tuple:
     """Everything :func:`metrics` reads from ``g``, as a hashable key: games with equal keys
     have equal metrics, hence equal values. (``agents`` and the board counters are the
     engine's immutable tuples, taken as they are.)"""
@@ -203,10 +204,10 @@ def board_key(g: Any) -> tuple:
         g.building,
         tuple(g.trouble),
         tuple(g.money),
-        tuple(map(len, g.loans)),
+        tuple([len(x) for x in g.loans]),
         tuple(g.on_board),
-        tuple(map(len, g.hands)),
-        tuple(map(len, g.penalties)),
+        tuple([len(h) for h in g.hands]),
+        tuple([len(p) for p in g.penalties]),
         len(g.deck),
     )
 
@@ -304,21 +305,22 @@ def tally_metrics(
 ) -> Metrics:
     """:func:`board_metrics` from the board's :func:`tally_areas` (its lists are copied, so
     a tally may be shared)."""
-    bval, nbuild = t.building_value, list(t.own_buildings)
+    occupied, controlled, contested, exposed, own_buildings, bval, counted = t
+    nbuild = list(own_buildings)
     net, bv, points, pieces = [], [], [], []
     for q in range(n):
-        net.append(net_worth_of(money[q], bval[q], loans[q]))
-        bv.append(net_worth_of(0, bval[q], loans[q]))
-        pts = bval[q] + AGENT_POINTS * t.counted[q]
-        k = loans[q]
-        points.append(pts + settle_loans(money[q], [BASE_LOAN] * k) if k else pts + money[q])
+        b, k, cash = bval[q], loans[q], money[q]
+        net.append(net_worth_of(cash, b, k))
+        bv.append(net_worth_of(0, b, k))
+        pts = b + AGENT_POINTS * counted[q]
+        points.append(pts + settle_loans(cash, [BASE_LOAN] * k) if k else pts + cash)
         pieces.append(on_board[q] + nbuild[q])
     total, buildings = sum(trouble), sum(nbuild)
-    occupied, controlled = list(t.occupied), list(t.controlled)
+    occupied, controlled = list(occupied), list(controlled)
     named = (occupied, controlled, net, bv, nbuild, pieces, [total] * n, [buildings] * n)
     return Metrics(
-        occupied, controlled, list(t.contested), net, bv, nbuild, pieces, list(on_board),
-        points, list(money), list(hand), total, buildings, deck, list(t.exposed), list(loans),
+        occupied, controlled, list(contested), net, bv, nbuild, pieces, list(on_board),
+        points, list(money), list(hand), total, buildings, deck, list(exposed), list(loans),
         named,
     )  # fmt: skip
 
@@ -352,14 +354,24 @@ CONTESTED_CREDIT = 0.4  # an area held level with the leader, towards a control 
 
 def needs_progress(needs: Sequence[Need], m: Metrics, seat: int) -> tuple[float, bool]:
     """:func:`progress` of compiled needs (any ruleset's metrics)."""
+    return seat_progress(needs, m.by_metric, m.contested, seat)
+
+
+def seat_progress(
+    needs: Sequence[Need],
+    by_metric: Sequence[Sequence[int]],
+    contested: Sequence[int],
+    seat: int,
+) -> tuple[float, bool]:
+    """:func:`needs_progress` from the metrics' ``by_metric`` and ``contested``."""
     best, met = 0.0, False
     for i, need, soft in needs:
-        v = m.by_metric[i][seat]
+        v = by_metric[i][seat]
         if v >= need:
             met = True
         x = v
         if soft:
-            x = v + CONTESTED_CREDIT * min(m.contested[seat], max(0, need - v))
+            x = v + CONTESTED_CREDIT * min(contested[seat], max(0, need - v))
         y = x / need
         if y > 1.0:
             y = 1.0
@@ -551,48 +563,89 @@ class Evaluator(CachedValues):
         self._end = rules.end_proximity
         self._counts_exposed = self.own.id not in rules.unexposed
         self._values: dict[tuple, float] | None = {} if cache_values else None
+        # everything the hot path reads, in one plain tuple (:func:`plan_value` unpacks it;
+        # the order is the one it unpacks)
+        self._plan = (
+            seat, self.n, self._own_ends, self._end_weight, self._own_needs, races,
+            self._threat_terms, self._end_threats, self._others, self._no_other_ender,
+            self._deck_scale, self._end, self._counts_exposed, w.own, w.met_bonus,
+            w.threat_max, w.threat_sum, w.threat_power, w.money, w.hand, w.exposed, w.points,
+        )  # fmt: skip
 
     def threats(self, m: Metrics) -> list[float]:
         """Expected alarm about each other seat (0 for ``seat`` itself)."""
-        return self._threats(m, self._end(m, self._deck_scale))
-
-    def _threats(self, m: Metrics, end: float) -> list[float]:
-        out = [0.0] * self.n
+        end = self._end(m, self._deck_scale)
         power = self.w.threat_power
-        for q, p, needs in self._threat_terms:
-            x, met = needs_progress(needs, m, q)
-            out[q] += p * (1.0 if met else x**power)  # convex in progress, 1 once met
-        if self._end_threats:
-            near = end**power
-            for q, p in self._end_threats:
-                out[q] += p * near
-        return out
-
-    def _lead(self, m: Metrics, end: float) -> float:
-        """The points-lead term (grows as the end nears)."""
-        points = m.points
-        lead = points[self.seat] - max([points[q] for q in self._others])
-        return self.w.points * end * self._no_other_ender * lead / 50.0
+        return threat_levels(
+            self.n, power, self._threat_terms, self._end_threats, m.by_metric, m.contested, end
+        )
 
     def value_from_metrics(self, m: Metrics) -> float:
         """:meth:`value` from the position's metrics (never cached)."""
-        w, me = self.w, self.seat
-        end = self._end(m, self._deck_scale)
-        if self._own_ends:
-            own = self._end_weight * end
-        else:
-            x, met = needs_progress(self._own_needs, m, me)
-            own = w.own * x + (w.met_bonus if met else 0.0)
-            if self._races:
-                own += self._lead(m, end)
-        threats = self._threats(m, end)
-        v = own - w.threat_max * max(threats) - w.threat_sum * sum(threats)
-        if not self._races:
-            v += self._lead(m, end)
-        v += w.money * m.money[me] + w.hand * min(m.hand[me], 6)
-        if self._counts_exposed:
-            v -= w.exposed * m.exposed[me]
-        return v
+        return plan_value(self._plan, m)
+
+
+def threat_levels(
+    n: int,
+    power: float,
+    terms: Sequence[tuple[int, float, Sequence[Need]]],
+    end_threats: Sequence[tuple[int, float]],
+    by_metric: Sequence[Sequence[int]],
+    contested: Sequence[int],
+    end: float,
+) -> list[float]:
+    """Expected alarm about each seat: each possible role's progress (``terms``: seat,
+    probability, needs), convex in progress and 1 once met, and each role racing for the end
+    (``end_threats``: seat, probability) by the end's proximity ``end``."""
+    out = [0.0] * n
+    for q, p, needs in terms:
+        x, met = seat_progress(needs, by_metric, contested, q)
+        out[q] += p * (1.0 if met else x**power)
+    if end_threats:
+        near = end**power
+        for q, p in end_threats:
+            out[q] += p * near
+    return out
+
+
+def points_lead(
+    seat: int,
+    others: Sequence[int],
+    weight: float,
+    no_other_ender: float,
+    points: Sequence[int],
+    end: float,
+) -> float:
+    """The points-lead term of ``seat`` (grows as the end nears)."""
+    lead = points[seat] - max([points[q] for q in others])
+    return weight * end * no_other_ender * lead / 50.0
+
+
+def plan_value(plan: tuple, m: Metrics) -> float:
+    """The value of a position with metrics ``m`` for an evaluator's seat (higher is
+    better), from the evaluator's ``_plan``: its seat, belief and weights, prepared."""
+    (
+        me, n, own_ends, end_weight, own_needs, races, terms, end_threats, others,
+        no_other_ender, deck_scale, end_of, counts_exposed, w_own, w_met_bonus, w_threat_max,
+        w_threat_sum, power, w_money, w_hand, w_exposed, w_points,
+    ) = plan  # fmt: skip
+    by_metric, contested = m.by_metric, m.contested
+    end = end_of(m, deck_scale)
+    if own_ends:
+        own = end_weight * end
+    else:
+        x, met = seat_progress(own_needs, by_metric, contested, me)
+        own = w_own * x + (w_met_bonus if met else 0.0)
+        if races:
+            own += points_lead(me, others, w_points, no_other_ender, m.points, end)
+    threats = threat_levels(n, power, terms, end_threats, by_metric, contested, end)
+    v = own - w_threat_max * max(threats) - w_threat_sum * sum(threats)
+    if not races:
+        v += points_lead(me, others, w_points, no_other_ender, m.points, end)
+    v += w_money * m.money[me] + w_hand * min(m.hand[me], 6)
+    if counts_exposed:
+        v -= w_exposed * m.exposed[me]
+    return v
 
 
 def sampled_evaluators(

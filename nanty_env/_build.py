@@ -33,10 +33,15 @@ from nanty_env.storage.files import atomic_path
 
 # Packages whose every module (but ``__init__``) is compiled, and single modules beside them.
 PACKAGES = ("nanty_env/engine", "nanty_env/engine/effects", "nanty_env/engine/cthulhu")
-# The observation encoders (1.2-1.3x compiled). The bots' look-ahead (agents/evaluation.py,
-# heuristic.py, ismcts.py) was measured compiled too and gained nothing per game (0.99-1.06x,
-# docs/performance.md), so it stays pure; it speeds up with the engine it calls.
-MODULES = ("nanty_env.encoding.observation", "nanty_env.encoding.cthulhu_observation")
+# The observation encoders (1.2-1.3x compiled), and the bots' evaluation (agents/evaluation.py:
+# its hot path as module-level functions, a game typed ``GameState``; the bots' games 1.2-1.3x
+# faster, docs/performance.md). The bots' search (heuristic.py, ismcts.py) is methods and
+# gained nothing compiled (0.99-1.06x a game): it stays pure.
+MODULES = (
+    "nanty_env.encoding.observation",
+    "nanty_env.encoding.cthulhu_observation",
+    "agents.evaluation",
+)
 # Modules that stay pure Python: ``Game`` is a Python class over the compiled ``GameState``
 # extension type (``engine/state.pxd``), because each ruleset's game class gets its ruleset and
 # frame handlers as class attributes (``ruleset.register_ruleset``), which an extension type
@@ -110,6 +115,14 @@ C_LOCALS: dict[str, dict[str, str]] = {
     "nanty_env.engine.victory.goal_met": {"seat": INDEX},
     "nanty_env.engine.reactions.window_actions": {"p": INDEX, "c": INDEX},
     "nanty_env.engine.knowledge.card_revealed": {"owner": INDEX, "c": INDEX, "x": INDEX},
+    # the bots' evaluation: seats, areas and metric indices
+    "agents.evaluation.metrics": {"q": INDEX},
+    "agents.evaluation.tally_areas": {"a": INDEX, "q": INDEX},
+    "agents.evaluation.tally_metrics": {"q": INDEX},
+    "agents.evaluation.seat_progress": {"seat": INDEX, "i": INDEX},
+    "agents.evaluation.threat_levels": {"n": INDEX, "q": INDEX},
+    "agents.evaluation.points_lead": {"seat": INDEX, "q": INDEX},
+    "agents.evaluation.plan_value": {"me": INDEX},
 }
 
 
@@ -201,7 +214,22 @@ def cimports(name: str, below_state: frozenset[str]) -> list[str]:
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and id(n) not in called
     }
 
+    # a name that is called, or never read as ``name.attr``, is not a module: ``from
+    # nanty_env.engine import tables`` binds the package's function, not the submodule
+    not_modules = {
+        n.func.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
+    read_as_module = {
+        n.value.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+    }
+
     def whole_module(module: str, alias: str) -> bool:
+        if alias in not_modules or alias not in read_as_module:
+            return False
         functions = _declared_names(module, below_state)
         return bool(functions) and not any((alias, f) in as_values for f in functions)
 

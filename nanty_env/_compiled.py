@@ -32,7 +32,7 @@ from pathlib import Path
 PACKAGE_DIR = Path(__file__).resolve().parent
 ROOT = PACKAGE_DIR.parent
 # Top-level packages that may hold compiled modules (``nanty_env._build`` says which).
-PACKAGES = ("nanty_env",)
+PACKAGES = ("nanty_env", "agents")
 MANIFEST = PACKAGE_DIR / "_compiled_manifest.json"
 PURE_ENV = "NANTY_PURE"
 

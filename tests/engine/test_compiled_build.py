@@ -55,10 +55,19 @@ for expansion in (None, "cthulhu"):
             h.update(repr((g.outcome, g.returns(), list(g.log))).encode())
 from agents.base import bot_rngs, play_game
 from agents.registry import make_bot
-for spec, n, seed in (("heuristic", 4, 1), ("ismcts:iters=20", 2, 2)):
+from agents.rulesets import evaluator_class
+from agents.evaluation import sampled_evaluators
+cases = (("heuristic", 4, 1, None), ("ismcts:iters=20", 2, 2, None), ("heuristic", 3, 3, "cthulhu"))
+for spec, n, seed, expansion in cases:
+    cfg = GameConfig(num_players=n, expansion=expansion)
     bots = [make_bot(spec)] + [make_bot("heuristic") for _ in range(n - 1)]
-    g, rec = play_game(bots, GameConfig(num_players=n), seed, bot_rngs(seed, n))
+    g, rec = play_game(bots, cfg, seed, bot_rngs(seed, n))
     h.update(repr((g.outcome, list(g.log))).encode())
+    # the evaluation's values themselves (floats, bit for bit) along a random game
+    g, choose, cls = Game.new(cfg, seed), random.Random(seed).choice, evaluator_class(cfg)
+    while not g.is_terminal:
+        h.update(repr([ev.value(g) for ev in sampled_evaluators(g, cls=cls)]).encode())
+        g.apply(choose(g.legal_actions()))
 print(bool(_compiled.COMPILED) and _compiled.is_compiled(state), h.hexdigest())
 """
 
@@ -154,3 +163,29 @@ def test_pure_requested_reads_the_usual_spellings(monkeypatch: pytest.MonkeyPatc
     for value, pure in (("1", True), ("yes", True), ("", False), ("0", False), ("false", False)):
         monkeypatch.setenv(_compiled.PURE_ENV, value)
         assert _compiled.pure_requested() is pure
+
+
+def test_a_called_name_is_never_cimported_as_a_module() -> None:
+    """``from nanty_env.engine import tables`` binds the package's function ``tables()``, not
+    the submodule of that name: only a name read as ``name.attr`` and never called is
+    cimported whole (``A.PASS`` of ``from nanty_env.engine import actions as A``)."""
+    from nanty_env import _build
+
+    below = frozenset(_build.state_imports())
+    lines = _build.cimports("nanty_env.encoding.observation", below)
+    assert "cimport nanty_env.engine.actions as A" in lines
+    assert not any(line.endswith(" as tables") for line in lines)
+    assert "from nanty_env.engine.scoring cimport net_worth_of as net_worth_of" in (
+        _build.cimports("agents.evaluation", below)
+    )
+
+
+def test_the_evaluation_reads_a_typed_game_state() -> None:
+    """The bots' evaluation is compiled with its game parameters typed, so that it reads the
+    state's fields as C struct members (what makes it 1.2-1.3x faster compiled)."""
+    from nanty_env import _build
+
+    lines = _build.declared("agents.evaluation")
+    assert "cpdef metrics(GameState g)" in lines
+    assert "cpdef board_key(GameState g)" in lines
+    assert "agents.evaluation" in _build.module_names()
