@@ -11,13 +11,14 @@ variant of either plays with its parent's bots.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from importlib import import_module
 from typing import Any
 
 import numpy as np
 
 from nanty_env.engine import Game, GameConfig, personality_deck, tables, tables_for
-from nanty_env.engine.ruleset import find_ruleset
+from nanty_env.engine.ruleset import Ruleset, find_ruleset
 
 NUM_PERSONALITIES = len(tables().data.personalities)
 
@@ -30,10 +31,14 @@ _BOT_TABLES = {"base": None, "cthulhu": "cthulhu"}
 def bot_expansion(expansion: str | None) -> str | None:
     """The ruleset whose bot tables (role model and features) serve ``expansion``'s games:
     its own, or its nearest ancestor's."""
-    for r in reversed(find_ruleset(expansion).lineage()):
+    return _bot_tables_of(find_ruleset(expansion))
+
+
+def _bot_tables_of(ruleset: Ruleset) -> str | None:
+    for r in reversed(ruleset.lineage()):
         if r.name in _BOT_TABLES:
             return _BOT_TABLES[r.name]
-    raise ValueError(f"no bot tables for the ruleset {expansion!r}")  # pragma: no cover
+    raise ValueError(f"no bot tables for the ruleset {ruleset.expansion!r}")  # pragma: no cover
 
 
 def has_personalities(config: GameConfig) -> bool:
@@ -108,7 +113,14 @@ def evaluator_class(config: GameConfig) -> Any:
     """The evaluation of ``config``'s ruleset: ``EVALUATOR`` of the bot tables that serve it
     (``agents.evaluation`` for the base game and its house variants, ``agents.<name>.evaluation``
     for a ruleset with tables of its own)."""
-    key = bot_expansion(config.expansion)
+    return _evaluator_of(find_ruleset(config.expansion))
+
+
+@cache
+def _evaluator_of(ruleset: Ruleset) -> Any:
+    """:func:`evaluator_class` of a registered ruleset (kept: searches ask for it at every
+    determinisation; a ruleset registered anew is a new object, asked anew)."""
+    key = _bot_tables_of(ruleset)
     return import_module(
         "agents.evaluation" if key is None else f"agents.{key}.evaluation"
     ).EVALUATOR

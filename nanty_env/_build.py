@@ -33,14 +33,16 @@ from nanty_env.storage.files import atomic_path
 
 # Packages whose every module (but ``__init__``) is compiled, and single modules beside them.
 PACKAGES = ("nanty_env/engine", "nanty_env/engine/effects", "nanty_env/engine/cthulhu")
-# The observation encoders (1.2-1.3x compiled), and the bots' evaluation (agents/evaluation.py:
-# its hot path as module-level functions, a game typed ``GameState``; the bots' games 1.2-1.3x
-# faster, docs/performance.md). The bots' search (heuristic.py, ismcts.py) is methods and
-# gained nothing compiled (0.99-1.06x a game): it stays pure.
+# The observation encoders (1.2-1.3x compiled), and the bots' look-ahead: the evaluation
+# (agents/evaluation.py: its hot path as module-level functions, a game typed ``GameState``)
+# and the two searches that call it (ISMCTS's rollouts clone and apply in C); the bots' games
+# 1.2-1.4x faster (docs/performance.md).
 MODULES = (
     "nanty_env.encoding.observation",
     "nanty_env.encoding.cthulhu_observation",
     "agents.evaluation",
+    "agents.ismcts",
+    "agents.heuristic",
 )
 # Modules that stay pure Python: ``Game`` is a Python class over the compiled ``GameState``
 # extension type (``engine/state.pxd``), because each ruleset's game class gets its ruleset and
