@@ -28,21 +28,26 @@ import time
 from functools import cache
 from pathlib import Path
 
-from nanty_env._compiled import MANIFEST, ROOT, module_path, source_hash
+from nanty_env._compiled import MANIFEST, ROOT, built_modules, module_path, source_hash
 from nanty_env.storage.files import atomic_path
 
 # Packages whose every module (but ``__init__``) is compiled, and single modules beside them.
 PACKAGES = ("nanty_env/engine", "nanty_env/engine/effects", "nanty_env/engine/cthulhu")
 # The observation encoders (1.2-1.3x compiled), and the bots' look-ahead: the evaluation
-# (agents/evaluation.py: its hot path as module-level functions, a game typed ``GameState``)
-# and the two searches that call it (ISMCTS's rollouts clone and apply in C); the bots' games
-# 1.2-1.4x faster (docs/performance.md).
+# (agents/evaluation.py: its hot path as module-level functions, a game typed ``GameState``),
+# the two searches that call it (ISMCTS's rollouts clone and apply in C) and the learned
+# value's features and models; the bots' games 1.3-1.4x faster (docs/performance.md).
+# (agents/robustness.py stays pure: its functions also take the learned features' boards.)
 MODULES = (
     "nanty_env.encoding.observation",
     "nanty_env.encoding.cthulhu_observation",
     "agents.evaluation",
     "agents.ismcts",
     "agents.heuristic",
+    "agents.value_features",
+    "agents.value_model",
+    "agents.learned_eval",
+    "agents.learned_bot",
 )
 # Modules that stay pure Python: ``Game`` is a Python class over the compiled ``GameState``
 # extension type (``engine/state.pxd``), because each ruleset's game class gets its ruleset and
@@ -360,6 +365,18 @@ def clean() -> None:
         MANIFEST.unlink()
 
 
+def remove_unlisted(names: list[str]) -> None:
+    """Remove the extensions (and generated ``.pxd``) of modules an earlier build compiled but
+    ``names`` no longer lists: one left beside its source would send every module to its
+    source (``nanty_env._compiled``)."""
+    for name in sorted(built_modules() - set(names)):
+        for ext in extensions_of(name):
+            ext.unlink()
+        generated = _generated_pxd(name)
+        if generated is not None:
+            generated.unlink()
+
+
 def build(jobs: int) -> int:
     try:
         from Cython.Build import cythonize
@@ -374,9 +391,7 @@ def build(jobs: int) -> int:
     names = module_names()
     write_declarations(names)
     hashes = {n: source_hash(module_path(n)) for n in names}  # what this build compiles
-    for name in EXCLUDED:  # compiled by an earlier build that had not excluded them yet
-        for ext in extensions_of(name):
-            ext.unlink()
+    remove_unlisted(names)
     start = time.perf_counter()
     os.chdir(ROOT)
     # Cython and setuptools rebuild by timestamps, which a checkout can leave older than the C

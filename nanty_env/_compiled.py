@@ -112,7 +112,7 @@ class _SourceFirst:
         return importlib.util.spec_from_file_location(fullname, py)
 
 
-def _built_modules() -> frozenset[str]:
+def built_modules() -> frozenset[str]:
     """Every module that has an extension module beside its source in these packages."""
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     names = []
@@ -135,7 +135,7 @@ def compiled_set(built: frozenset[str], fresh: frozenset[str]) -> frozenset[str]
 
 def install() -> frozenset[str]:
     """Install the import hook; returns the modules that will load compiled."""
-    built = _built_modules()
+    built = built_modules()
     if not built:
         return frozenset()
     compiled = frozenset() if pure_requested() else compiled_set(built, _fresh_modules())

@@ -2,7 +2,8 @@
 
 Each build runs in its own interpreter (``NANTY_PURE=1`` for the reference), plays fixed-seed
 games of both rulesets with clones, pickles and JSON copies along the way, encodes
-observations and lets the heuristic and ISMCTS bots choose; the two fingerprints must match.
+observations, lets the heuristic, ISMCTS, ``learned`` and hint bots choose (their look-ahead is
+compiled too) and records the evaluation's values; the two fingerprints must match.
 Where the engine was not compiled (no Cython or C compiler, or ``NANTY_PURE`` set for the whole
 run) the comparison is skipped: both runs would be the pure engine.
 """
@@ -57,7 +58,13 @@ from agents.base import bot_rngs, play_game
 from agents.registry import make_bot
 from agents.rulesets import evaluator_class
 from agents.evaluation import sampled_evaluators
-cases = (("heuristic", 4, 1, None), ("ismcts:iters=20", 2, 2, None), ("heuristic", 3, 3, "cthulhu"))
+cases = (
+    ("heuristic", 4, 1, None),
+    ("ismcts:iters=20", 2, 2, None),
+    ("heuristic", 3, 3, "cthulhu"),
+    ("learned", 2, 4, None),
+    ("heuristic:learned=1:robust=1:durable=1", 4, 5, None),
+)
 for spec, n, seed, expansion in cases:
     cfg = GameConfig(num_players=n, expansion=expansion)
     bots = [make_bot(spec)] + [make_bot("heuristic") for _ in range(n - 1)]
@@ -189,3 +196,27 @@ def test_the_evaluation_reads_a_typed_game_state() -> None:
     assert "cpdef metrics(GameState g)" in lines
     assert "cpdef board_key(GameState g)" in lines
     assert "agents.evaluation" in _build.module_names()
+
+
+def test_the_build_removes_what_it_no_longer_compiles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An extension left beside a module the build no longer lists (one taken off its list)
+    would send every module to its source; the build removes it, and its generated ``.pxd``
+    (in a copy of the layout: the real tree is never touched by a test)."""
+    import importlib.machinery
+
+    from nanty_env import _build
+
+    monkeypatch.setattr(_compiled, "ROOT", tmp_path)
+    (tmp_path / "agents").mkdir()
+    kept, dropped = tmp_path / "agents" / "evaluation.py", tmp_path / "agents" / "old.py"
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    for py in (kept, dropped):
+        py.write_text("")
+        py.with_name(py.stem + suffix).write_bytes(b"")
+        py.with_suffix(".pxd").write_text(_build.GENERATED.format(py.name))
+    assert _compiled.built_modules() == {"agents.evaluation", "agents.old"}
+    _build.remove_unlisted(["agents.evaluation"])
+    assert _compiled.built_modules() == {"agents.evaluation"}
+    assert not dropped.with_suffix(".pxd").exists() and kept.with_suffix(".pxd").exists()
