@@ -186,11 +186,12 @@ def _board_tally(
     cit: tuple[int, ...],
     gren: tuple[int, ...],
     trouble: tuple[int, ...],
-) -> AreaTally:
+) -> tuple[tuple[int, ...], ...]:
     """:func:`tally_areas` of a game's board (the engine's immutable rows, and its trouble
-    markers as a tuple), kept as tuples: :func:`tally_metrics` copies what it hands on."""
+    markers as a tuple), kept as a plain tuple of tuples in :class:`AreaTally`'s order (what
+    :func:`tally_metrics` unpacks; it copies what it hands on)."""
     t = tally_areas(n, zip(*agents, strict=True), bld, cit, gren, trouble, COST)
-    return AreaTally(*map(tuple, t))
+    return tuple(map(tuple, t))
 
 
 def board_key(g: Game) -> tuple:
@@ -250,13 +251,20 @@ def tally_areas(
     nbuild = [0] * n
     bval = [0] * n
     counted = [0] * n
+    known = _AREA_PIECES
     for a, col in enumerate(columns):
         b = bld[a]
         if b >= 0:
             nbuild[b] += 1
             if worth_under_grenadiers:
                 bval[b] += worth[a]
-        occupants, top, controller, level = area_pieces(col, b, cit[a])
+        key = (col, b, cit[a])
+        pieces = known.get(key)
+        if pieces is None:
+            if len(known) >= MAX_AREA_PIECES:
+                known.clear()
+            pieces = known[key] = tuple(area_pieces(*key))
+        occupants, top, controller, level = pieces
         if trouble[a]:
             for q, k in occupants:
                 exposed[q] += k
@@ -294,7 +302,7 @@ def board_metrics(
 
 
 def tally_metrics(
-    t: AreaTally,
+    t: AreaTally | tuple[Sequence[int], ...],
     n: int,
     trouble: Sequence[int],
     money: Sequence[int],
@@ -332,6 +340,12 @@ class AreaPieces(NamedTuple):
     top: int  # the most pieces of any seat (a building counts as one piece)
     controller: int  # the seat in control by the engine's rule (grenadiers aside), or -1
     level: tuple[int, ...]  # the seats with ``top`` pieces
+
+
+# area_pieces of the areas tally_areas has met, as plain tuples (boards repeat the same few
+# hundred columns): a dict read, cheaper than a call of the cached function
+_AREA_PIECES: dict[tuple, tuple] = {}
+MAX_AREA_PIECES = 1 << 14
 
 
 @lru_cache(maxsize=1 << 14)

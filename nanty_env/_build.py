@@ -124,7 +124,10 @@ C_LOCALS: dict[str, dict[str, str]] = {
     "nanty_env.engine.knowledge.card_revealed": {"owner": INDEX, "c": INDEX, "x": INDEX},
     # the bots' evaluation: seats, areas and metric indices
     "agents.evaluation.metrics": {"q": INDEX},
-    "agents.evaluation.tally_areas": {"a": INDEX, "q": INDEX},
+    "agents.evaluation.tally_areas": {
+        **dict.fromkeys(("a", "q", "b", "k", "controller"), INDEX),
+        "known": "dict",
+    },
     "agents.evaluation.tally_metrics": {"q": INDEX},
     "agents.evaluation.seat_progress": {"seat": INDEX, "i": INDEX},
     "agents.evaluation.threat_levels": {"n": INDEX, "q": INDEX},
