@@ -65,9 +65,11 @@ print(json.dumps({"cpu": cpu, "wall": wall, "games": h.hexdigest()[:16],
 """
 
 
-def run_games(checkout: Path, spec: dict[str, object], seen: set[str]) -> Callable[[], Measured]:
+def run_games(
+    checkout: Path, spec: dict[str, object], seen: set[str], builds: set[str]
+) -> Callable[[], Measured]:
     """A case: the games of ``spec`` in a fresh interpreter on ``checkout``; milliseconds per
-    game (wall, CPU). The fingerprint of the games and the build go to ``seen``."""
+    game (wall, CPU). The fingerprint of the games goes to ``seen``, the build to ``builds``."""
     env = dict(
         os.environ, PYTHONPATH=os.pathsep.join([str(checkout), os.environ.get("PYTHONPATH", "")])
     )
@@ -82,7 +84,8 @@ def run_games(checkout: Path, spec: dict[str, object], seen: set[str]) -> Callab
             check=True,
         )
         r = json.loads(out.stdout.strip().splitlines()[-1])
-        seen.add(f"{r['games']} ({'compiled' if r['compiled'] else 'pure'})")
+        seen.add(r["games"])
+        builds.add("compiled" if r["compiled"] else "pure")
         ms = 1000 / int(spec["games"])  # type: ignore[call-overload]
         return Measured(r["wall"] * ms, r["cpu"] * ms)
 
@@ -110,14 +113,15 @@ def main(argv: list[str] | None = None) -> None:
     print(f"baseline: {baseline}")
     cases: dict[str, Callable[[], Measured]] = {}
     seen: dict[str, tuple[set[str], set[str]]] = {}
+    builds: tuple[set[str], set[str]] = (set(), set())
     for bot in args.bots.split(","):
         for n in (int(x) for x in args.players.split(",")):
             name = f"random play {n}p" if bot == "engine" else f"{bot} {n}p vs {args.opponent}"
             spec = {"bot": bot, "players": n, "opponent": args.opponent}
             spec |= {"games": args.games, "seed": args.seed}
             seen[name] = (set(), set())
-            cases[name] = run_games(ROOT, spec, seen[name][0])
-            cases[name + " (baseline)"] = run_games(baseline, spec, seen[name][1])
+            cases[name] = run_games(ROOT, spec, seen[name][0], builds[0])
+            cases[name + " (baseline)"] = run_games(baseline, spec, seen[name][1], builds[1])
     result = interleave(cases, args.rounds, warmup=False)
     rows = []
     for name, (ours, theirs) in seen.items():
@@ -137,6 +141,9 @@ def main(argv: list[str] | None = None) -> None:
         )
     headers = ["case", "baseline ms/game (CPU)", "this ms/game (CPU)", "baseline / this (CPU)"]
     print(table([*headers, "(wall)", "same games"], rows))
+    print(
+        f"builds: this checkout {'/'.join(sorted(builds[0]))}, the baseline {'/'.join(sorted(builds[1]))}"
+    )
     footer(result)
     write_json(args.json, info, versus=result)
 
