@@ -20,40 +20,20 @@ from nanty_env.engine import actions as A
 from nanty_env.engine.base_ruleset import BASE_RULESET
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.describe import BASE_VOCABULARY, Vocabulary, describe_action
-from nanty_env.engine.errors import EngineError, InvalidStateError
-from nanty_env.engine.game_log import GameLog
+from nanty_env.engine.errors import EngineError
 from nanty_env.engine.outcome import Outcome, Termination
-from nanty_env.engine.rng import GameRng, rng_state
+from nanty_env.engine.rng import GameRng
 from nanty_env.engine.ruleset import Ruleset, game_class, known_rulesets, register_ruleset
-from nanty_env.engine.state import Act, FixedRolls, Frame, GameState, Options
+from nanty_env.engine.state import Act, FixedRolls, GameState, Options
+from nanty_env.engine.state_data import (
+    LIST_FIELDS,
+    NESTED_FIELDS,
+    SCALAR_FIELDS,
+    load_state,
+    state_dict,
+)
 from nanty_env.engine.tables import Tables, tables_for
 from nanty_env.engine.view import player_view
-
-_LIST_FIELDS = (
-    "gren",
-    "cit",
-    "trouble",
-    "building",
-    "money",
-    "on_board",
-    "deck",
-    "discard",
-    "in_play",
-    "removed",
-    "event_deck",
-    "events_done",
-    "persona",
-    "persona_pool",
-    "city_retired",
-    "city_gained",
-    "played",
-)
-# the lists that change often; the others change rarely and are tuples that clones share
-_COPIED_LISTS = frozenset(("trouble", "money", "on_board", "deck", "discard", "in_play", "played"))
-_SHARED_LISTS = frozenset(_LIST_FIELDS) - _COPIED_LISTS
-_NESTED_FIELDS = ("agents", "hands", "loans", "penalties", "known_unused")
-_SHARED_ROWS = ("agents", "loans", "penalties", "known_unused")  # immutable rows (state.Rows)
-_SCALAR_FIELDS = ("n", "active", "turn", "first_player", "ability_used")
 
 
 class Game(GameState):
@@ -143,33 +123,7 @@ class Game(GameState):
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON-safe data (works mid-decision)."""
-        # each field converted by its known shape (ints, lists of ints, rows, rows of rows):
-        # what the generic ``_jsonable`` gives, without testing every integer's type
-        d: dict[str, Any] = {"config": self.cfg.to_dict()}
-        for name in _SCALAR_FIELDS:
-            d[name] = getattr(self, name)
-        for name in _LIST_FIELDS:
-            d[name] = list(getattr(self, name))
-        for name in _NESTED_FIELDS:
-            d[name] = list(map(list, getattr(self, name)))
-        d["known"] = [list(map(list, rows)) for rows in self.known]
-        d["stack"] = [_jsonable(f) for f in self.stack]
-        d["outcome"] = (
-            None
-            if self.outcome is None
-            else {
-                "winners": list(self.outcome.winners),
-                "reason": self.outcome.reason,
-                "points": None if self.outcome.points is None else list(self.outcome.points),
-            }
-        )
-        d["rng"] = rng_state(self.rng)
-        d["log"] = list(self.log)
-        for name in self.extra_scalars:
-            d[name] = getattr(self, name)
-        for name in self.extra_lists:
-            d[name] = list(getattr(self, name))
-        return d
+        return state_dict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], *, validate: bool = True) -> Game:
@@ -189,9 +143,9 @@ class Game(GameState):
         if validate:
             validation.check_schema(
                 d,
-                (*_SCALAR_FIELDS, *cls.extra_scalars),
-                (*_LIST_FIELDS, *cls.extra_lists),
-                _NESTED_FIELDS,
+                (*SCALAR_FIELDS, *cls.extra_scalars),
+                (*LIST_FIELDS, *cls.extra_lists),
+                NESTED_FIELDS,
             )
             cls._check_schema_extra(d)
         cfg = GameConfig.from_dict(d["config"])
@@ -216,44 +170,8 @@ class Game(GameState):
         ``extra_lists``); none here."""
 
     def _load(self, d: dict[str, Any], validate: bool = False) -> None:
-        """Read the base game's fields of a :meth:`to_dict` state into this game."""
-        g = self
-        for name in _SCALAR_FIELDS:
-            setattr(g, name, int(d[name]))
-        for name in _LIST_FIELDS:
-            items = [int(x) for x in d[name]]
-            setattr(g, name, tuple(items) if name in _SHARED_LISTS else items)
-        for name in _NESTED_FIELDS:
-            rows = [[int(x) for x in row] for row in d[name]]
-            setattr(g, name, tuple(map(tuple, rows)) if name in _SHARED_ROWS else rows)
-        g.known = tuple(tuple(tuple(int(x) for x in row) for row in rows) for rows in d["known"])
-        g.stack = [_frame_from_json(f) for f in d["stack"]]
-        o = d.get("outcome")
-        g.outcome = (
-            None
-            if o is None
-            else Outcome(
-                tuple(o["winners"]),
-                o["reason"],
-                None if o.get("points") is None else tuple(o["points"]),
-            )
-        )
-        state = d.get("rng")
-        if state is None:
-            g.rng = GameRng.from_generator(np.random.default_rng())
-        elif not validate:
-            g.rng = GameRng(state)
-        else:
-            try:
-                g.rng = GameRng.from_state(dict(state))
-            except ValueError as e:
-                raise InvalidStateError(f"rng: {e}") from e
-        g.log = GameLog(d.get("log", []))
-        for name in g.extra_scalars:
-            setattr(g, name, int(d[name]))
-        for name in g.extra_lists:
-            items = [int(x) for x in d[name]]
-            setattr(g, name, items if name in g.extra_copied else tuple(items))
+        """Read the fields of a :meth:`to_dict` state into this game."""
+        load_state(self, d, validate)
 
     # ------------------------------------------------------------------ hand edits
     def resume(self) -> None:
@@ -278,22 +196,6 @@ def _expansion_of(d: Any) -> str | None:
     cfg = d.get("config") if isinstance(d, Mapping) else None
     expansion = cfg.get("expansion") if isinstance(cfg, Mapping) else None
     return expansion if isinstance(expansion, str) else None
-
-
-def _jsonable(x: Any) -> Any:
-    if isinstance(x, dict):
-        return {k: _jsonable(v) for k, v in x.items()}
-    if isinstance(x, list | tuple):
-        return [_jsonable(v) for v in x]
-    return x
-
-
-def _frame_from_json(f: dict[str, Any]) -> Frame:
-    return {k: tuple(_tuplify(x) for x in v) if isinstance(v, list) else v for k, v in f.items()}
-
-
-def _tuplify(x: Any) -> Any:
-    return tuple(_tuplify(v) for v in x) if isinstance(x, list) else x
 
 
 __all__ = [

@@ -74,7 +74,7 @@ def test_to_dict_converts_each_field_as_the_generic_conversion_does(expansion) -
     recursive conversion (tuples to lists, all the way down) makes of the same fields."""
     from dataclasses import asdict
 
-    from nanty_env.engine.game import _LIST_FIELDS, _NESTED_FIELDS, _SCALAR_FIELDS, _jsonable
+    from nanty_env.engine.state_data import LIST_FIELDS, NESTED_FIELDS, SCALAR_FIELDS, jsonable
 
     for seed in range(2):
         cfg = GameConfig(num_players=3 + seed, expansion=expansion, log=False)
@@ -85,6 +85,6 @@ def test_to_dict_converts_each_field_as_the_generic_conversion_does(expansion) -
         while not g.is_terminal:
             d = g.to_dict()
             assert d["config"] == expected_config
-            for name in (*_SCALAR_FIELDS, *_LIST_FIELDS, *_NESTED_FIELDS, "known"):
-                assert d[name] == _jsonable(getattr(g, name)), name
+            for name in (*SCALAR_FIELDS, *LIST_FIELDS, *NESTED_FIELDS, "known"):
+                assert d[name] == jsonable(getattr(g, name)), name
             g.apply(rng.choice(g.legal_actions()))
