@@ -21,13 +21,14 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 setup: $(STAMP)
 
-# The compiled engine: Cython builds each module of nanty_env/engine from its own .py, in place,
-# once per change of a source (the manifest records the hashes it was built from). Without
-# Cython or a C compiler it prints why and the pure-Python engine runs; NANTY_PURE=1 picks the
-# pure one anyway. `make pure` removes the compiled modules.
+# The compiled engine: Cython builds each module of nanty_env/engine (and the encoders and the
+# bots' look-ahead: nanty_env._build lists them) from its own .py, in place, once per change of
+# a source (the manifest records the hashes it was built from). Without Cython or a C compiler
+# it prints why and the pure-Python engine runs; NANTY_PURE=1 picks the pure one anyway.
+# `make pure` removes the compiled modules.
 COMPILED := nanty_env/_compiled_manifest.json
-COMPILED_SRC := $(shell find nanty_env/engine -name '*.py') nanty_env/engine/state.pxd \
-	nanty_env/_build.py nanty_env/encoding/observation.py nanty_env/encoding/cthulhu_observation.py
+COMPILED_SRC := $(shell find nanty_env/engine agents -name '*.py') nanty_env/engine/state.pxd \
+	nanty_env/engine/rng.pxd nanty_env/_build.py $(wildcard nanty_env/encoding/*.py)
 
 $(COMPILED): $(COMPILED_SRC) | $(STAMP)
 	@start=$$(date +%s); $(BIN)/python -m nanty_env._build; \
@@ -65,7 +66,7 @@ bench: compile
 
 clean:
 	rm -rf build dist *.egg-info .ruff_cache .pytest_cache
-	find nanty_env -name '*.so' -delete
+	find nanty_env agents -name '*.so' -delete
 	rm -f $(COMPILED)
 	find . -path ./$(VENV) -prune -o -type d -name __pycache__ -exec rm -rf {} +
 

@@ -357,7 +357,7 @@ def extensions_of(name: str) -> list[Path]:
 
 
 def clean() -> None:
-    for name in module_names() + list(EXCLUDED):
+    for name in sorted({*module_names(), *EXCLUDED, *built_modules()}):
         for ext in extensions_of(name):
             ext.unlink()
         (BUILD_DIR / module_path(name).relative_to(ROOT)).with_suffix(".c").unlink(missing_ok=True)
