@@ -251,13 +251,15 @@ def tally_areas(
     nbuild = [0] * n
     bval = [0] * n
     counted = [0] * n
-    known = _AREA_PIECES
+    known, empty = _AREA_PIECES, (0,) * n
     for a, col in enumerate(columns):
         b = bld[a]
         if b >= 0:
             nbuild[b] += 1
             if worth_under_grenadiers:
                 bval[b] += worth[a]
+        elif col == empty:
+            continue  # no pieces: nobody controls it or is exposed there
         key = (col, b, cit[a])
         pieces = known.get(key)
         if pieces is None:
