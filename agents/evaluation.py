@@ -579,8 +579,8 @@ class Evaluator(CachedValues):
         self._end = rules.end_proximity
         self._counts_exposed = self.own.id not in rules.unexposed
         self._values: dict[tuple, float] | None = {} if cache_values else None
-        # everything the hot path reads, in one plain tuple (:func:`plan_value` unpacks it;
-        # the order is the one it unpacks)
+        # everything the hot path reads, in one plain tuple, in the order :func:`plan_value`
+        # unpacks it
         self._plan = (
             seat, self.n, self._own_ends, self._end_weight, self._own_needs, races,
             self._threat_terms, self._end_threats, self._others, self._no_other_ender,
