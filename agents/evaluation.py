@@ -350,12 +350,12 @@ _AREA_PIECES: dict[tuple, tuple] = {}
 MAX_AREA_PIECES = 1 << 14
 
 
-@lru_cache(maxsize=1 << 14)
 def area_pieces(col: tuple[int, ...], building: int, citizens: int) -> AreaPieces:
     """:class:`AreaPieces` of an area where seat ``q`` has ``col[q]`` agents (minions),
     ``building`` owns the building (-1: none) and ``citizens`` new citizens stand; the
     controller is the engine's ``area_control`` (the caller leaves grenadier areas out).
-    Cached: boards repeat the same few columns all the time."""
+    :func:`tally_areas` remembers them (``_AREA_PIECES``): boards repeat the same few columns
+    all the time."""
     occupants = tuple((q, k) for q, k in enumerate(col) if k)
     pieces = list(col)
     if building >= 0:
@@ -560,32 +560,25 @@ class Evaluator(CachedValues):
                         g0, p0 = merged.get(goal.needs, (goal, 0.0))
                         merged[goal.needs] = (g0, p0 + p)
             self.belief.append(list(merged.values()))
-        # What the hot path needs, computed once.
+        # What the hot path needs, computed once: the threats' terms (read by :meth:`threats`
+        # too), then everything in one plain tuple, in the order :func:`plan_value` unpacks it
         self._threat_terms = [
             (q, p, goal.compiled) for q, row in enumerate(self.belief) for goal, p in row
         ]
         self._end_threats = [(q, p) for q, p in enumerate(end_odds) if p]
+        self._deck_scale = rules.deck_at_start(config)
+        self._end = rules.end_proximity
+        self._values: dict[tuple, float] | None = {} if cache_values else None
         nobody = 1.0  # the probability that no other seat holds a role racing for the end
         for q in range(self.n):
             if q != seat:
                 nobody *= 1.0 - min(1.0, end_odds[q])
-        self._no_other_ender = nobody
-        self._races = races
-        self._own_ends = self.own.end_rule in rules.end_rules
-        self._end_weight = getattr(w, rules.end_weight)
-        self._own_needs = self.own.compiled
-        self._others = [q for q in range(self.n) if q != seat]
-        self._deck_scale = rules.deck_at_start(config)
-        self._end = rules.end_proximity
-        self._counts_exposed = self.own.id not in rules.unexposed
-        self._values: dict[tuple, float] | None = {} if cache_values else None
-        # everything the hot path reads, in one plain tuple, in the order :func:`plan_value`
-        # unpacks it
         self._plan = (
-            seat, self.n, self._own_ends, self._end_weight, self._own_needs, races,
-            self._threat_terms, self._end_threats, self._others, self._no_other_ender,
-            self._deck_scale, self._end, self._counts_exposed, w.own, w.met_bonus,
-            w.threat_max, w.threat_sum, w.threat_power, w.money, w.hand, w.exposed, w.points,
+            seat, self.n, self.own.end_rule in rules.end_rules, getattr(w, rules.end_weight),
+            self.own.compiled, races, self._threat_terms, self._end_threats,
+            [q for q in range(self.n) if q != seat], nobody, self._deck_scale, self._end,
+            self.own.id not in rules.unexposed, w.own, w.met_bonus, w.threat_max, w.threat_sum,
+            w.threat_power, w.money, w.hand, w.exposed, w.points,
         )  # fmt: skip
 
     def threats(self, m: Metrics) -> list[float]:

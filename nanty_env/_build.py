@@ -356,28 +356,29 @@ def extensions_of(name: str) -> list[Path]:
     return sorted(py.parent.glob(py.stem + ".*.so")) + sorted(py.parent.glob(py.stem + ".*.pyd"))
 
 
+def _remove_build_of(name: str) -> None:
+    """Remove what a build made of module ``name``: its extension, C file and generated
+    ``.pxd`` (a hand-written one stays)."""
+    for ext in extensions_of(name):
+        ext.unlink()
+    (BUILD_DIR / module_path(name).relative_to(ROOT)).with_suffix(".c").unlink(missing_ok=True)
+    generated = _generated_pxd(name)
+    if generated is not None:
+        generated.unlink()
+
+
 def clean() -> None:
     for name in sorted({*module_names(), *EXCLUDED, *built_modules()}):
-        for ext in extensions_of(name):
-            ext.unlink()
-        (BUILD_DIR / module_path(name).relative_to(ROOT)).with_suffix(".c").unlink(missing_ok=True)
-        generated = _generated_pxd(name)
-        if generated is not None:
-            generated.unlink()  # a hand-written one stays
+        _remove_build_of(name)
     if MANIFEST.exists():
         MANIFEST.unlink()
 
 
 def remove_unlisted(names: list[str]) -> None:
-    """Remove the extensions (and generated ``.pxd``) of modules an earlier build compiled but
-    ``names`` no longer lists: one left beside its source would send every module to its
-    source (``nanty_env._compiled``)."""
+    """Remove what earlier builds made of modules that ``names`` no longer lists: an extension
+    left beside its source would send every module to its source (``nanty_env._compiled``)."""
     for name in sorted(built_modules() - set(names)):
-        for ext in extensions_of(name):
-            ext.unlink()
-        generated = _generated_pxd(name)
-        if generated is not None:
-            generated.unlink()
+        _remove_build_of(name)
 
 
 def build(jobs: int) -> int:

@@ -209,6 +209,8 @@ def test_the_build_removes_what_it_no_longer_compiles(
     from nanty_env import _build
 
     monkeypatch.setattr(_compiled, "ROOT", tmp_path)
+    monkeypatch.setattr(_build, "ROOT", tmp_path)
+    monkeypatch.setattr(_build, "BUILD_DIR", tmp_path / "build" / "cython")
     (tmp_path / "agents").mkdir()
     kept, dropped = tmp_path / "agents" / "evaluation.py", tmp_path / "agents" / "old.py"
     suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
@@ -216,7 +218,11 @@ def test_the_build_removes_what_it_no_longer_compiles(
         py.write_text("")
         py.with_name(py.stem + suffix).write_bytes(b"")
         py.with_suffix(".pxd").write_text(_build.GENERATED.format(py.name))
+    c_file = tmp_path / "build" / "cython" / "agents" / "old.c"
+    c_file.parent.mkdir(parents=True)
+    c_file.write_text("")
     assert _compiled.built_modules() == {"agents.evaluation", "agents.old"}
     _build.remove_unlisted(["agents.evaluation"])
     assert _compiled.built_modules() == {"agents.evaluation"}
     assert not dropped.with_suffix(".pxd").exists() and kept.with_suffix(".pxd").exists()
+    assert not c_file.exists()
