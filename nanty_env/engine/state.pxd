@@ -6,6 +6,8 @@
 
 cimport cython
 
+from nanty_env.engine.rng cimport Pcg64Stream
+
 
 # auto_pickle off: GameState.__getstate__ saves the fields of every subclass too
 @cython.auto_pickle(False)
@@ -16,7 +18,7 @@ cdef class GameState:
     cdef public object persona_pool, removed, rng, t, turn, _dice, _legal
     cdef public list deck, discard, hands, in_play, money, on_board, played, stack, trouble
 
-    @cython.locals(g=GameState, hands=list, h=list, stack=list, f=dict)
+    @cython.locals(g=GameState, cls=type, stream=Pcg64Stream, hands=list, h=list, stack=list, f=dict)
     cpdef clone(self)
     # the frame loop: a frame and the handler tables are dicts (``state.Frame``,
     # ``Ruleset.frame_handlers``)
