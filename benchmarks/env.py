@@ -46,9 +46,11 @@ from typing import NamedTuple
 import numpy as np
 from harness import (
     Measured,
+    PureBuild,
     Rounds,
     add_arguments,
     busy_process,
+    engine_build,
     footer,
     header,
     interleave,
@@ -63,6 +65,8 @@ from nanty_env.vector.batch import EnvMaker, GameBatch, process_context
 
 PEERS = ("connect_four_v3", "texas_holdem_v4")
 LEVELS = ("raw_env", "env()")
+PURE = " (pure)"  # suffix of the cases that the pure-Python engine runs beside the compiled one
+PURE_PLAYERS = 4  # the AEC cases the pure engine runs beside the compiled build
 
 
 def aec_steps_per_second(make: Callable, seconds: float, seed: int = 0) -> Measured:
@@ -102,21 +106,57 @@ def aec_makers() -> dict[str, Callable]:
     return makers
 
 
-def aec_section(seconds: float, rounds: int) -> Rounds:
-    cases = {
+def pure_aec_cases(seconds: float) -> dict[str, Callable[[], Measured]]:
+    """The AEC cases that the pure-Python engine runs beside the compiled one (in a child
+    process, ``harness.PureBuild``): nanty at ``PURE_PLAYERS`` players, both levels."""
+    makers = aec_makers()
+    return {
+        name: lambda make=makers[name]: aec_steps_per_second(make, seconds)
+        for name in (f"nanty {PURE_PLAYERS}p {level}" for level in LEVELS)
+    }
+
+
+def pure_vector_cases(sizes: list[int], seconds: float) -> dict[str, Callable[[], float]]:
+    """The vector env in one process on the pure-Python engine, for each size (a child
+    process of its own, ``harness.PureBuild``)."""
+    return {f"{n} games, 1 process": lambda n=n: vec_steps_per_second(1, n, seconds) for n in sizes}
+
+
+def compiled_over_pure(result: Rounds, names: list[str]) -> None:
+    """Print each case's rate on the compiled build over the pure one, round by round."""
+    for name in names:
+        if name + PURE in result.values:
+            cpu = result.has_cpu(name) and result.has_cpu(name + PURE)
+            ratio = result.ratio(name, name + PURE, cpu=cpu).format(2)
+            print(f"{name}: compiled / pure {ratio}{' (CPU time)' if cpu else ''}")
+
+
+def aec_section(seconds: float, rounds: int, pure: bool = True) -> Rounds:
+    """The AEC table; on the compiled build (and ``pure``), with the pure engine's 4-player
+    cases beside it in the same rounds."""
+    cases: dict[str, Callable[[], Measured | float]] = {
         name: lambda make=make: aec_steps_per_second(make, seconds)
         for name, make in aec_makers().items()
     }
+    child = None
+    if pure and engine_build() != "pure Python":
+        child = PureBuild(pure_aec_cases, seconds)
+        for name in pure_aec_cases(0.0):
+            cases[name + PURE] = child.case(name)
     result = interleave(cases, rounds)
+    if child is not None:
+        child.close()
     rows = []
     for name in cases:
-        level = "raw_env" if name.endswith("raw_env") else "env()"
+        level = "raw_env" if name.removesuffix(PURE).endswith("raw_env") else "env()"
         mine = name.startswith("nanty")
         c4, holdem = (rate_columns(result, name, f"{p} {level}" if mine else None) for p in PEERS)
         rows.append([name, c4[0], c4[1], holdem[1], c4[2], c4[3], holdem[3]])
     print("\nAEC loop, steps/s; ratios against the peer at the same level, round by round")
+    print(f"(engine: {engine_build()}; a{PURE} row: the pure-Python engine in a child process)")
     headers = ["environment", "steps/s", "vs connect four", "vs hold'em"]
     print(table([*headers, "by CPU time", "vs c4 (CPU)", "vs hold'em (CPU)"], rows))
+    compiled_over_pure(result, list(cases))
     footer(result)
     return result
 
@@ -188,26 +228,41 @@ VEC_CASES = {  # name: rate of (num_envs, seconds)
 
 
 def vector_section(
-    sizes: list[int], seconds: float, rounds: int, label: str, only: list[str] | None = None
+    sizes: list[int],
+    seconds: float,
+    rounds: int,
+    label: str,
+    only: list[str] | None = None,
+    pure: bool = False,
 ) -> Rounds:
     """One interleaved run over every (size, case); ratios against one process, per round.
-    ``only``: the cases to run besides "1 process" (all by default)."""
+    ``only``: the cases to run besides "1 process" (all by default); ``pure``: on the compiled
+    build, one process on the pure engine beside it (a child process) at each size."""
     names = [x for x in VEC_CASES if only is None or x == "1 process" or x in only]
-    cases = {
+    cases: dict[str, Callable[[], Measured | float]] = {
         f"{n} games, {name}": lambda f=VEC_CASES[name], n=n: f(n, seconds)
         for n in sizes
         for name in names
     }
+    child = None
+    if pure and engine_build() != "pure Python":
+        child = PureBuild(pure_vector_cases, sizes, seconds)
+        for name in pure_vector_cases(sizes, 0.0):
+            cases[name + PURE] = child.case(name)
     result = interleave(cases, rounds)
+    if child is not None:
+        child.close()
     rows = []
     for n in sizes:
         one = f"{n} games, 1 process"
-        for name in names:
+        for name in [*names, *(["1 process" + PURE] if child is not None else [])]:
             key = f"{n} games, {name}"
             ratio = "" if key == one else result.ratio(key, one).format(2)
             rows.append([key, result.summary(key).format(), ratio])
     print(f"\nvectorised single-learner env, 4 players, learner steps/s ({label})")
+    print(f"(engine: {engine_build()}; a{PURE} row: the pure-Python engine in a child process)")
     print(table(["games, face", "steps/s", "vs 1 process"], rows))
+    compiled_over_pure(result, list(cases))
     footer(result)
     return result
 
@@ -480,6 +535,11 @@ def main() -> None:
         "--loaded-only", action="store_true", help="the vector run beside a busy process only"
     )
     ap.add_argument("--worker-memory", action="store_true", help="only the workers' memory")
+    ap.add_argument(
+        "--no-pure",
+        action="store_true",
+        help="on the compiled build, skip timing the pure-Python engine beside it",
+    )
     add_arguments(ap)
     args = ap.parse_args()
     if args.worker_memory:
@@ -500,12 +560,17 @@ def main() -> None:
         write_json(args.json, info, **sections)
         return
     if not args.no_aec:
-        sections["aec"] = aec_section(args.seconds, args.rounds)
+        sections["aec"] = aec_section(args.seconds, args.rounds, pure=not args.no_pure)
     if not args.no_vector:
         sizes, only = args.vec_sizes, args.vec_cases
         if not args.loaded_only:
             sections["vector"] = vector_section(
-                sizes, args.seconds, args.rounds, "nothing else started by the benchmark", only
+                sizes,
+                args.seconds,
+                args.rounds,
+                "nothing else started by the benchmark",
+                only,
+                pure=not args.no_pure,
             )
         if args.loaded or args.loaded_only:
             with busy_process():
