@@ -392,16 +392,21 @@ def _ones(m: np.ndarray | memoryview, off: int, items: Sequence[int]) -> None:
         m[off + i] = 1.0
 
 
-def _zeros(start: int, stop: int) -> tuple[slice, memoryview]:
-    """The block ``start:stop`` and a zero memoryview of its size (to clear it in one copy)."""
-    return slice(start, stop), memoryview(np.zeros(stop - start, dtype=np.float32))
+# zeros to clear a block with in one copy (the compiled build types it: ``_build.C_GLOBALS``)
+_ZEROS = memoryview(np.zeros(OBS_SIZE, dtype=np.float32))
+
+
+def _clear(m: memoryview, block: tuple[int, int]) -> None:
+    """Zero the entries ``start:stop`` of ``m`` (``block``: the pair)."""
+    start, stop = block
+    m[start:stop] = _ZEROS[: stop - start]
 
 
 _AGENTS, _GREN, _CIT, _TROUBLE, _RETIRED = (
     OFF[name] for name in ("agents", "grenadiers", "citizens", "trouble", "city_retired")
 )
-_BUILDING_BLOCK = _zeros(_BUILDINGS, _GREN)
-_THIS_TURN_BLOCK = _zeros(_GAINED, _MONEY)  # city_gained_this_turn, abilities_used
+_BUILDING_BLOCK = (_BUILDINGS, _GREN)
+_THIS_TURN_BLOCK = (_GAINED, _MONEY)  # city_gained_this_turn, abilities_used
 # the per-seat blocks' offsets from ``money`` (consecutive blocks of one entry per seat)
 _LOANS_AFTER, _PENALTIES_AFTER, _HAND_SIZES_AFTER, _ON_BOARD_AFTER = (
     k - _MONEY for k in (_LOANS, _PENALTIES, _HAND_SIZES, _ON_BOARD)
@@ -411,13 +416,13 @@ assert (_LOANS_AFTER, _PENALTIES_AFTER, _HAND_SIZES_AFTER, _ON_BOARD_AFTER) == (
 # item assignment does (one C cast), in one call instead of twenty
 _SEAT_NUMBERS = struct.Struct(f"={5 * NS}f")
 _SCALAR_NUMBERS = struct.Struct("=4f")  # the four ``scalars``
-_HAND_BLOCK = _zeros(_HAND, _KNOWN)
-_KNOWN_BLOCK = _zeros(_KNOWN, _PERSONALITY)
-_PERSONAS = _zeros(_PERSONALITY, _DISCARD)  # personality ... revealed_personalities
-_DISCARD_BLOCK = _zeros(_DISCARD, _IN_PLAY)
-_IN_PLAY_BLOCK = _zeros(_IN_PLAY, _EVENTS)
-_EVENTS_BLOCK = _zeros(_EVENTS, _SCALARS)
-_DECISION = _zeros(_SCALARS, OBS_SIZE)  # scalars ... my_turn_to_act
+_HAND_BLOCK = (_HAND, _KNOWN)
+_KNOWN_BLOCK = (_KNOWN, _PERSONALITY)
+_PERSONAS = (_PERSONALITY, _DISCARD)  # personality ... revealed_personalities
+_DISCARD_BLOCK = (_DISCARD, _IN_PLAY)
+_IN_PLAY_BLOCK = (_IN_PLAY, _EVENTS)
+_EVENTS_BLOCK = (_EVENTS, _SCALARS)
+_DECISION = (_SCALARS, OBS_SIZE)  # scalars ... my_turn_to_act
 _MARKERS = ((_GREN, 0.25), (_CIT, 1 / 3), (_TROUBLE, 1.0), (_RETIRED, 1.0))
 _NEVER: list = [None]  # equal to no list of the game
 
@@ -468,27 +473,36 @@ class Encoder:
 
     def __call__(self, g: Game, seat: int, *, reveal_personalities: bool = False) -> np.ndarray:
         """The observation vector of ``seat`` (equal to ``encode(g, seat, ...)``)."""
-        n = g.n
         c = self._seats.get(seat)
-        if c is None or c.n != n or c.reveal != reveal_personalities:
-            c = self._seats[seat] = _SeatCache(n, reveal_personalities)
-        x = c.x
-        m = memoryview(x)
-        rel = _REL[n][seat]
-        board = [g.agents, g.gren, g.cit, g.trouble, g.city_retired, g.building]
-        if board != c.board:
-            _update_board(m, c.board, board, seat, rel)
-        _update_turn_and_seats(m, c, g, seat, rel)
-        _update_cards(m, c, g, seat, rel)
-        if g.discard != c.discard:
-            c.discard = _update_pile(m, _DISCARD_BLOCK, g.discard, c.discard)
-        if g.events_done != c.events:
-            c.events = _update_pile(m, _EVENTS_BLOCK, g.events_done, c.events)
-        m[_IN_PLAY_BLOCK[0]] = _IN_PLAY_BLOCK[1]
-        _ones(m, _IN_PLAY, g.in_play)
-        m[_DECISION[0]] = _DECISION[1]
-        _decision(m, g, seat)
-        return x.copy()
+        if c is None or c.n != g.n or c.reveal != reveal_personalities:
+            c = self._seats[seat] = _SeatCache(g.n, reveal_personalities)
+        return _update(c, g, seat)
+
+
+def _update(c: _SeatCache, g: Game, seat: int) -> np.ndarray:
+    """Bring seat ``seat``'s cached observation ``c`` up to date with ``g``; return a copy.
+    (A module-level function, so that the compiled build reads the game's fields as C
+    struct members and calls the steps below directly.)"""
+    x = c.x
+    m = memoryview(x)
+    # the same view; the compiled build types it (``_build.C_LOCALS``), so that the steps
+    # handed ``v`` write their floats as C stores
+    v = m
+    rel = _REL[g.n][seat]
+    board = [g.agents, g.gren, g.cit, g.trouble, g.city_retired, g.building]
+    if board != c.board:
+        _update_board(v, c.board, board, seat, rel)
+    _update_turn_and_seats(m, c, g, seat, rel)
+    _update_cards(v, c, g, seat, rel)
+    if g.discard != c.discard:
+        c.discard = _update_pile(v, _DISCARD_BLOCK, g.discard, c.discard)
+    if g.events_done != c.events:
+        c.events = _update_pile(v, _EVENTS_BLOCK, g.events_done, c.events)
+    _clear(v, _IN_PLAY_BLOCK)
+    _ones(v, _IN_PLAY, g.in_play)
+    _clear(v, _DECISION)
+    _decision(m, g, seat)
+    return x.copy()
 
 
 def _update_turn_and_seats(
@@ -498,9 +512,15 @@ def _update_turn_and_seats(
     City Area cards and abilities only when they differ from the copies in ``c``, the per-seat
     numbers always (``seat_present`` and ``num_players`` never change for a cache)."""
     turn, gained, used = g.turn, g.city_gained, g.ability_used
-    areas = tuple(a for a, t in enumerate(gained) if t == turn) if turn in gained else ()
+    areas: tuple[int, ...] = ()
+    if turn in gained:  # a loop, not a generator: the compiled build then types ``g``
+        found = []
+        for a, t in enumerate(gained):
+            if t == turn:
+                found.append(a)
+        areas = tuple(found)
     if areas != c.this_turn[0] or used != c.this_turn[1]:
-        m[_THIS_TURN_BLOCK[0]] = _THIS_TURN_BLOCK[1]
+        _clear(m, _THIS_TURN_BLOCK)
         for a in areas:
             m[_GAINED + a] = 1.0
         if used:
@@ -555,18 +575,18 @@ def _update_cards(m: memoryview, c: _SeatCache, g: Game, seat: int, rel: tuple[i
     from the copies in ``c`` (updated here)."""
     hand = g.hands[seat]
     if hand != c.hand:
-        m[_HAND_BLOCK[0]] = _HAND_BLOCK[1]
+        _clear(m, _HAND_BLOCK)
         _ones(m, _HAND, hand)
         c.hand = hand[:]
     known = g.known[seat]  # immutable (engine.knowledge): equal if the same object
     if known is not c.known and known != c.known:
-        m[_KNOWN_BLOCK[0]] = _KNOWN_BLOCK[1]
+        _clear(m, _KNOWN_BLOCK)
         for r in range(1, len(rel)):
             _ones(m, _KNOWN + (r - 1) * NC, known[rel[r]])
         c.known = known
     personas = [g.persona, g.known_unused[seat]]
     if personas != c.personas:
-        m[_PERSONAS[0]] = _PERSONAS[1]
+        _clear(m, _PERSONAS)
         _personas(m, g, seat, rel, c.reveal)
         c.personas = [g.persona[:], personas[1][:]]
 
@@ -591,7 +611,7 @@ def _update_board(m: memoryview, old: list, new: list, seat: int, rel: tuple[int
             old[i] = counts[:]
     building = new[5]
     if building != old[5]:
-        m[_BUILDING_BLOCK[0]] = _BUILDING_BLOCK[1]
+        _clear(m, _BUILDING_BLOCK)
         n = len(rel)
         for a, b in enumerate(building):
             if b >= 0:
@@ -600,16 +620,16 @@ def _update_board(m: memoryview, old: list, new: list, seat: int, rel: tuple[int
 
 
 def _update_pile(
-    m: memoryview, block: tuple[slice, memoryview], items: list[int], old: list[int]
+    m: memoryview, block: tuple[int, int], items: list[int], old: list[int]
 ) -> list[int]:
     """Mark the cards of a pile (``items``, last written from ``old``): only the new ones if
     the pile just grew, else all of them from scratch. Returns the copy to keep."""
     k = len(old)
     if len(items) > k and items[:k] == old:
-        _ones(m, block[0].start, items[k:])
+        _ones(m, block[0], items[k:])
     else:
-        m[block[0]] = block[1]
-        _ones(m, block[0].start, items)
+        _clear(m, block)
+        _ones(m, block[0], items)
     return items[:]
 
 

@@ -54,6 +54,19 @@ for expansion in (None, "cthulhu"):
                 g.apply(choose(legal))
                 k += 1
             h.update(repr((g.outcome, g.returns(), list(g.log))).encode())
+# the env's observations as its incremental encoder keeps them (both rulesets), seat by seat
+import nanty_env
+for expansion in (None, "cthulhu"):
+    for n in (2, 4):
+        env = nanty_env.raw_env(num_players=n, expansion=expansion)
+        env.reset(seed=n)
+        choose = random.Random(n).choice
+        while env.agents:
+            obs, _, term, trunc, _ = env.last()
+            for agent in env.agents:
+                h.update(env.observe(agent)["observation"].tobytes())
+            h.update(env.state().tobytes())
+            env.step(None if term or trunc else choose(obs["action_mask"].nonzero()[0]))
 from agents.base import bot_rngs, play_game
 from agents.registry import make_bot
 from agents.rulesets import evaluator_class
@@ -185,6 +198,18 @@ def test_a_called_name_is_never_cimported_as_a_module() -> None:
     assert "from nanty_env.engine.scoring cimport net_worth_of as net_worth_of" in (
         _build.cimports("agents.evaluation", below)
     )
+
+
+def test_the_encoder_writes_through_a_typed_vector() -> None:
+    """The observation encoder's incremental steps take its float32 vector as a typed
+    memoryview (an item written is a C store) and clear blocks from a typed zero vector."""
+    from nanty_env import _build
+
+    lines = _build.declared("nanty_env.encoding.observation")
+    assert "cpdef _ones(float[::1] m, Py_ssize_t off, items)" in lines
+    assert any(x.startswith("cpdef _update_board(float[::1] m,") for x in lines)
+    text = _build.state_declarations("nanty_env.encoding.observation")
+    assert text is not None and "cdef float[::1] _ZEROS" in text
 
 
 def test_the_evaluation_reads_a_typed_game_state() -> None:
