@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 
 from harness import (
+    PURE,
     Measured,
     PureBuild,
     Summary,
@@ -33,7 +34,6 @@ from agents.registry import make_bot
 from nanty_env.engine import GameConfig
 
 DEFAULT_OPPONENT = {"random": "random", "heuristic": "random"}
-PURE = " (pure)"  # suffix of the cases that the pure-Python build runs beside the compiled one
 
 
 def case(spec: str, n: int, other: str, games: int, seed: int, per_decision: list[float]):

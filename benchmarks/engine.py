@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from harness import (
+    PURE,
     Measured,
     PureBuild,
     Rounds,
@@ -57,7 +58,6 @@ PEERS = {  # label: OpenSpiel game string
 }
 CLONE_STATES = 200  # states per game copied in the clone timing
 TARGET_COMPILED_RATIO = 3.0  # compiled over pure, decisions per CPU-second at 4 players
-PURE = " (pure)"  # suffix of the cases that the pure-Python engine runs beside the compiled one
 
 
 def nanty_player(n: int, log: bool, seed: int, expansion: str | None = None) -> Callable[[], int]:

@@ -45,8 +45,8 @@ from typing import NamedTuple
 
 import numpy as np
 from harness import (
+    PURE,
     Measured,
-    PureBuild,
     Rounds,
     add_arguments,
     busy_process,
@@ -54,6 +54,7 @@ from harness import (
     footer,
     header,
     interleave,
+    interleave_beside_pure,
     rate_columns,
     table,
     write_json,
@@ -65,7 +66,6 @@ from nanty_env.vector.batch import EnvMaker, GameBatch, process_context
 
 PEERS = ("connect_four_v3", "texas_holdem_v4")
 LEVELS = ("raw_env", "env()")
-PURE = " (pure)"  # suffix of the cases that the pure-Python engine runs beside the compiled one
 PURE_PLAYERS = 4  # the AEC cases the pure engine runs beside the compiled build
 
 
@@ -106,13 +106,15 @@ def aec_makers() -> dict[str, Callable]:
     return makers
 
 
+PURE_AEC = tuple(f"nanty {PURE_PLAYERS}p {level}" for level in LEVELS)
+
+
 def pure_aec_cases(seconds: float) -> dict[str, Callable[[], Measured]]:
     """The AEC cases that the pure-Python engine runs beside the compiled one (in a child
     process, ``harness.PureBuild``): nanty at ``PURE_PLAYERS`` players, both levels."""
     makers = aec_makers()
     return {
-        name: lambda make=makers[name]: aec_steps_per_second(make, seconds)
-        for name in (f"nanty {PURE_PLAYERS}p {level}" for level in LEVELS)
+        name: lambda make=makers[name]: aec_steps_per_second(make, seconds) for name in PURE_AEC
     }
 
 
@@ -138,16 +140,11 @@ def aec_section(seconds: float, rounds: int, pure: bool = True) -> Rounds:
         name: lambda make=make: aec_steps_per_second(make, seconds)
         for name, make in aec_makers().items()
     }
-    child = None
-    if pure and engine_build() != "pure Python":
-        child = PureBuild(pure_aec_cases, seconds)
-        for name in pure_aec_cases(0.0):
-            cases[name + PURE] = child.case(name)
-    result = interleave(cases, rounds)
-    if child is not None:
-        child.close()
+    result = interleave_beside_pure(
+        cases, rounds, PURE_AEC if pure else (), pure_aec_cases, seconds
+    )
     rows = []
-    for name in cases:
+    for name in result.values:
         level = "raw_env" if name.removesuffix(PURE).endswith("raw_env") else "env()"
         mine = name.startswith("nanty")
         c4, holdem = (rate_columns(result, name, f"{p} {level}" if mine else None) for p in PEERS)
@@ -244,19 +241,15 @@ def vector_section(
         for n in sizes
         for name in names
     }
-    child = None
-    if pure and engine_build() != "pure Python":
-        child = PureBuild(pure_vector_cases, sizes, seconds)
-        for name in pure_vector_cases(sizes, 0.0):
-            cases[name + PURE] = child.case(name)
-    result = interleave(cases, rounds)
-    if child is not None:
-        child.close()
+    pure_names = [f"{n} games, 1 process" for n in sizes] if pure else []
+    result = interleave_beside_pure(cases, rounds, pure_names, pure_vector_cases, sizes, seconds)
     rows = []
     for n in sizes:
         one = f"{n} games, 1 process"
-        for name in [*names, *(["1 process" + PURE] if child is not None else [])]:
+        for name in [*names, "1 process" + PURE]:
             key = f"{n} games, {name}"
+            if key not in result.values:
+                continue  # no pure row (the pure build, or --no-pure)
             ratio = "" if key == one else result.ratio(key, one).format(2)
             rows.append([key, result.summary(key).format(), ratio])
     print(f"\nvectorised single-learner env, 4 players, learner steps/s ({label})")

@@ -246,6 +246,9 @@ def _serve_cases(
         conn.send(tuple(result) if isinstance(result, tuple) else float(result))  # type: ignore[attr-defined]
 
 
+PURE = " (pure)"  # suffix of the cases that the pure-Python engine runs beside the compiled one
+
+
 class PureBuild:
     """Cases that run in a child process on the pure-Python engine (``NANTY_PURE=1``), so that
     a benchmark run on the compiled build times the reference beside it in the same rounds.
@@ -280,6 +283,25 @@ class PureBuild:
     def close(self) -> None:
         self._conn.send(None)
         self._proc.join(10)
+
+
+def interleave_beside_pure(
+    cases: Mapping[str, Callable[[], float | Measured]],
+    rounds: int,
+    pure_names: Sequence[str],
+    factory: Callable[..., Mapping[str, Callable[[], Measured | float]]],
+    *args: object,
+) -> Rounds:
+    """:func:`interleave` of ``cases``; on the compiled build, with the cases ``pure_names`` of
+    ``factory(*args)`` run beside them on the pure engine (a :class:`PureBuild`), named with
+    the suffix :data:`PURE`. On the pure build, or with no ``pure_names``, just ``cases``."""
+    if not pure_names or engine_build() == "pure Python":
+        return interleave(cases, rounds)
+    child = PureBuild(factory, *args)
+    try:
+        return interleave({**cases, **{n + PURE: child.case(n) for n in pure_names}}, rounds)
+    finally:
+        child.close()
 
 
 def footer(rounds: Rounds) -> None:
