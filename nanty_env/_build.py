@@ -104,10 +104,19 @@ C_LOCALS: dict[str, dict[str, str]] = {
         ("seat", "a", "owner", "mine", "rival", "q", "theirs"), INDEX
     ),
     "nanty_env.engine.flow.with_interrupt_extras": {"p": INDEX, "c": INDEX},
-    "nanty_env.engine.flow.card_options": {"c": INDEX, "p": INDEX, "i": INDEX, "targets": "list"},
+    "nanty_env.engine.flow.card_options": {
+        **{"c": INDEX, "p": INDEX, "i": INDEX, "targets": "list"},
+        **{"rules": "Ruleset", "symbol": "Symbol"},
+    },
     "nanty_env.engine.flow.with_sorted": {"out": "list"},
-    "nanty_env.engine.flow.card_act": {"c": INDEX, "p": INDEX},
-    "nanty_env.engine.flow.turn_options": {"s": INDEX},
+    "nanty_env.engine.flow.card_act": {
+        **{"c": INDEX, "p": INDEX},
+        **{"rules": "Ruleset", "symbol": "Symbol"},
+    },
+    "nanty_env.engine.flow.turn_options": {"s": INDEX, "rules": "Ruleset"},
+    "nanty_env.engine.flow.extras": {"rules": "Ruleset"},
+    "nanty_env.engine.flow.is_extra_action": {"rules": "Ruleset"},
+    "nanty_env.engine.flow.handle_extra": {"rules": "Ruleset"},
     "nanty_env.engine.flow.main_options": {"p": INDEX},
     "nanty_env.engine.flow.two_options": {"p": INDEX},
     "nanty_env.engine.abilities._possible": {"p": INDEX, "a": INDEX},
@@ -149,6 +158,17 @@ C_LOCALS: dict[str, dict[str, str]] = {
     "nanty_env.encoding.observation._ones": {"m": VECTOR, "off": INDEX, "i": INDEX},
     "nanty_env.encoding.observation._clear": {"m": VECTOR, "start": INDEX, "stop": INDEX},
 }
+# Frozen dataclasses that the compiled build makes extension types (module -> class names): their
+# fields, taken from the class's own annotations, become C struct members (``cdef readonly``; a
+# ``tuple[...]`` one typed ``tuple``), so that code holding one in a typed local (C_LOCALS, by the
+# class's name) reads a field without a lookup. Cython compiles the ``dataclass`` decorator
+# itself for such a class, which takes neither ``slots`` nor ``kw_only``.
+C_CLASSES: dict[str, tuple[str, ...]] = {
+    "nanty_env.engine.ruleset": ("Symbol", "Ruleset"),
+}
+# C_LOCALS' names of those classes -> the module that declares each
+EXTENSION_TYPES = {c: module for module, classes in C_CLASSES.items() for c in classes}
+
 # C-typed module globals, in the compiled build only (module -> name -> C type): read by the
 # module's own functions as C values (Python code elsewhere no longer sees them)
 C_GLOBALS: dict[str, dict[str, str]] = {
@@ -173,6 +193,44 @@ def _c_type(annotation: ast.expr | None) -> str:
     if name in STATE_TYPES:
         return "GameState "
     return "dict " if name in FRAME_TYPES else ""
+
+
+def class_declarations(name: str) -> list[str]:
+    """The ``cdef class`` lines of module ``name``'s classes listed in :data:`C_CLASSES`."""
+    wanted = C_CLASSES.get(name, ())
+    tree = ast.parse(module_path(name).read_text())
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    lines = []
+    for cls_name in wanted:
+        cls = classes.get(cls_name)
+        if cls is None:
+            raise ValueError(f"C_CLASSES: {name} has no class {cls_name}")
+        keywords = {
+            k.arg for d in cls.decorator_list if isinstance(d, ast.Call) for k in d.keywords
+        }
+        if keywords & {"slots", "kw_only"}:
+            raise ValueError(f"C_CLASSES: {name}.{cls_name}'s dataclass takes slots or kw_only")
+        lines.append(f"cdef class {cls_name}:")
+        for node in cls.body:
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                annotation = ast.unparse(node.annotation)
+                if annotation.startswith("ClassVar"):
+                    continue
+                c_type = "tuple" if annotation.split("[")[0] == "tuple" else "object"
+                lines.append(f"    cdef readonly {c_type} {node.target.id}")
+    return lines
+
+
+def _extension_cimports(name: str) -> list[str]:
+    """The ``cimport`` lines of the extension types that module ``name``'s C_LOCALS name."""
+    used = {
+        t
+        for key, types in C_LOCALS.items()
+        if key.rpartition(".")[0] == name
+        for t in types.values()
+        if t in EXTENSION_TYPES
+    }
+    return [f"from {EXTENSION_TYPES[t]} cimport {t}" for t in sorted(used)]
 
 
 @cache
@@ -289,8 +347,9 @@ def state_declarations(name: str, below_state: frozenset[str] | None = None) -> 
     below = frozenset(state_imports()) if below_state is None else below_state
     typed = name not in below
     lines = declared(name, typed)
-    imported = cimports(name, below)
-    if not lines and not imported:
+    imported = cimports(name, below) + _extension_cimports(name)
+    classes = class_declarations(name)
+    if not lines and not imported and not classes:
         return None
     text = GENERATED.format(module_path(name).relative_to(ROOT))
     if any(line.startswith("@cython.") for line in lines):
@@ -299,6 +358,8 @@ def state_declarations(name: str, below_state: frozenset[str] | None = None) -> 
         text += f"from {STATE_PXD} cimport GameState\n"
     if imported:
         text += "\n" + "\n".join(imported) + "\n"
+    if classes:
+        text += "\n\n" + "\n".join(classes) + "\n"
     if name in C_GLOBALS:
         text += "\n" + "".join(f"cdef {t} {v}\n" for v, t in sorted(C_GLOBALS[name].items()))
     if lines:

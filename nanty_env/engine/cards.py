@@ -97,7 +97,7 @@ def play_watson(g: GameState, p: int, c: int) -> None:
 def refill(g: GameState, p: int) -> bool:
     """Draw back up to the ruleset's hand size (penalty cards count); False when the draw
     pile is too short."""
-    need = g.ruleset.hand_size - len(g.hands[p]) - len(g.penalties[p])
+    need = g.rules.hand_size - len(g.hands[p]) - len(g.penalties[p])
     if need <= 0:
         return True
     if len(g.deck) < need:

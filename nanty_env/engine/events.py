@@ -35,12 +35,12 @@ def draw_event(g: GameState, p: int) -> None:
     happens at most once; where the ruleset's ``events_cycle``, it goes to the bottom of the
     deck instead."""
     *rest, e = g.event_deck
-    cycle = g.ruleset.events_cycle
+    cycle = g.rules.events_cycle
     g.event_deck = (e, *rest) if cycle else tuple(rest)
     g.events_done = (*g.events_done, e)
     ev = g.t.data.events[e]
     g.say(f"{'event' if cycle else 'random event'}: {ev.name(g.cfg.theme)}")
-    g.ruleset.event_effects[ev.effect](g, p)
+    g.rules.event_effects[ev.effect](g, p)
 
 
 def _rolls(g: GameState, k: int, *, distinct: bool = False) -> list[int]:

@@ -46,7 +46,8 @@ def extras(g: GameState, p: int) -> list[int]:
     """Actions open at every top-level decision of your own turn: the ruleset's abilities,
     discarding interrupt cards, and Doctor John H. Watson once a card has been played
     (unsorted: callers sort what they build)."""
-    return with_interrupt_extras(g, p, g.ruleset.ability_actions(g, p))
+    rules = g.rules
+    return with_interrupt_extras(g, p, rules.ability_actions(g, p))
 
 
 def with_interrupt_extras(g: GameState, p: int, out: list[int]) -> list[int]:
@@ -75,7 +76,8 @@ def use_city_ability(g: GameState, p: int, a: int) -> None:
 def is_extra_action(g: GameState, a: int) -> bool:
     """The ruleset's abilities, interrupt discards and interrupt plays are never symbol
     targets."""
-    if g.ruleset.is_ability(a) or DISCARD_CARD <= a < SELECT_CARD:
+    rules = g.rules
+    if rules.is_ability(a) or DISCARD_CARD <= a < SELECT_CARD:
         return True
     return PLAY_CARD <= a < DISCARD_CARD and g.t.is_interrupt[a - PLAY_CARD]
 
@@ -83,7 +85,7 @@ def is_extra_action(g: GameState, a: int) -> bool:
 def handle_extra(g: GameState, p: int, action: int) -> bool:
     """Apply an extra action (the ruleset's ``use_ability`` for its abilities); False when
     ``action`` is not one."""
-    rules = g.ruleset
+    rules = g.rules
     if rules.is_ability(action):
         rules.use_ability(g, p, action)
         return True
@@ -116,7 +118,7 @@ def turn_options(g: GameState, f: Frame) -> list[int] | None:
     if s == 0:
         g.ability_used = 0
         g.played = []
-        rules = g.ruleset
+        rules = g.rules
         rules.start_turn(g)
         f["p"] = g.active
         if rules.start_of_turn_win(g, g.active):
@@ -126,7 +128,7 @@ def turn_options(g: GameState, f: Frame) -> list[int] | None:
     elif s == 1:
         f["s"] = 2
         push(g, {"k": "end", "p": g.active})
-    elif s == 2 and not g.ruleset.refill(g, f):
+    elif s == 2 and not g.rules.refill(g, f):
         return None
     else:
         g.active = (g.active + 1) % g.n
@@ -234,7 +236,7 @@ def card_options(g: GameState, f: Frame) -> list[int] | None:
         g.stack.pop()
         finish_card(g, c)
         return None
-    rules = g.ruleset
+    rules = g.rules
     symbol = rules.symbols[syms[i]]
     targets = symbol.options(g, p, c)  # a new sorted list, without PASS (0)
     usable = rules.ability_actions(g, p)
@@ -260,7 +262,9 @@ def card_act(g: GameState, f: Frame, a: int) -> None:
         return
     sym = g.t.symbols[c][f["i"]]
     f["i"] += 1
-    g.ruleset.symbols[sym].do(g, p, c, a)
+    rules = g.rules
+    symbol = rules.symbols[sym]
+    symbol.do(g, p, c, a)
 
 
 @handler("card", "resolve the next symbol of the card in play (or skip it)")

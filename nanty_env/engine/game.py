@@ -67,6 +67,7 @@ class Game(GameState):
         if cls is Game and cfg.expansion is not None:
             return game_class(cfg.expansion).new(cfg, seed)
         g = cls.__new__(cls)
+        g.bind_rules()
         gen = np.random.default_rng(seed)
         g.deal(cfg, gen)  # shuffles with numpy's generator ...
         g.rng = GameRng.from_generator(gen)  # ... whose stream the game's own carries on
@@ -150,6 +151,7 @@ class Game(GameState):
             cls._check_schema_extra(d)
         cfg = GameConfig.from_dict(d["config"])
         g = cls.__new__(cls)
+        g.bind_rules()
         g.cfg = cfg
         g.t = tables_for(cfg)
         g._load(d, validate)

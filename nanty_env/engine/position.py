@@ -204,7 +204,7 @@ def finish_position(
         g.event_deck = tuple(event(x, t) for x in reversed(events))
         g.events_done = (
             ()
-            if g.ruleset.events_cycle
+            if g.rules.events_cycle
             else tuple(e for e in range(len(t.data.events)) if e not in g.event_deck)
         )
     return start_position(g, active, turn, rolls)

@@ -1,8 +1,8 @@
 """Rulesets: what one variant of the game changes in the one engine.
 
 The engine's frames are registered once (``flow``, ``reactions``, ``effects`` ...); where
-rulesets differ, a handler asks the game's ruleset (``g.ruleset``, a class attribute of the
-ruleset's game class) instead of naming one: the symbols a card may show, the extra actions
+rulesets differ, a handler asks the game's ruleset (``g.rules``: its game class's ``ruleset``
+class attribute, bound into each game) instead of naming one: the symbols a card may show, the extra actions
 of a turn, the turn's first and last steps, how the game ends, the hand size, the tables, how
 a game is sampled from a view. The base game is one :class:`Ruleset`; an expansion or a house
 variant is another, written as :meth:`Ruleset.derive` of its parent: the list of what it
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from nanty_env.engine.tables import Tables
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: the compiled build makes it an extension type (_build)
 class Symbol:
     """One symbol a played card may show: its targets and what choosing one does.
 
@@ -50,7 +50,7 @@ def _nothing(g: GameState) -> None:
     """A hook that changes nothing."""
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False)  # an extension type in the compiled build (_build)
 class Ruleset:
     """The hooks and data by which one ruleset differs from the engine's skeleton.
 

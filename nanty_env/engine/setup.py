@@ -84,7 +84,7 @@ def deal_decks(g: GameState, rng: np.random.Generator, *, top_first: bool) -> No
         rng.shuffle(deck)
     g.removed = tuple(sorted(removed))
     g.deck = bottom + top  # the top of the draw pile is the end of the list
-    size = g.ruleset.hand_size
+    size = g.rules.hand_size
     g.hands = [[g.deck.pop() for _ in range(size)] for _ in range(g.n)]
 
 

@@ -7,6 +7,7 @@
 cimport cython
 
 from nanty_env.engine.rng cimport Pcg64Stream
+from nanty_env.engine.ruleset cimport Ruleset
 
 
 # auto_pickle off: GameState.__getstate__ saves the fields of every subclass too
@@ -17,6 +18,9 @@ cdef class GameState:
     cdef public object known, known_unused, loans, log, n, outcome, penalties, persona
     cdef public object persona_pool, removed, rng, t, turn, _dice, _legal
     cdef public list deck, discard, hands, in_play, money, on_board, played, stack, trouble
+    # the game class's ruleset and frame handlers, bound into each game (``bind_rules``)
+    cdef public Ruleset rules
+    cdef public dict _frame_options, _frame_act
 
     @cython.locals(g=GameState, cls=type, stream=Pcg64Stream, hands=list, h=list, stack=list, f=dict)
     cpdef clone(self)

@@ -21,6 +21,7 @@ from nanty_env.engine.errors import EngineError, IllegalActionError
 from nanty_env.engine.game_log import GameLog
 from nanty_env.engine.outcome import Outcome
 from nanty_env.engine.rng import GameRng, copy_rng
+from nanty_env.engine.ruleset import Ruleset
 from nanty_env.engine.tables import Tables
 
 Frame = dict[str, Any]
@@ -100,6 +101,13 @@ STATE_SLOTS = (
 )
 
 
+# The game class's ruleset and frame handlers (``ruleset``, ``_options``, ``_act``: class
+# attributes, see below) copied into every game by ``bind_rules``: fields, so that the compiled
+# build's rules and frame loop read them from the state's C struct instead of looking them up on
+# the class. Not saved (``__getstate__``): a loaded game binds its class's.
+BOUND_SLOTS = ("rules", "_frame_options", "_frame_act")
+
+
 class FixedRolls:
     """Die rolls fixed in advance (``Game.fix_rolls``): the next rolls come out as ``rolls``
     (area indices), in order, without drawing from the generator; after the last one the
@@ -123,7 +131,7 @@ class GameState:
     state overrides.
     """
 
-    __slots__ = (*STATE_SLOTS, "_dice", "_legal")
+    __slots__ = (*STATE_SLOTS, *BOUND_SLOTS, "_dice", "_legal")
 
     cfg: GameConfig
     t: Tables  # the ruleset's lookup tables
@@ -158,6 +166,9 @@ class GameState:
     known: tuple[Rows, ...]  # immutable: see engine.knowledge
     known_unused: Rows
     stack: list[Frame]
+    rules: Ruleset  # the game class's ``ruleset`` (bound by ``bind_rules``)
+    _frame_options: dict[str, Options]  # the game class's ``_options`` (likewise)
+    _frame_act: dict[str, Act]  # and ``_act``
     outcome: Outcome | None
     rng: Any  # the game's generator (see ``nanty_env.engine.rng``)
     log: GameLog
@@ -230,7 +241,7 @@ class GameState:
                 f"player {self.current_player} in decision {self.decision!r}"
             )
         f = self.stack[-1]
-        self._act[f["k"]](self, f, action)
+        self._frame_act[f["k"]](self, f, action)
         self._advance()
 
     # ------------------------------------------------------------------ copies
@@ -245,6 +256,9 @@ class GameState:
         g = cls.__new__(cls)
         g.t = self.t
         g.cfg = self.cfg
+        g.rules = self.rules
+        g._frame_options = self._frame_options
+        g._frame_act = self._frame_act
         g.n = self.n
         g.active = self.active
         g.turn = self.turn
@@ -300,18 +314,35 @@ class GameState:
         g.stack = stack
         return g
 
+    def bind_rules(self) -> None:
+        """Copy the game class's ruleset and frame handlers into this game (``BOUND_SLOTS``):
+        every new, loaded or unpickled game does so (a copy takes its original's)."""
+        cls = type(self)
+        self.rules = cls.ruleset
+        self._frame_options = cls._options
+        self._frame_act = cls._act
+
     def __getstate__(self) -> tuple[None, dict[str, Any]]:
-        """What pickling saves: every field that is set, in the format of a slotted class's
-        default (spelled out so that the compiled build, whose ``GameState`` is an extension
-        type, pickles every ruleset's fields alike)."""
+        """What pickling saves: every field that is set (but the class's ruleset and handlers,
+        which ``__setstate__`` binds again), in the format of a slotted class's default
+        (spelled out so that the compiled build, whose ``GameState`` is an extension type,
+        pickles every ruleset's fields alike)."""
         state = {}
         for cls in type(self).__mro__:
             for name in cls.__dict__.get("__slots__", ()):
+                if name in BOUND_SLOTS:
+                    continue
                 try:
                     state[name] = getattr(self, name)
                 except AttributeError:
                     continue
         return None, state
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        """Unpickling: the saved fields, then the class's ruleset and handlers."""
+        for name, value in state[1].items():
+            setattr(self, name, value)
+        self.bind_rules()
 
     # ------------------------------------------------------------------ what rules call
     def say(self, text: str) -> None:
@@ -345,7 +376,7 @@ class GameState:
     def _advance(self) -> None:
         """Run automatic frames until a decision is pending or the game is over."""
         stack = self.stack
-        options = self._options
+        options = self._frame_options
         for _ in range(100_000):
             if self.outcome is not None:
                 self._legal = None
@@ -363,4 +394,4 @@ class GameState:
         raise EngineError("automatic frames did not settle")
 
 
-__all__ = ["Act", "FixedRolls", "Frame", "GameState", "Options"]
+__all__ = ["BOUND_SLOTS", "Act", "FixedRolls", "Frame", "GameState", "Options"]

@@ -39,7 +39,7 @@ def start_effect(g: GameState, p: int, c: int) -> None:
     """Carry out the scroll of card ``c`` for player ``p`` (the ruleset's effect table)."""
     card = g.t.data.cards[c]
     if card.effect:
-        g.ruleset.effects[card.effect](g, p, c, card.params)
+        g.rules.effects[card.effect](g, p, c, card.params)
 
 
 # ---------------------------------------------------------------------- shared by every ruleset
@@ -58,11 +58,11 @@ def another_options(g: GameState, p: int, c: int) -> list[int]:
 
 
 def building_options(g: GameState, p: int, c: int) -> list[int]:
-    return [AREA + a for a in g.ruleset.buildable_areas(g, p, 1.0)]
+    return [AREA + a for a in g.rules.buildable_areas(g, p, 1.0)]
 
 
 def build(g: GameState, p: int, c: int, a: int) -> None:
-    g.ruleset.build(g, p, a - AREA, 1.0)
+    g.rules.build(g, p, a - AREA, 1.0)
 
 
 def play_another(g: GameState, p: int, c: int, a: int) -> None:

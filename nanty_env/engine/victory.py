@@ -69,7 +69,7 @@ def _riot_losers(g: GameState) -> set[int]:
 
 def all_points(g: GameState) -> tuple[int, ...]:
     """Every seat's points by the ruleset's scoring (``Ruleset.points``)."""
-    points = g.ruleset.points
+    points = g.rules.points
     return tuple(points(g, s) for s in range(g.n))
 
 
@@ -85,7 +85,7 @@ def score_outcome(
     top = max(pts[s] for s in eligible)
     tied = [s for s in eligible if pts[s] == top]
     if len(tied) > 1:
-        tie_break = g.ruleset.tie_break
+        tie_break = g.rules.tie_break
         best = max(tie_break(g, s) for s in tied)
         tied = [s for s in tied if tie_break(g, s) == best]
     return Outcome(tuple(tied), reason, pts)

@@ -211,6 +211,22 @@ def test_clones_pickle_deep_copy_and_cross_processes() -> None:
         assert pool.apply_async(_legal_of, (g.clone(),)).get(timeout=60) == g.legal_actions()
 
 
+def test_every_copy_of_a_game_binds_its_class_ruleset_and_handlers() -> None:
+    """The ruleset and frame handlers a game's rules read from its own fields (``rules``,
+    ``bind_rules``) are its class's, in a new, loaded, cloned, pickled or copied game alike,
+    and are never saved with it."""
+    for expansion in (None, "cthulhu"):
+        g = Game.new(GameConfig(expansion=expansion), 3)
+        cls = type(g)
+        loaded = Game.from_dict(g.to_dict())
+        for copied in (g, loaded, g.clone(), pickle.loads(pickle.dumps(g)), copy.deepcopy(g)):
+            assert type(copied) is cls
+            assert copied.rules is cls.ruleset
+            assert copied._frame_options is cls._options
+            assert copied._frame_act is cls._act
+        assert not {"rules", "_frame_options", "_frame_act"} & set(g.__getstate__()[1])
+
+
 def test_a_pickled_game_refers_to_the_base_tables_instead_of_copying_them() -> None:
     g = mid_game(4, 11)
     assert pickle.loads(pickle.dumps(g)).t is g.t  # the process's one copy

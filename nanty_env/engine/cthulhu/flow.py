@@ -25,7 +25,7 @@ def refill_step(g: CthulhuState, f: Frame) -> bool:
     """Refill one card at a time (the ``refill`` frame); the game ends first when the pile and
     the face-up cards together are too few. Always False: the turn passes on in step 3."""
     p = g.active
-    need = g.ruleset.hand_size - len(g.hands[p]) - len(g.penalties[p])
+    need = g.rules.hand_size - len(g.hands[p]) - len(g.penalties[p])
     if need > 0 and cards_left(g) < need:
         end_by_deck(g)
         return False

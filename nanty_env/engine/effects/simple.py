@@ -90,7 +90,7 @@ class RefillTo:
     def options(g: GameState, f: Frame) -> list[int] | None:
         pop(g)
         p = f["p"]
-        need = f.get("to", g.ruleset.hand_size) - len(g.hands[p]) - len(g.penalties[p])
+        need = f.get("to", g.rules.hand_size) - len(g.hands[p]) - len(g.penalties[p])
         if need > 0:
             draw_cards(g, p, need)
         return None
@@ -207,13 +207,13 @@ def build_at_half_cost(g: GameState, p: int, c: int, params: Params) -> None:
 class HalfBuild:
     @staticmethod
     def options(g: GameState, f: Frame) -> list[int] | None:
-        return pass_or_pop(g, [A.AREA + a for a in g.ruleset.buildable_areas(g, f["p"], 0.5)])
+        return pass_or_pop(g, [A.AREA + a for a in g.rules.buildable_areas(g, f["p"], 0.5)])
 
     @staticmethod
     def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         if a != A.PASS:
-            g.ruleset.build(g, f["p"], a - A.AREA, 0.5)
+            g.rules.build(g, f["p"], a - A.AREA, 0.5)
 
 
 @effect("play_two_cards")
