@@ -127,8 +127,9 @@ class GameState:
     """The fields of a game (see ``docs/engine.md``, State schema) and the frame loop.
 
     ``ruleset`` and its frame handlers ``_options`` / ``_act`` are set on the game class of
-    each ruleset (``ruleset.register_ruleset``); the other class attributes are the base game's defaults that an expansion's
-    state overrides.
+    each ruleset (``ruleset.register_ruleset``) and bound into each game (``bind_rules``:
+    ``rules``, ``_frame_options``, ``_frame_act``, what the rules read); the other class
+    attributes are the base game's defaults that an expansion's state overrides.
     """
 
     __slots__ = (*STATE_SLOTS, *BOUND_SLOTS, "_dice", "_legal")
@@ -178,7 +179,7 @@ class GameState:
     # ``ruleset`` (what the frames ask where rulesets differ) and its handlers ``_options`` and
     # ``_act``: class attributes of each ruleset's game class (``Game``), not annotated here, as
     # the compiled build makes this class an extension type (``state.pxd``) whose annotated
-    # names are its C fields
+    # names are its C fields (the game's own copies above, ``rules`` ..., are such fields)
     has_elders: ClassVar[bool] = False  # the expansion's Elder Ones (minions that are no agents)
     eo: ClassVar[tuple[int, ...]] = (0,) * NUM_AREAS  # Elder Ones per area (none in the base game)
     num_actions: ClassVar[int] = A.NUM_ACTIONS  # size of this ruleset's action space
