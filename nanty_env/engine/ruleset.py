@@ -2,9 +2,9 @@
 
 The engine's frames are registered once (``flow``, ``reactions``, ``effects`` ...); where
 rulesets differ, a handler asks the game's ruleset (``g.rules``: its game class's ``ruleset``
-class attribute, bound into each game) instead of naming one: the symbols a card may show, the extra actions
-of a turn, the turn's first and last steps, how the game ends, the hand size, the tables, how
-a game is sampled from a view. The base game is one :class:`Ruleset`; an expansion or a house
+class attribute, bound into each game) instead of naming one: the symbols a card may show, the
+extra actions of a turn, the turn's first and last steps, how the game ends, the hand size, the
+tables, how a game is sampled from a view. The base game is one :class:`Ruleset`; an expansion or a house
 variant is another, written as :meth:`Ruleset.derive` of its parent: the list of what it
 changes. ``docs/rulesets.md`` shows how to write one.
 
