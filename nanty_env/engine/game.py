@@ -66,8 +66,7 @@ class Game(GameState):
         cfg = config or GameConfig()
         if cls is Game and cfg.expansion is not None:
             return game_class(cfg.expansion).new(cfg, seed)
-        g = cls.__new__(cls)
-        g.bind_rules()
+        g = cls.blank()
         gen = np.random.default_rng(seed)
         g.deal(cfg, gen)  # shuffles with numpy's generator ...
         g.rng = GameRng.from_generator(gen)  # ... whose stream the game's own carries on
@@ -150,8 +149,7 @@ class Game(GameState):
             )
             cls._check_schema_extra(d)
         cfg = GameConfig.from_dict(d["config"])
-        g = cls.__new__(cls)
-        g.bind_rules()
+        g = cls.blank()
         g.cfg = cfg
         g.t = tables_for(cfg)
         g._load(d, validate)

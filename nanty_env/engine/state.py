@@ -315,9 +315,17 @@ class GameState:
         g.stack = stack
         return g
 
+    @classmethod
+    def blank(cls) -> Self:
+        """An empty game of this class with its class's ruleset and handlers bound: where a
+        new or loaded game starts (``Game.new``, ``Game.from_dict``)."""
+        g = cls.__new__(cls)
+        g.bind_rules()
+        return g
+
     def bind_rules(self) -> None:
         """Copy the game class's ruleset and frame handlers into this game (``BOUND_SLOTS``):
-        every new, loaded or unpickled game does so (a copy takes its original's)."""
+        every blank or unpickled game does so (a copy takes its original's)."""
         cls = type(self)
         self.rules = cls.ruleset
         self._frame_options = cls._options
