@@ -101,8 +101,13 @@ C_LOCALS: dict[str, dict[str, str]] = {
     "nanty_env.engine.board.has_building": {"seat": INDEX, "owner": INDEX},
     "nanty_env.engine.board.buildable_areas": {"p": INDEX, "a": INDEX},
     "nanty_env.engine.scoring.control_margins": dict.fromkeys(
-        ("seat", "a", "owner", "mine", "rival", "q", "theirs"), INDEX
+        ("seat", "n", "a", "owner", "mine", "rival", "q", "theirs"), INDEX
     ),
+    "nanty_env.engine.scoring.occupied_areas": dict.fromkeys(("seat", "a", "count"), INDEX),
+    "nanty_env.engine.scoring.building_value": dict.fromkeys(("seat", "a", "value"), INDEX),
+    "nanty_env.engine.scoring.board_points": dict.fromkeys(("seat", "a", "pts"), INDEX),
+    "nanty_env.engine.board.own_buildings": dict.fromkeys(("seat", "owner", "count"), INDEX),
+    "nanty_env.engine.board.buildings_on_board": dict.fromkeys(("owner", "count"), INDEX),
     "nanty_env.engine.flow.with_interrupt_extras": {"p": INDEX, "c": INDEX},
     "nanty_env.engine.flow.card_options": {
         **dict.fromkeys(("c", "p", "i"), INDEX),

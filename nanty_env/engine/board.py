@@ -85,7 +85,7 @@ def placement_areas(g: GameState, seat: int) -> list[int]:
             ok |= near[a]
     if g.on_board[seat] == 0 and not ok:
         return list(AREAS)
-    for a in AREAS:
+    for a in range(NUM_AREAS):
         if row[a]:
             ok |= near[a]
     return [a for a in AREAS if ok >> a & 1]
@@ -125,11 +125,19 @@ def buildings_of(g: GameState, seat: int) -> list[int]:
 
 
 def own_buildings(g: GameState, seat: int) -> int:
-    return sum(1 for b in g.building if b == seat)
+    count = 0
+    for owner in g.building:  # a loop, not a generator: compiled, a C loop
+        if owner == seat:
+            count += 1
+    return count
 
 
 def buildings_on_board(g: GameState) -> int:
-    return sum(1 for b in g.building if b >= 0)
+    count = 0
+    for owner in g.building:
+        if owner >= 0:
+            count += 1
+    return count
 
 
 def city_card_owner(g: GameState, area: int) -> int:
@@ -204,7 +212,7 @@ def assassination_targets(
     n = g.n
     if grenadiers is None:
         grenadiers = not g.has_elders
-    for a in AREAS:
+    for a in range(NUM_AREAS):
         if need_trouble and not g.trouble[a]:
             continue
         for q in range(n):

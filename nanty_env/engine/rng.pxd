@@ -12,7 +12,7 @@ cimport cython
 cdef class Pcg64Stream:
     cdef public object _has32, _inc, _state, _u32
 
-    @cython.locals(g=Pcg64Stream)
+    @cython.locals(g=Pcg64Stream, cls=type)
     cpdef copy(self)
 
 

@@ -133,19 +133,25 @@ def control_margins(b: Any, seat: int) -> list[int]:
     """``seat``'s lead in each area it controls, in area order (the hits each control takes
     to break): :func:`area_control`'s rule for one seat, written out without building each
     area's pieces (the engine checks the Lords' goals with it every turn;
-    ``tests/engine/test_fast_paths.py`` holds it to :func:`controls`)."""
+    ``tests/engine/test_fast_paths.py`` holds it to :func:`controls`). Counted by index, one
+    number at a time, so that the compiled build does it in C integers."""
     agents, building, gren, cit = b.agents, b.building, b.gren, b.cit
     row = agents[seat]
+    n = len(agents)
     out = []
-    for a in AREAS:
+    for a in range(NUM_AREAS):
         owner = building[a]
-        mine = row[a] + (owner == seat)
+        mine = row[a]
+        if owner == seat:
+            mine += 1
         if not mine or gren[a]:  # nobody controls an area with none of your pieces
             continue
         rival = cit[a]  # the new citizens together are one rival
-        for q, other in enumerate(agents):
+        for q in range(n):
             if q != seat:
-                theirs = other[a] + (owner == q)
+                theirs = agents[q][a]
+                if owner == q:
+                    theirs += 1
                 if theirs > rival:
                     rival = theirs
         if mine > rival:
@@ -160,7 +166,11 @@ def controlled_areas(b: Any, seat: int) -> int:
 def occupied_areas(b: Any, seat: int) -> int:
     """Areas holding at least one of ``seat``'s agents and no grenadier."""
     row, gren = b.agents[seat], b.gren
-    return sum(1 for a in AREAS if row[a] and not gren[a])
+    count = 0
+    for a in range(NUM_AREAS):
+        if row[a] and not gren[a]:
+            count += 1
+    return count
 
 
 # ---------------------------------------------------------------------- money and points
@@ -184,9 +194,12 @@ def net_worth_of(money: int, building_value: int, loans: int) -> int:
 def building_value(b: Any, seat: int) -> int:
     """Printed cost of your buildings (none in grenadier areas) less 12 per loan: the goal
     metric that counts buildings with their debts."""
-    cost = b.t.cost
-    v = sum(cost[a] for a in AREAS if b.building[a] == seat and not b.gren[a])
-    return v + LOAN_NET_WORTH * len(b.loans[seat])
+    cost, building, gren = b.t.cost, b.building, b.gren
+    value = 0
+    for a in range(NUM_AREAS):
+        if building[a] == seat and not gren[a]:
+            value += cost[a]
+    return value + LOAN_NET_WORTH * len(b.loans[seat])
 
 
 def net_worth(b: Any, seat: int) -> int:
@@ -198,7 +211,7 @@ def board_points(b: Any, seat: int) -> int:
     nothing in an area that holds a grenadier."""
     cost, row, gren, building = b.t.cost, b.agents[seat], b.gren, b.building
     pts = 0
-    for a in AREAS:
+    for a in range(NUM_AREAS):
         if gren[a]:
             continue
         pts += AGENT_POINTS * row[a]

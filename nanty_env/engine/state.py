@@ -278,13 +278,13 @@ class GameState:
             g.rng = copy_rng(rng)
         # ``[*x]``, not ``x.copy()``: as fast in the pure build (a few ns dearer a list), and
         # the compiled build copies with one C call instead of looking the method up
-        g.trouble = [*self.trouble]
-        g.money = [*self.money]
-        g.on_board = [*self.on_board]
-        g.deck = [*self.deck]
-        g.discard = [*self.discard]
-        g.in_play = [*self.in_play]
-        g.played = [*self.played]
+        g.trouble = self.trouble[:]
+        g.money = self.money[:]
+        g.on_board = self.on_board[:]
+        g.deck = self.deck[:]
+        g.discard = self.discard[:]
+        g.in_play = self.in_play[:]
+        g.played = self.played[:]
         # explicit loops: faster than map(list.copy, ...) in both builds (and C calls compiled)
         hands = []
         for h in self.hands:
