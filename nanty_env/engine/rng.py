@@ -252,4 +252,3 @@ def copy_rng(rng: Any) -> GameRng:
     if type(rng) is GameRng:
         return rng.copy()
     return GameRng(rng.bit_generator.state)
-

@@ -276,8 +276,9 @@ class GameState:
             g.rng = stream.copy()
         else:
             g.rng = copy_rng(rng)
-        # ``[*x]``, not ``x.copy()``: as fast in the pure build (a few ns dearer a list), and
-        # the compiled build copies with one C call instead of looking the method up
+        # ``x[:]``: the compiled build copies a list typed ``list`` with Cython's own slice (a
+        # C copy, some 4 % of a clone cheaper than ``[*x]``'s generic extend, and no method
+        # lookup as ``x.copy()`` would need); the pure build pays ~10 ns a list for the slice
         g.trouble = self.trouble[:]
         g.money = self.money[:]
         g.on_board = self.on_board[:]
