@@ -42,7 +42,7 @@ class Tables:
     symbols: tuple[tuple[str, ...], ...]
     money: tuple[int, ...]
     effect: tuple[str, ...]
-    is_interrupt: tuple[bool, ...]
+    is_interrupt: bytes  # 1 for an interrupt card, else 0 (bytes: compiled, an item is a C int)
     interrupt_kind: tuple[str, ...]  # effect id for interrupt cards, "" otherwise
     grey_cards: tuple[int, ...]
     red_cards: tuple[int, ...]
@@ -99,7 +99,7 @@ def card_fields(cards: Sequence[Any], top: str, bottom: str) -> dict[str, Any]:
         "symbols": tuple(tuple(c.symbols) for c in cards),
         "money": tuple(c.money for c in cards),
         "effect": tuple(c.effect for c in cards),
-        "is_interrupt": tuple(c.interrupt for c in cards),
+        "is_interrupt": bytes(c.interrupt for c in cards),
         "interrupt_kind": tuple(c.effect if c.interrupt else "" for c in cards),
         "grey_cards": tuple(c.index for c in cards if c.deck == top),
         "red_cards": tuple(c.index for c in cards if c.deck == bottom),

@@ -49,6 +49,38 @@ def test_control_margins_are_the_leads_of_area_control(n: int) -> None:
             assert scoring.control_margins(g, s) == leads
 
 
+@pytest.mark.parametrize("n", (2, 3, 4))
+def test_board_counts_are_their_definitions(n: int) -> None:
+    """The index loops of the goal metrics and building counts count what they say."""
+    cost = tables().cost
+    for g in _states(n):
+        for s in range(n):
+            mine = [a for a in range(12) if g.building[a] == s]
+            assert scoring.occupied_areas(g, s) == len(
+                [a for a in range(12) if g.agents[s][a] > 0 and g.gren[a] == 0]
+            )
+            assert scoring.building_value(g, s) == sum(
+                cost[a] for a in mine if g.gren[a] == 0
+            ) - 12 * len(g.loans[s])
+            assert scoring.board_points(g, s) == sum(
+                5 * g.agents[s][a] + (cost[a] if a in mine else 0)
+                for a in range(12)
+                if g.gren[a] == 0
+            )
+            assert board.own_buildings(g, s) == len(mine)
+        assert board.buildings_on_board(g) == len([b for b in g.building if b >= 0])
+
+
+@pytest.mark.parametrize("expansion", (None, "cthulhu"))
+def test_interrupt_flags_are_one_byte_a_card(expansion) -> None:
+    """``Tables.is_interrupt`` (bytes, read as C integers by the compiled build): 1 for
+    exactly the interrupt cards of the ruleset's deck."""
+    t = Game.new(GameConfig(expansion=expansion, log=False), seed=0).t
+    assert type(t.is_interrupt) is bytes
+    assert list(t.is_interrupt) == [int(c.interrupt) for c in t.data.cards]
+    assert 0 < sum(t.is_interrupt) < len(t.data.cards)
+
+
 @pytest.mark.parametrize("expansion", (None, "cthulhu"))
 def test_placement_areas_are_the_neighbourhoods_of_the_seats_pieces(expansion) -> None:
     """The bitmask union of ``placement_areas`` is the rule: next to or with one of your
