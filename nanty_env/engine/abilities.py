@@ -73,7 +73,8 @@ def use_ability(g: GameState, p: int, a: int) -> None:
         g.money[p] -= params["cost"]
         g.say(f"player {p} uses {name}: pays £{params['cost']} to remove a trouble marker")
         call(
-            g, {"k": "trouble_off", "p": p, "areas": tuple(x for x in board.AREAS if g.trouble[x])}
+            g,
+            {"k": "trouble_off", "p": p, "areas": tuple([x for x in board.AREAS if g.trouble[x]])},
         )
     elif kind == "place_trouble_nearby":
         g.say(f"player {p} uses {name}: places a trouble marker")
@@ -91,7 +92,7 @@ def discard_options(g: GameState, f: Frame) -> list[int] | None:
     if f["left"] <= 0 or not hand:
         pop(g)
         return None
-    out = sorted(DISCARD_CARD + c for c in hand)
+    out = sorted([DISCARD_CARD + c for c in hand])
     if f["need"] <= 0:
         out.insert(0, PASS)
     return out

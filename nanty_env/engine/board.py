@@ -35,7 +35,7 @@ def pawns_of(g: GameState, owner: int, area: int) -> int:
     return g.gren[area] if owner == GRENADIER else g.cit[area]
 
 
-def add_pawn(g: GameState, owner: int, area: int, *, trouble: bool = True) -> None:
+def add_pawn(g: GameState, owner: int, area: int, trouble: bool = True) -> None:
     """Put a pawn into ``area``: a marker follows if the area already held a pawn, and always
     for a grenadier (unless ``trouble`` is False, as for Deep Dwarves / Mr Shine)."""
     occupied = pawn_count(g, area) > 0
@@ -68,7 +68,7 @@ def move_pawn(g: GameState, owner: int, src: int, dst: int) -> None:
     add_pawn(g, owner, dst)
 
 
-def place_agent(g: GameState, p: int, a: int, *, trouble: bool = True) -> None:
+def place_agent(g: GameState, p: int, a: int, trouble: bool = True) -> None:
     add_pawn(g, p, a, trouble=trouble)
     if g.cfg.log:
         g.say(f"player {p} places an agent in {area_name(g, a)}")

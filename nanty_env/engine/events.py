@@ -27,7 +27,7 @@ RIOT_TROUBLE = 8
 
 def seats_from(g: GameState, first: int) -> tuple[int, ...]:
     """All seats in turn order starting with ``first``."""
-    return tuple((first + i) % g.n for i in range(g.n))
+    return tuple([(first + i) % g.n for i in range(g.n)])
 
 
 def draw_event(g: GameState, p: int) -> None:
@@ -84,7 +84,7 @@ class ClearTrouble:
 def flood(g: GameState, p: int) -> None:
     rolled = _rolls(g, 2, distinct=True)
     river = g.t.river
-    flooded = tuple(a for a in rolled if river[a])
+    flooded = tuple([a for a in rolled if river[a]])
     if flooded:
         push(
             g,

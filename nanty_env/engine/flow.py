@@ -297,13 +297,13 @@ class RelocateBuilding:
 def place_agent_options(g: GameState, f: Frame) -> list[int] | None:
     p = f["p"]
     if g.on_board[p] >= AGENTS_PER_PLAYER:
-        row = g.agents[p]
-        # Only lifts that leave somewhere to go (a given list minus the lift's own area;
-        # the normal rule always leaves a neighbour of the other eleven).
+        row, areas = g.agents[p], f["areas"]
+        # Only lifts that leave somewhere to go (a given list with an area other than the
+        # lift's own; the normal rule always leaves a neighbour of the other eleven).
         out = [
             pawn_action(a, 0)
             for a in board.AREAS
-            if row[a] and (not f["areas"] or any(x != a for x in f["areas"]))
+            if row[a] and (not areas or areas.count(a) < len(areas))
         ]
     else:
         allowed = sorted(f["areas"]) if f["areas"] else board.placement_areas(g, p)

@@ -64,7 +64,7 @@ def card_given(g: GameState, giver: int, receiver: int, c: int) -> None:
         elif x == receiver:
             row = g.known[receiver][giver]
             if c in row:
-                set_known(g, receiver, giver, (y for y in row if y != c))
+                set_known(g, receiver, giver, [y for y in row if y != c])
         else:
             forget(g, x, giver)
 

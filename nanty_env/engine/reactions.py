@@ -124,7 +124,7 @@ class React:
     act = staticmethod(react_act)
 
 
-def remove_pawn(g: GameState, owner: int, area: int, src: int, *, text: bool) -> None:
+def remove_pawn(g: GameState, owner: int, area: int, src: int, text: bool) -> None:
     """Queue the removal of one ``owner`` pawn from ``area`` caused by ``src`` (a seat, or
     ``EVENT``); the owner of an agent gets a reaction window first."""
     push(

@@ -72,7 +72,7 @@ def shuffle_events(g: GameState, rng: np.random.Generator) -> None:
     g.event_deck = tuple(events)
 
 
-def deal_decks(g: GameState, rng: np.random.Generator, *, top_first: bool) -> None:
+def deal_decks(g: GameState, rng: np.random.Generator, top_first: bool) -> None:
     """Shuffle the two decks (the top one first, or the bottom one first, as the ruleset's
     rulebook does it), stack the top deck (``grey_cards``) on the bottom one (``red_cards``)
     and deal each player the ruleset's hand; with two players some cards leave the game."""

@@ -251,6 +251,39 @@ def test_the_evaluation_reads_a_typed_game_state() -> None:
     assert "agents.evaluation" in _build.module_names()
 
 
+def test_the_rules_on_hot_paths_take_a_typed_game_state() -> None:
+    """A rule with keyword-only parameters (or a generator expression) is no ``cpdef``
+    function, so that it reads every field of its game by name: those that place and remove
+    pieces are typed, and only rules that run rarely (an event's rolls, setting up a
+    position) keep keyword-only parameters."""
+    import ast
+
+    from nanty_env import _build
+
+    assert "cpdef add_pawn(GameState g, owner, area, trouble=*)" in _build.declared(
+        "nanty_env.engine.board"
+    )
+    assert "cpdef place_agent_options(GameState g, dict f)" in _build.declared(
+        "nanty_env.engine.flow"
+    )
+    keyword_only = []
+    for package in _build.PACKAGES:
+        for path in sorted((_build.ROOT / package).glob("*.py")):
+            for fn in ast.parse(path.read_text()).body:
+                params = fn.args.args if isinstance(fn, ast.FunctionDef) else []
+                takes_game = any(
+                    p.annotation is not None and ast.unparse(p.annotation) in _build.STATE_TYPES
+                    for p in params
+                )
+                if takes_game and fn.args.kwonlyargs:
+                    keyword_only.append(f"{path.name}:{fn.name}")
+    assert keyword_only == [
+        "events.py:_rolls",
+        "position.py:place_cards",
+        "position.py:finish_position",
+    ]
+
+
 def test_the_build_removes_what_it_no_longer_compiles(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

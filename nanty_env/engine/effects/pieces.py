@@ -78,7 +78,7 @@ class Kill:
         remove_pawn(g, board.pawn_owner(g, f["p"], slot), area, f["src"], text=True)
 
 
-def kill(g: GameState, chooser: int, src: int, targets: list[int], *, must: bool) -> None:
+def kill(g: GameState, chooser: int, src: int, targets: list[int], must: bool) -> None:
     call(g, {"k": "kill", "p": chooser, "src": src, "targets": tuple(targets), "must": int(must)})
 
 
@@ -127,7 +127,7 @@ class PayFirst:
 
 
 # ---------------------------------------------------------------------- moving agents
-def own_move_frame(g: GameState, p: int, *, from_trouble: bool, anywhere: bool) -> Frame:
+def own_move_frame(g: GameState, p: int, from_trouble: bool, anywhere: bool) -> Frame:
     return {"k": "move_own", "p": p, "ft": int(from_trouble), "any": int(anywhere), "src": -1}
 
 

@@ -26,4 +26,4 @@ def effect(*names: str) -> Callable[[Effect], Effect]:
 
 def others(g: GameState, p: int) -> tuple[int, ...]:
     """The other seats in turn order starting left of ``p``."""
-    return tuple((p + i) % g.n for i in range(1, g.n))
+    return tuple([(p + i) % g.n for i in range(1, g.n)])

@@ -122,7 +122,6 @@ def _place(
     g: GameState,
     p: int,
     areas: tuple[int, ...],
-    *,
     no_trouble: bool = False,
     optional: bool = False,
 ) -> None:

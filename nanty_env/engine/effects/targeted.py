@@ -75,7 +75,7 @@ def targeted_options(g: GameState, f: Frame) -> list[int] | None:
         if not opts:
             pop(g)
             return None
-        return sorted(player_action(g, p, q) for q in opts)
+        return sorted([player_action(g, p, q) for q in opts])
     if f["s"] == 1:
         f["s"] = 2
         ask(g, f["t"], "text", -1, p, True)
@@ -131,7 +131,7 @@ def give_cards_options(g: GameState, f: Frame) -> list[int] | None:
     if f["left"] <= 0 or not hand:
         pop(g)
         return None
-    return sorted(A.SELECT_CARD + x for x in hand)
+    return sorted([A.SELECT_CARD + x for x in hand])
 
 
 def give_cards_act(g: GameState, f: Frame, a: int) -> None:
@@ -215,7 +215,7 @@ def sell_options(g: GameState, f: Frame) -> list[int] | None:
     if not hand:
         pop(g)
         return None
-    return sorted(A.SELECT_CARD + x for x in hand)
+    return sorted([A.SELECT_CARD + x for x in hand])
 
 
 def sell_act(g: GameState, f: Frame, a: int) -> None:
@@ -241,7 +241,7 @@ def discard_theirs_options(g: GameState, f: Frame) -> list[int] | None:
     if not hand:
         pop(g)
         return None
-    return sorted(A.SELECT_CARD + x for x in hand)
+    return sorted([A.SELECT_CARD + x for x in hand])
 
 
 def discard_theirs_act(g: GameState, f: Frame, a: int) -> None:
@@ -276,7 +276,7 @@ def take_random_cards_keep_one(g: GameState, p: int, t: int, c: int, params: Par
 
 
 def keep_one_options(g: GameState, f: Frame) -> list[int] | None:
-    return sorted(A.SELECT_CARD + x for x in f["cards"])
+    return sorted([A.SELECT_CARD + x for x in f["cards"]])
 
 
 def keep_one_act(g: GameState, f: Frame, a: int) -> None:
@@ -364,7 +364,7 @@ def money_or_card(g: GameState, p: int, q: int, c: int, params: Params) -> None:
 
 
 def money_or_card_options(g: GameState, f: Frame) -> list[int] | None:
-    out = sorted(A.SELECT_CARD + x for x in g.hands[f["p"]])
+    out = sorted([A.SELECT_CARD + x for x in g.hands[f["p"]]])
     if g.money[f["p"]] >= f["amount"]:
         out.insert(0, A.CONFIRM)
     if not out:
@@ -401,9 +401,9 @@ def force_transfer(g: GameState, p: int, c: int, params: Params) -> None:
 def transfer_options(g: GameState, f: Frame) -> list[int] | None:
     p = f["p"]
     if f["s"] == 0:
-        return sorted(player_action(g, p, q) for q in others(g, p))
+        return sorted([player_action(g, p, q) for q in others(g, p)])
     if f["s"] == 1:
-        out = sorted(player_action(g, p, q) for q in others(g, p) if q != f["payer"])
+        out = sorted([player_action(g, p, q) for q in others(g, p) if q != f["payer"]])
         if not out:
             pop(g)
             return None
