@@ -14,9 +14,14 @@ cdef class Pcg64Stream:
 
     @cython.locals(g=Pcg64Stream, cls=type)
     cpdef copy(self)
+    # the stream's draws, called from one another and from the shuffle as C methods
+    cpdef _next64(self)
+    cpdef _next32(self)
+    cpdef _bounded(self, rng)
+    cpdef _interval(self, top)
 
 
-cpdef _shuffle_list(rng, x)
+cpdef _shuffle_list(Pcg64Stream rng, x)
 cpdef _numpy_generator(state)
 cpdef rng_state(rng)
 cpdef copy_rng(rng)

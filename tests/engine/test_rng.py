@@ -12,7 +12,7 @@ import random
 import numpy as np
 import pytest
 
-from nanty_env.engine.rng import GameRng, copy_rng, rng_state
+from nanty_env.engine.rng import SHUFFLED_HERE, GameRng, _shuffle_list, copy_rng, rng_state
 
 BOUNDS = [1, 2, 3, 5, 7, 12, 13, 31, 100, 1000, 2**16 + 1, 2**31 - 1, 2**31, 2**32 - 1, 2**32]
 BOUNDS += [2**32 + 1, 2**33 + 7, 2**40, 2**53 + 3, 2**62 + 11, 2**63 - 1, 2**63]
@@ -56,6 +56,19 @@ def test_floats_and_shuffles_match_numpy(seed):
             assert a == b
         else:
             assert gen.integers(12) == rng.integers(12)
+    assert same_state(gen, rng)
+
+
+@pytest.mark.parametrize("n", [SHUFFLED_HERE - 1, SHUFFLED_HERE, SHUFFLED_HERE + 1, 101])
+def test_the_shuffle_drawn_here_is_numpys_at_every_length(n):
+    """``shuffle`` draws a short list here and hands a longer one to numpy: the draws here
+    give numpy's order on both sides of that length, so the choice changes no game."""
+    gen, rng = pair(n)
+    for _ in range(20):
+        a, b = list(range(n)), list(range(n))
+        gen.shuffle(a)
+        _shuffle_list(rng, b)
+        assert a == b
     assert same_state(gen, rng)
 
 
