@@ -6,9 +6,10 @@ rules make, so that copying a game copies four integers instead of building a ge
 numpy's ``Generator`` gives from the same state, by the same algorithms (the PCG64 step and
 XSL-RR output; 32-bit draws taken two from one 64-bit output; Lemire's bounded integers;
 ``shuffle``'s Fisher-Yates with masked rejection): ``tests/engine/test_rng.py`` compares them
-draw by draw. Any other ``Generator`` method (``choice``, ``integers`` with ``size=``, ...)
-runs on a numpy generator built in the same state, whose state is then taken back, so the
-stream goes on as one. ``bit_generator.state`` reads and sets the state in numpy's format,
+draw by draw. Any other ``Generator`` method (``choice``, ``integers`` with ``size=``, ...),
+and the shuffle of a list longer than ``SHUFFLED_HERE`` (where that is the faster), runs on a
+numpy generator built in the same state, whose state is then taken back, so the stream goes on
+as one. ``bit_generator.state`` reads and sets the state in numpy's format,
 which ``Game.to_dict`` stores.
 """
 
