@@ -4,9 +4,9 @@ The engine's frames are registered once (``flow``, ``reactions``, ``effects`` ..
 rulesets differ, a handler asks the game's ruleset (``g.rules``: its game class's ``ruleset``
 class attribute, bound into each game) instead of naming one: the symbols a card may show, the
 extra actions of a turn, the turn's first and last steps, how the game ends, the hand size, the
-tables, how a game is sampled from a view. The base game is one :class:`Ruleset`; an expansion or a house
-variant is another, written as :meth:`Ruleset.derive` of its parent: the list of what it
-changes. ``docs/rulesets.md`` shows how to write one.
+tables, how a game is sampled from a view. The base game is one :class:`Ruleset`; an expansion
+or a house variant is another, written as :meth:`Ruleset.derive` of its parent: the list of
+what it changes. ``docs/rulesets.md`` shows how to write one.
 
 A ruleset is selected by ``GameConfig.expansion`` (``None``: the base game) and registered
 with its game class by :func:`register_ruleset`; :func:`find_ruleset` looks one up. This
