@@ -174,12 +174,19 @@ C_LOCALS: dict[str, dict[str, str]] = {
 }
 # Frozen dataclasses that the compiled build makes extension types (module -> class names): their
 # fields, taken from the class's own annotations, become C struct members (``cdef readonly``; a
-# ``tuple[...]`` one typed ``tuple``), so that code holding one in a typed local (C_LOCALS, by the
-# class's name) reads a field without a lookup. Cython compiles the ``dataclass`` decorator
-# itself for such a class, which takes neither ``slots`` nor ``kw_only``.
+# ``tuple[...]`` or ``bytes`` one typed so), so that code holding one in a typed local (C_LOCALS,
+# by the class's name, or a typed field such as ``GameState.t``) reads a field without a lookup.
+# Cython compiles the ``dataclass`` decorator itself for such a class, which takes neither
+# ``slots`` nor ``kw_only``.
 C_CLASSES: dict[str, tuple[str, ...]] = {
     "nanty_env.engine.ruleset": ("Symbol", "Ruleset"),
+    "nanty_env.engine.tables": ("Tables",),
 }
+# Of those, the classes that a ruleset subclasses in Python (the expansion's ``CthulhuTables``):
+# Cython's dataclasses do not inherit across modules, so the subclass is a Python dataclass whose
+# generated ``__init__`` sets the base's fields with ``object.__setattr__``; they are declared
+# ``cdef public`` (writable: the compiled build does not enforce the pure build's frozen base).
+PYTHON_SUBCLASSED = frozenset(("Tables",))
 # C_LOCALS' names of those classes -> the module that declares each
 EXTENSION_TYPES = {c: module for module, classes in C_CLASSES.items() for c in classes}
 
@@ -230,8 +237,10 @@ def class_declarations(name: str) -> list[str]:
                 annotation = ast.unparse(node.annotation)
                 if annotation.startswith("ClassVar"):
                     continue
-                c_type = "tuple" if annotation.split("[")[0] == "tuple" else "object"
-                lines.append(f"    cdef readonly {c_type} {node.target.id}")
+                base_type = annotation.split("[")[0]
+                c_type = base_type if base_type in ("tuple", "bytes") else "object"
+                access = "public" if cls_name in PYTHON_SUBCLASSED else "readonly"
+                lines.append(f"    cdef {access} {c_type} {node.target.id}")
     return lines
 
 

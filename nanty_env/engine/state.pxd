@@ -8,6 +8,7 @@ cimport cython
 
 from nanty_env.engine.rng cimport Pcg64Stream
 from nanty_env.engine.ruleset cimport Ruleset
+from nanty_env.engine.tables cimport Tables
 
 
 # auto_pickle off: GameState.__getstate__ saves the fields of every subclass too
@@ -16,10 +17,12 @@ cdef class GameState:
     cdef public object ability_used, active, agents, building, cfg, cit, city_gained
     cdef public object city_retired, event_deck, events_done, first_player, gren
     cdef public object known, known_unused, loans, log, n, outcome, penalties, persona
-    cdef public object persona_pool, removed, rng, t, turn, _dice, _legal
+    cdef public object persona_pool, removed, rng, turn, _dice, _legal
     cdef public list deck, discard, hands, in_play, money, on_board, played, stack, trouble
     # the game class's ruleset and frame handlers, bound into each game (``bind_rules``)
     cdef public Ruleset rules
+    # the ruleset's lookup tables (``tables.Tables``, an extension type: its fields are C reads)
+    cdef public Tables t
     cdef public dict _frame_options, _frame_act
 
     @cython.locals(g=GameState, cls=type, stream=Pcg64Stream, hands=list, h=list, stack=list, f=dict)

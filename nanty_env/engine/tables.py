@@ -26,7 +26,7 @@ HAND_SIZE = 5
 LOAN_NET_WORTH = -12
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: the compiled build makes it an extension type (_build)
 class Tables:
     """Per-area and per-card facts as tuples indexed by area or card index."""
 
@@ -51,8 +51,8 @@ class Tables:
     loan_cards: frozenset[int]
     # the ruleset whose ``Ruleset.tables`` built these (None: the base game's own), and the
     # path of the content pack they come from (None: the ruleset's shipped content)
-    ruleset: str | None = field(default=None, kw_only=True, compare=False)
-    content: str | None = field(default=None, kw_only=True)
+    ruleset: str | None = field(default=None, compare=False)
+    content: str | None = None
 
     def card_id(self, card: int) -> str:
         return self.data.cards[card].id

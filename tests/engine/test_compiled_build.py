@@ -227,6 +227,35 @@ def test_the_ruleset_and_its_symbols_become_extension_types() -> None:
     assert any("rules=Ruleset" in line and "symbol=Symbol" in line for line in flow.splitlines())
 
 
+def test_the_tables_become_an_extension_type_that_the_state_types() -> None:
+    """``Tables`` is declared ``cdef class`` (its tuples and flag bytes typed), with writable
+    members since the expansion's Python subclass sets them, and ``GameState.t`` is typed
+    ``Tables``: ``g.t.symbols[c]`` is a C read in every compiled rule holding a typed game."""
+    from nanty_env import _build
+
+    text = _build.state_declarations("nanty_env.engine.tables")
+    assert text is not None and "cdef class Tables:" in text
+    assert "    cdef public tuple symbols" in text
+    assert "    cdef public bytes is_interrupt" in text
+    assert "    cdef public object data" in text
+    state_pxd = (_build.ROOT / "nanty_env/engine/state.pxd").read_text()
+    assert "from nanty_env.engine.tables cimport Tables" in state_pxd
+    assert "    cdef public Tables t\n" in state_pxd
+
+
+def test_the_expansions_tables_set_the_base_fields_and_their_own() -> None:
+    """``CthulhuTables`` (a Python dataclass over the compiled build's extension type) fills
+    the base fields the shared rules read as well as its own, in either build."""
+    from nanty_env.engine.cthulhu.tables import cthulhu_tables
+    from nanty_env.engine.tables import Tables
+
+    t = cthulhu_tables(None)
+    assert isinstance(t, Tables)
+    assert len(t.symbols) == len(t.is_interrupt) == len(t.data.cards) > 0
+    assert t.holborn == -1 and t.ruleset == "cthulhu"
+    assert len(t.elder_hp) == t.num_elders > 0
+
+
 def test_a_class_the_build_cannot_type_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """Cython compiles the dataclass decorator of a class it types and takes neither
     ``slots`` nor ``kw_only``: the build says so instead of failing in Cython."""

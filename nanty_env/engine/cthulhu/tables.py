@@ -13,7 +13,9 @@ from nanty_env.data.packs import cached_by_pack
 from nanty_env.engine.tables import Tables, area_fields, card_fields
 
 
-@dataclass(frozen=True, slots=True)
+# keyword-only: its fields follow the base's defaulted ones; no slots, as the compiled build's
+# Tables is an extension type whose fields this class's ``__init__`` sets (_build)
+@dataclass(frozen=True, kw_only=True)
 class CthulhuTables(Tables):
     """Per-card, per-type and per-level facts of one content pack as flat tuples.
 
