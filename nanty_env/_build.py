@@ -181,6 +181,7 @@ C_LOCALS: dict[str, dict[str, str]] = {
 C_CLASSES: dict[str, tuple[str, ...]] = {
     "nanty_env.engine.ruleset": ("Symbol", "Ruleset"),
     "nanty_env.engine.tables": ("Tables",),
+    "nanty_env.engine.config": ("GameConfig",),
 }
 # Of those, the classes that a ruleset subclasses in Python (the expansion's ``CthulhuTables``):
 # Cython's dataclasses do not inherit across modules, so the subclass is a Python dataclass whose
@@ -231,6 +232,13 @@ def class_declarations(name: str) -> list[str]:
         }
         if keywords & {"slots", "kw_only"}:
             raise ValueError(f"C_CLASSES: {name}.{cls_name}'s dataclass takes slots or kw_only")
+        if not any(isinstance(n, ast.FunctionDef) and n.name == "__repr__" for n in cls.body):
+            # Cython's generated repr fails outside the importing thread (its recursion guard
+            # is a thread-local set up at import): the class must bring its own
+            raise ValueError(
+                f"C_CLASSES: {name}.{cls_name} needs its own __repr__ "
+                "(nanty_env.engine.dataclass_repr.fields_repr)"
+            )
         lines.append(f"cdef class {cls_name}:")
         for node in cls.body:
             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):

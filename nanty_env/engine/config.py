@@ -8,6 +8,7 @@ from typing import Any
 
 from nanty_env.data.model import PERSONALITY_SETS as CARD_SETS
 from nanty_env.data.model import THEMES, THRESHOLD_SETS
+from nanty_env.engine.dataclass_repr import fields_repr
 from nanty_env.engine.ruleset import known_rulesets
 
 CLASSIC = "classic"  # the standard cards with the rulebook's thresholds (player aid variant C)
@@ -16,7 +17,7 @@ WINDOW_POLICIES = ("public", "holders")
 EXPANSIONS = ("cthulhu",)  # the shipped expansion; ``known_rulesets()`` adds registered ones
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: the compiled build makes it an extension type (_build)
 class GameConfig:
     """How a game is set up.
 
@@ -66,6 +67,9 @@ class GameConfig:
                 raise ValueError("content packs are for an expansion: give expansion= too")
             if not isinstance(self.content, str) or not self.content:
                 raise ValueError(f"content must be a path, got {self.content!r}")
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
 
     @property
     def threshold_set(self) -> str:

@@ -19,6 +19,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from nanty_env.engine.dataclass_repr import fields_repr
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -44,6 +46,9 @@ class Symbol:
     do: Callable[[GameState, int, int, int], None]
     mandatory: bool = False
     always_asks: bool = False
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
 
 
 def _nothing(g: GameState) -> None:

@@ -7,6 +7,7 @@
 cimport cython
 
 from nanty_env.engine.rng cimport Pcg64Stream
+from nanty_env.engine.config cimport GameConfig
 from nanty_env.engine.ruleset cimport Ruleset
 from nanty_env.engine.tables cimport Tables
 
@@ -14,7 +15,7 @@ from nanty_env.engine.tables cimport Tables
 # auto_pickle off: GameState.__getstate__ saves the fields of every subclass too
 @cython.auto_pickle(False)
 cdef class GameState:
-    cdef public object ability_used, active, agents, building, cfg, cit, city_gained
+    cdef public object ability_used, active, agents, building, cit, city_gained
     cdef public object city_retired, event_deck, events_done, first_player, gren
     cdef public object known, known_unused, loans, log, n, outcome, penalties, persona
     cdef public object persona_pool, removed, rng, turn, _dice, _legal
@@ -23,6 +24,8 @@ cdef class GameState:
     cdef public Ruleset rules
     # the ruleset's lookup tables (``tables.Tables``, an extension type: its fields are C reads)
     cdef public Tables t
+    # its configuration (``config.GameConfig``, an extension type likewise)
+    cdef public GameConfig cfg
     cdef public dict _frame_options, _frame_act
 
     @cython.locals(g=GameState, cls=type, stream=Pcg64Stream, hands=list, h=list, stack=list, f=dict)

@@ -14,6 +14,7 @@ from typing import Any
 
 from nanty_env.data import GameData, load_game_data
 from nanty_env.engine.config import GameConfig
+from nanty_env.engine.dataclass_repr import fields_repr
 from nanty_env.engine.ruleset import find_ruleset
 
 AGENTS_PER_PLAYER = 12
@@ -53,6 +54,9 @@ class Tables:
     # path of the content pack they come from (None: the ruleset's shipped content)
     ruleset: str | None = field(default=None, compare=False)
     content: str | None = None
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
 
     def card_id(self, card: int) -> str:
         return self.data.cards[card].id

@@ -227,7 +227,7 @@ def test_the_ruleset_and_its_symbols_become_extension_types() -> None:
     assert any("rules=Ruleset" in line and "symbol=Symbol" in line for line in flow.splitlines())
 
 
-def test_the_tables_become_an_extension_type_that_the_state_types() -> None:
+def test_the_tables_and_the_config_become_extension_types_that_the_state_types() -> None:
     """``Tables`` is declared ``cdef class`` (its tuples and flag bytes typed), with writable
     members since the expansion's Python subclass sets them, and ``GameState.t`` is typed
     ``Tables``: ``g.t.symbols[c]`` is a C read in every compiled rule holding a typed game."""
@@ -241,6 +241,10 @@ def test_the_tables_become_an_extension_type_that_the_state_types() -> None:
     state_pxd = (_build.ROOT / "nanty_env/engine/state.pxd").read_text()
     assert "from nanty_env.engine.tables cimport Tables" in state_pxd
     assert "    cdef public Tables t\n" in state_pxd
+    # the configuration likewise: ``g.cfg.log`` is a C read where a line is logged
+    config = _build.state_declarations("nanty_env.engine.config")
+    assert config is not None and "    cdef readonly object log" in config
+    assert "    cdef public GameConfig cfg\n" in state_pxd
 
 
 def test_the_expansions_tables_set_the_base_fields_and_their_own() -> None:
@@ -256,17 +260,47 @@ def test_the_expansions_tables_set_the_base_fields_and_their_own() -> None:
     assert len(t.elder_hp) == t.num_elders > 0
 
 
+def test_the_extension_types_have_the_dataclass_repr_in_any_thread() -> None:
+    """Cython's own dataclass repr fails outside the thread that imported the module (a web
+    server's worker logging a config): the classes the build types write the standard
+    dataclass text themselves, the same in either build and in any thread."""
+    import threading
+
+    from nanty_env.engine import GameConfig
+    from nanty_env.engine.ruleset import Symbol, find_ruleset
+    from nanty_env.engine.tables import tables
+
+    symbol = next(iter(find_ruleset(None).symbols.values()))
+    objects = [GameConfig(num_players=3, log=False), symbol, tables()]
+    seen: list[str] = []
+    worker = threading.Thread(target=lambda: seen.extend(repr(x) for x in objects))
+    worker.start()
+    worker.join()
+    assert seen == [repr(x) for x in objects]
+    assert seen[0] == (
+        "GameConfig(num_players=3, personalities='standard', thresholds='rulebook', "
+        "theme='nanty', interrupt_windows='public', log=False, expansion=None, content=None)"
+    )
+    assert seen[1].startswith("Symbol(options=") and seen[1].endswith(
+        f"mandatory={symbol.mandatory}, always_asks={symbol.always_asks})"
+    )
+    assert isinstance(symbol, Symbol) and seen[2].startswith("Tables(data=")
+
+
 def test_a_class_the_build_cannot_type_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """Cython compiles the dataclass decorator of a class it types and takes neither
     ``slots`` nor ``kw_only``: the build says so instead of failing in Cython."""
     from nanty_env import _build
 
-    monkeypatch.setitem(_build.C_CLASSES, "nanty_env.engine.config", ("GameConfig",))
+    monkeypatch.setitem(_build.C_CLASSES, "nanty_env.engine.outcome", ("Outcome",))
     with pytest.raises(ValueError, match="slots or kw_only"):
-        _build.class_declarations("nanty_env.engine.config")
-    monkeypatch.setitem(_build.C_CLASSES, "nanty_env.engine.config", ("NoSuchClass",))
+        _build.class_declarations("nanty_env.engine.outcome")
+    monkeypatch.setitem(_build.C_CLASSES, "nanty_env.engine.frames", ("Registry",))
+    with pytest.raises(ValueError, match="needs its own __repr__"):
+        _build.class_declarations("nanty_env.engine.frames")
+    monkeypatch.setitem(_build.C_CLASSES, "nanty_env.engine.outcome", ("NoSuchClass",))
     with pytest.raises(ValueError, match="no class NoSuchClass"):
-        _build.class_declarations("nanty_env.engine.config")
+        _build.class_declarations("nanty_env.engine.outcome")
 
 
 def test_the_evaluation_reads_a_typed_game_state() -> None:
