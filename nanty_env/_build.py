@@ -8,8 +8,8 @@ and exits 0: the package then runs the pure-Python modules, which stay the refer
 manifest it writes (``nanty_env/_compiled_manifest.json``) records each module's source hash,
 so that a module edited after the build loads from its source until the next build
 (``nanty_env/_compiled.py``). The C types come from augmenting ``.pxd`` files beside the
-modules: ``engine/state.pxd`` and ``engine/rng.pxd`` (the game state and its generator as
-extension types, by hand) and, generated
+modules: ``engine/state.pxd``, ``engine/rng.pxd`` and ``engine/game_log.pxd`` (the game state,
+its generator and its log as extension types, by hand) and, generated
 here from the ``.py`` annotations before compiling, a ``cpdef`` declaration with a typed
 ``GameState`` for each module-level function taking a game state.
 """
@@ -75,7 +75,7 @@ DIRECTIVES = {
 # into an augmenting ``.pxd`` beside the module (gitignored; the ``.py`` is never changed).
 STATE_PXD = "nanty_env.engine.state"
 # The modules whose ``.pxd`` is written by hand (their extension types), read as they are.
-HAND_WRITTEN = frozenset((STATE_PXD, "nanty_env.engine.rng"))
+HAND_WRITTEN = frozenset((STATE_PXD, "nanty_env.engine.rng", "nanty_env.engine.game_log"))
 STATE_TYPES = frozenset(("GameState", "Game", "CthulhuState", "CthulhuGame"))
 # A frame (``state.Frame``) is always a dict: in such a function it is typed ``dict`` as well,
 # so that its items are read by the dict's own lookup (a non-dict raises TypeError).

@@ -32,7 +32,10 @@ class GameLog:
 
     def copy(self) -> GameLog:
         """A log with the same lines, sharing them until either appends."""
-        c = _new(GameLog)
+        # the class's own __new__ without __init__ (object's in the pure build); compiled, an
+        # extension type's C slot (``game_log.pxd``), as ``GameRng.copy`` does
+        cls = type(self)
+        c = cls.__new__(cls)
         c._lines = self._lines
         c._n = self._n
         return c
@@ -66,6 +69,3 @@ class GameLog:
 
     def __repr__(self) -> str:
         return f"GameLog({self._lines[: self._n]!r})"
-
-
-_new = object.__new__

@@ -8,6 +8,7 @@ cimport cython
 
 from nanty_env.engine.rng cimport Pcg64Stream
 from nanty_env.engine.config cimport GameConfig
+from nanty_env.engine.game_log cimport GameLog
 from nanty_env.engine.ruleset cimport Ruleset
 from nanty_env.engine.tables cimport Tables
 
@@ -17,7 +18,7 @@ from nanty_env.engine.tables cimport Tables
 cdef class GameState:
     cdef public object ability_used, active, agents, building, cit, city_gained
     cdef public object city_retired, event_deck, events_done, first_player, gren
-    cdef public object known, known_unused, loans, log, n, outcome, penalties, persona
+    cdef public object known, known_unused, loans, n, outcome, penalties, persona
     cdef public object persona_pool, removed, rng, turn, _dice, _legal
     cdef public list deck, discard, hands, in_play, money, on_board, played, stack, trouble
     # the game class's ruleset and frame handlers, bound into each game (``bind_rules``)
@@ -26,6 +27,8 @@ cdef class GameState:
     cdef public Tables t
     # its configuration (``config.GameConfig``, an extension type likewise)
     cdef public GameConfig cfg
+    # its log (``game_log.GameLog``, an extension type: a clone copies it with a C call)
+    cdef public GameLog log
     cdef public dict _frame_options, _frame_act
 
     @cython.locals(g=GameState, cls=type, stream=Pcg64Stream, hands=list, h=list, stack=list, f=dict)

@@ -28,6 +28,7 @@ from nanty_app.web.lobby import Lobby
 from nanty_app.web.views import game_state, move_json, watched_move
 from nanty_env.engine import Game
 from nanty_env.engine.determinize import determinize
+from nanty_env.engine.game_log import GameLog
 
 SLOW = pytest.mark.slow  # a few seconds each
 GAMES = [  # bots, seed, expansion
@@ -97,7 +98,7 @@ def test_every_answer_depends_only_on_what_the_seat_knows(tmp_path, bots, seed, 
         hidden = determinize(before, 0, rng)
         hidden.rng = before.rng  # the same dice, so that the lines after the move compare
         told = sum(len(m.log) for m in table.moves)
-        hidden.log = list(before.log[told:])  # lines no move has told yet ("game starts")
+        hidden.log = GameLog(before.log[told:])  # lines no move has told yet ("game starts")
         played = answer["your_turn"]
         if played:
             choice = int(pick.choice([c["action"] for c in answer["choices"]]))
@@ -209,7 +210,7 @@ def test_a_spectator_following_one_seat_is_told_only_what_it_knows(
         hidden = determinize(before, seat, rng)
         hidden.rng = before.rng
         told = sum(len(m.log) for m in table.moves)
-        hidden.log = list(before.log[told:])
+        hidden.log = GameLog(before.log[told:])
         answer = lobby.watch_advance(gid, {"max": 1, "view": seat, "since": 0})
         assert answer["moved"] == 1
         move = table.moves[-1]

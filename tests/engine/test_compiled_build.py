@@ -145,13 +145,14 @@ def test_the_loaded_build_is_the_one_reported() -> None:
 
 
 def test_the_hand_written_declarations_make_extension_types() -> None:
-    """``state.pxd`` and ``rng.pxd`` turn the game state and its generator's stream into
-    extension types (only their own ``__new__`` makes instances), what clones rely on."""
-    from nanty_env.engine import rng, state
+    """``state.pxd``, ``rng.pxd`` and ``game_log.pxd`` turn the game state, its generator's
+    stream and its log into extension types (only their own ``__new__`` makes instances), what
+    clones rely on."""
+    from nanty_env.engine import game_log, rng, state
 
     if not _compiled.is_compiled(state):
         pytest.skip("the engine is not compiled here")
-    for cls in (state.GameState, rng.Pcg64Stream):
+    for cls in (state.GameState, rng.Pcg64Stream, game_log.GameLog):
         with pytest.raises(TypeError, match="not safe"):
             object.__new__(cls)
     assert type(rng.GameRng.__new__(rng.GameRng)) is rng.GameRng
