@@ -146,6 +146,9 @@ C_LOCALS: dict[str, dict[str, str]] = {
     "nanty_env.engine.victory.goal_met": {"seat": INDEX},
     "nanty_env.engine.reactions.window_actions": {"p": INDEX, "c": INDEX},
     "nanty_env.engine.knowledge.card_revealed": {"owner": INDEX, "c": INDEX, "x": INDEX},
+    "nanty_env.engine.cthulhu.pieces.minion_areas": dict.fromkeys(
+        ("seat", "a", "e", "owner"), INDEX
+    ),
     # the bots' evaluation: seats, areas and metric indices
     "agents.evaluation.metrics": {"q": INDEX},
     "agents.evaluation.tally_areas": {

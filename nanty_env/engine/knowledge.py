@@ -25,7 +25,7 @@ def no_knowledge(n: int) -> Known:
 def set_known(g: GameState, p: int, q: int, cards: Iterable[int]) -> None:
     """Seat ``p`` now knows exactly ``cards`` to be in seat ``q``'s hand."""
     known = g.known
-    g.known = (*known[:p], with_row(known[p], q, cards), *known[p + 1 :])
+    g.known = with_row(known, p, with_row(known[p], q, cards))
 
 
 def forget(g: GameState, p: int, q: int) -> None:

@@ -7,7 +7,8 @@ process (:func:`tables`); another ruleset's come from its ``Ruleset.tables`` (th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -84,6 +85,13 @@ def base_tables(cfg: GameConfig) -> Tables:
     return tables()
 
 
+def interned(names: Iterable[str]) -> tuple[str, ...]:
+    """``names`` as interned strings: the rules compare them with their own literals (``kind ==
+    "take_money"``) and look them up in tables keyed by literals, where an equal string that
+    is the same object is found by a pointer test (content read from files is not interned)."""
+    return tuple([sys.intern(name) for name in names])
+
+
 def area_fields(areas: Sequence[Any]) -> dict[str, Any]:
     """The :class:`Tables` fields every ruleset fills from its board the same way."""
     near = tuple(frozenset((a.index, *a.neighbours)) for a in areas)
@@ -100,11 +108,11 @@ def card_fields(cards: Sequence[Any], top: str, bottom: str) -> dict[str, Any]:
     """The :class:`Tables` fields every ruleset fills from its cards the same way (``top`` and
     ``bottom``: the names of its two decks, as ``grey_cards`` and ``red_cards``)."""
     return {
-        "symbols": tuple(tuple(c.symbols) for c in cards),
+        "symbols": tuple(interned(c.symbols) for c in cards),
         "money": tuple(c.money for c in cards),
-        "effect": tuple(c.effect for c in cards),
+        "effect": interned(c.effect for c in cards),
         "is_interrupt": bytes(c.interrupt for c in cards),
-        "interrupt_kind": tuple(c.effect if c.interrupt else "" for c in cards),
+        "interrupt_kind": interned(c.effect if c.interrupt else "" for c in cards),
         "grey_cards": tuple(c.index for c in cards if c.deck == top),
         "red_cards": tuple(c.index for c in cards if c.deck == bottom),
         "removed_with_two": frozenset(c.index for c in cards if c.removed_with_two_players),
@@ -139,7 +147,7 @@ def build_tables(d: GameData, ruleset: str | None = None) -> Tables:
         ruleset=ruleset,
         data=d,
         neighbours=tuple(tuple(sorted(a.neighbours)) for a in areas),  # ascending: options
-        ability=tuple(a.ability for a in areas),
+        ability=interned(a.ability for a in areas),
         ability_params=tuple(dict(a.ability_params) for a in areas),
         holborn=holborn,
         **area_fields(areas),

@@ -330,6 +330,15 @@ def test_the_rules_on_hot_paths_take_a_typed_game_state() -> None:
     assert "cpdef place_agent_options(GameState g, dict f)" in _build.declared(
         "nanty_env.engine.flow"
     )
+    # the expansion's: its abilities' checks, minions and objectives run on every decision
+    expansion = {
+        "nanty_env.engine.cthulhu.abilities": ["possible", "goo_usable", "ability_actions"],
+        "nanty_env.engine.cthulhu.pieces": ["minion_areas", "minions_in", "building_value"],
+        "nanty_env.engine.cthulhu.victory": ["objective_met", "points"],
+    }
+    for module, names in expansion.items():
+        declared = {line.split("(")[0] for line in _build.declared(module)}
+        assert {f"cpdef {name}" for name in names} <= declared, module
     keyword_only = []
     for package in _build.PACKAGES:
         for path in sorted((_build.ROOT / package).glob("*.py")):

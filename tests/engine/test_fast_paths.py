@@ -120,3 +120,19 @@ def test_to_dict_converts_each_field_as_the_generic_conversion_does(expansion) -
             for name in (*SCALAR_FIELDS, *LIST_FIELDS, *NESTED_FIELDS, "known"):
                 assert d[name] == jsonable(getattr(g, name)), name
             g.apply(rng.choice(g.legal_actions()))
+
+
+def test_the_tables_strings_are_interned() -> None:
+    """The kinds and ids the rules compare with their literals are interned, so that an equal
+    string is the same object (a pointer test) in both rulesets' tables."""
+    import sys
+
+    from nanty_env.engine.cthulhu.tables import cthulhu_tables
+
+    base, expansion = tables(), cthulhu_tables(None)
+    names = [*base.ability, *base.effect, *base.interrupt_kind]
+    names += [name for row in base.symbols for name in row]
+    names += [*expansion.building_ability, *expansion.elder_ability, *expansion.goo_ability]
+    names += [name for row in expansion.symbols for name in row]
+    assert names and all(name is sys.intern(name) for name in names)
+    assert "take_money" in base.ability

@@ -8,7 +8,7 @@ in ``g.ability_used``: 0-11 the building in that area, 12 the Great Old One, 13+
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from nanty_env.engine import actions as A
@@ -37,6 +37,14 @@ def _remove_targets(g: CthulhuState, p: int, area: int) -> list[int]:
     return sorted(out)
 
 
+def _any_untroubled(g: CthulhuState, areas: Iterable[int]) -> bool:
+    """Whether one of ``areas`` has no trouble marker."""
+    for a in areas:  # noqa: SIM110 (compiled: no generator)
+        if not g.trouble[a]:
+            return True
+    return False
+
+
 def possible(g: CthulhuState, p: int, kind: str, params: Mapping[str, Any], area: int) -> bool:
     """Whether using the ability would do something now (``area``: where its holder stands)."""
     if kind in ("take_money", "take_money_per_elder_one"):
@@ -49,18 +57,22 @@ def possible(g: CthulhuState, p: int, kind: str, params: Mapping[str, Any], area
         return g.on_board[p] < AGENTS_PER_PLAYER and g.money[p] >= params["cost"]
     if kind == "place_trouble_here":
         return not g.trouble[area]
+    # loops rather than any() of a generator: compiled, a C function (``_build._typable``)
     if kind == "place_trouble_nearby":
-        return any(not g.trouble[x] for x in g.t.near[area])
+        return _any_untroubled(g, g.t.near[area])
     if kind == "collect_per_minion_here":
-        return any(g.money[q] for q in _others_with_minions_here(g, p, area))
+        for q in _others_with_minions_here(g, p, area):  # noqa: SIM110 (compiled: no generator)
+            if g.money[q]:
+                return True
+        return False
     if kind == "remove_minion_or_grenadier_here":
         return bool(_remove_targets(g, p, area))
     if kind == "pay_to_advance_insanity":
         return g.money[p] >= params["cost"]
     if kind == "place_trouble_near_own_minion":
-        return any(not g.trouble[a] for a in pieces.minion_areas(g, p))
+        return _any_untroubled(g, pieces.minion_areas(g, p))
     if kind == "move_own_minion":
-        return bool(pieces.minion_areas(g, p))
+        return pieces.has_minion(g, p)
     raise AssertionError(f"unknown ability kind {kind!r}")
 
 
@@ -81,7 +93,7 @@ def use(g: CthulhuState, p: int, kind: str, params: Mapping[str, Any], area: int
     elif kind == "place_trouble_here":
         g.trouble[area] = 1
     elif kind == "place_trouble_nearby":
-        areas = tuple(x for x in sorted(g.t.near[area]) if not g.trouble[x])
+        areas = tuple([x for x in sorted(g.t.near[area]) if not g.trouble[x]])
         call(g, {"k": "trouble_on", "p": p, "areas": areas})
     elif kind == "collect_per_minion_here":
         for q in _others_with_minions_here(g, p, area):
@@ -92,7 +104,7 @@ def use(g: CthulhuState, p: int, kind: str, params: Mapping[str, Any], area: int
         g.money[p] -= params["cost"]
         advance_insanity(g, p)
     elif kind == "place_trouble_near_own_minion":
-        areas = tuple(a for a in pieces.minion_areas(g, p) if not g.trouble[a])
+        areas = tuple([a for a in pieces.minion_areas(g, p) if not g.trouble[a]])
         call(g, {"k": "trouble_on", "p": p, "areas": areas})
     elif kind == "move_own_minion":
         call(g, {"k": "pick_minion", "p": p, "ft": 0})

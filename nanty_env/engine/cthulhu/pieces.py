@@ -11,7 +11,7 @@ from __future__ import annotations
 from nanty_env.engine import board, scoring
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.scoring import Control
-from nanty_env.engine.state import with_item
+from nanty_env.engine.state import NUM_AREAS, with_item
 
 MAX_OWN_ELDERS = 2
 
@@ -30,8 +30,10 @@ def pool(g: CthulhuState) -> list[int]:
 def minions_in(g: CthulhuState, seat: int, area: int) -> int:
     """``seat``'s agents plus Elder Ones in ``area``."""
     n = g.agents[seat][area]
-    for a, o in zip(g.elder_area, g.elder_owner, strict=True):
-        if a == area and o == seat:
+    # by index, not zip(strict=True): compiled, a C loop without a tuple per Elder One
+    elder_owner = g.elder_owner
+    for e, a in enumerate(g.elder_area):
+        if a == area and elder_owner[e] == seat:
             n += 1
     return n
 
@@ -39,9 +41,22 @@ def minions_in(g: CthulhuState, seat: int, area: int) -> int:
 def minion_areas(g: CthulhuState, seat: int) -> list[int]:
     """Areas holding at least one of ``seat``'s minions, sorted."""
     row = g.agents[seat]
-    out = {a for a in board.AREAS if row[a]}
-    out.update(a for a, o in zip(g.elder_area, g.elder_owner, strict=True) if o == seat)
-    return sorted(out)
+    # loops over C integers rather than generator expressions (``_build``: C_LOCALS)
+    out = []
+    for a in range(NUM_AREAS):
+        if row[a]:
+            out.append(a)
+    elder_area = g.elder_area
+    for e, owner in enumerate(g.elder_owner):
+        if owner == seat and elder_area[e] not in out:
+            out.append(elder_area[e])
+    out.sort()
+    return out
+
+
+def has_minion(g: CthulhuState, seat: int) -> bool:
+    """Whether ``seat`` has a minion on the board (``minion_areas`` is not empty)."""
+    return g.on_board[seat] > 0 or seat in g.elder_owner
 
 
 def place_elder(g: CthulhuState, e: int, seat: int, area: int) -> None:
@@ -110,13 +125,18 @@ def place_building(g: CthulhuState, seat: int, area: int, kind: int) -> None:
 
 def building_value(g: CthulhuState, seat: int) -> int:
     cost = g.t.building_cost
-    return sum(cost[g.btype[a]] for a in board.AREAS if g.building[a] == seat)
+    value = 0
+    for a in board.AREAS:
+        if g.building[a] == seat:
+            value += cost[g.btype[a]]
+    return value
 
 
 def best_building(g: CthulhuState, seat: int) -> int:
     """The highest cost among ``seat``'s buildings on the board (0 if none): the tie-break."""
     cost = g.t.building_cost
-    return max((cost[g.btype[a]] for a in board.AREAS if g.building[a] == seat), default=0)
+    costs = [cost[g.btype[a]] for a in board.AREAS if g.building[a] == seat]
+    return max(costs) if costs else 0
 
 
 # ---------------------------------------------------------------------- control and metrics
@@ -128,9 +148,10 @@ def pieces_in(g: CthulhuState, seat: int, area: int) -> int:
 def area_pieces(g: CthulhuState, area: int) -> list[int]:
     """Each seat's pieces in ``area`` for control: agents, Elder Ones and its building."""
     out = scoring.area_pieces(g, area)
-    for a, o in zip(g.elder_area, g.elder_owner, strict=True):
+    elder_owner = g.elder_owner
+    for e, a in enumerate(g.elder_area):
         if a == area:
-            out[o] += 1
+            out[elder_owner[e]] += 1
     return out
 
 
@@ -154,12 +175,19 @@ def controlled_areas(g: CthulhuState, seat: int) -> int:
 
 
 def occupied_areas(g: CthulhuState, seat: int) -> int:
-    return sum(1 for a in minion_areas(g, seat) if not g.gren[a])
+    count = 0
+    for a in minion_areas(g, seat):
+        if not g.gren[a]:
+            count += 1
+    return count
 
 
 def loans_due(g: CthulhuState, seat: int) -> int:
     repay = g.t.loan_repay
-    return sum(repay[c] for c in g.loans[seat])
+    due = 0
+    for c in g.loans[seat]:
+        due += repay[c]
+    return due
 
 
 def net_worth(g: CthulhuState, seat: int) -> int:
@@ -172,7 +200,10 @@ def pieces_on_board(g: CthulhuState, seat: int) -> int:
 
 def elder_hp(g: CthulhuState, seat: int) -> int:
     hp = g.t.elder_hp
-    return sum(hp[e] for e in own_elders(g, seat))
+    total = 0
+    for e in own_elders(g, seat):
+        total += hp[e]
+    return total
 
 
 METRICS = {

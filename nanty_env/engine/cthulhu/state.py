@@ -66,7 +66,8 @@ class CthulhuState(GameState):
 
     def elder_areas_of(self, seat: int) -> list[int]:
         """Areas of the Elder Ones ``seat`` controls (for the minion adjacency rule)."""
-        return [a for a, o in zip(self.elder_area, self.elder_owner, strict=True) if o == seat]
+        elder_area = self.elder_area
+        return [elder_area[e] for e, o in enumerate(self.elder_owner) if o == seat]
 
 
 def elders_per_area(elder_area: Sequence[int]) -> tuple[int, ...]:

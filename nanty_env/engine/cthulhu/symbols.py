@@ -173,10 +173,11 @@ def assassinate_options(g: CthulhuState, p: int, c: int) -> list[int]:
     """Pawns as in the base game but no grenadiers, and other players' Elder Ones, in areas
     with a trouble marker."""
     out = board.assassination_targets(g, p)
+    elder_area = g.elder_area
     out += [
         A.ELDER + e
-        for e, (a, o) in enumerate(zip(g.elder_area, g.elder_owner, strict=True))
-        if o >= 0 and o != p and g.trouble[a]
+        for e, o in enumerate(g.elder_owner)
+        if o >= 0 and o != p and g.trouble[elder_area[e]]
     ]
     return out
 
@@ -253,7 +254,7 @@ def _cheapest(g: CthulhuState, p: int) -> int:
     """The cheapest building ``p`` could place now (from reserve, or moved if all are out)."""
     cost = g.t.building_cost
     kinds = pieces.reserve(g, p) or pieces.types_on_board(g, p)
-    return min(cost[k] for k in kinds)
+    return min([cost[k] for k in kinds])
 
 
 def buildable_areas(g: CthulhuState, p: int, factor: float) -> list[int]:

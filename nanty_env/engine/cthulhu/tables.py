@@ -10,7 +10,7 @@ from nanty_env.data.cthulhu import CthulhuData, load_cthulhu_data
 from nanty_env.data.cthulhu.loader import pack_sources
 from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL
 from nanty_env.data.packs import cached_by_pack
-from nanty_env.engine.tables import Tables, area_fields, card_fields
+from nanty_env.engine.tables import Tables, area_fields, card_fields, interned
 
 
 # keyword-only: its fields follow the base's defaulted ones; no slots, as the compiled build's
@@ -60,12 +60,12 @@ def build_tables(d: CthulhuData, content: str | None = None) -> CthulhuTables:
         **area_fields(areas),
         **card_fields(cards, "yellow", "purple"),
         building_cost=tuple(b.cost for b in d.buildings),
-        building_ability=tuple(b.ability for b in d.buildings),
+        building_ability=interned(b.ability for b in d.buildings),
         building_params=tuple(b.params for b in d.buildings),
         elder_hp=tuple(e.hp for e in d.elder_ones),
-        elder_ability=tuple(e.ability for e in d.elder_ones),
+        elder_ability=interned(e.ability for e in d.elder_ones),
         elder_params=tuple(e.params for e in d.elder_ones),
-        goo_ability=tuple(x.ability for x in d.great_old_ones),
+        goo_ability=interned(x.ability for x in d.great_old_ones),
         goo_params=tuple(x.params for x in d.great_old_ones),
         track_grenadier=(False, *tuple(flags[lv].grenadier for lv in range(1, 14))),
         track_event=(False, *tuple(flags[lv].event for lv in range(1, 14))),

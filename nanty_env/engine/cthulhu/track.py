@@ -21,7 +21,11 @@ from nanty_env.engine.state import with_item
 def grenadiers_on_track(g: CthulhuState) -> int:
     """Grenadiers still standing in boxes the marker has not reached."""
     flags = g.t.track_grenadier
-    return sum(1 for lv in range(g.insanity + 1, DOOMSDAY_LEVEL + 1) if flags[lv])
+    count = 0
+    for lv in range(g.insanity + 1, DOOMSDAY_LEVEL + 1):
+        if flags[lv]:
+            count += 1
+    return count
 
 
 def advance_insanity(g: CthulhuState, p: int) -> None:

@@ -28,7 +28,11 @@ def objective_met(g: CthulhuState, seat: int) -> bool:
     obj = objective(g, seat)
     if obj.rule == SLOTH:
         return False
-    return any(pieces.METRICS[name](g, seat) >= need for name, need in obj.goal(g.n).items())
+    # a loop rather than any() of a generator: compiled, a C function (``_build._typable``)
+    for name, need in obj.goal(g.n).items():  # noqa: SIM110 (compiled: no generator)
+        if pieces.METRICS[name](g, seat) >= need:
+            return True
+    return False
 
 
 def first_round(g: CthulhuState) -> bool:
@@ -46,7 +50,7 @@ def start_of_turn_win(g: CthulhuState, seat: int) -> bool:
 
 
 def sloth_holders(g: CthulhuState) -> tuple[int, ...]:
-    return tuple(s for s in range(g.n) if objective(g, s).rule == SLOTH)
+    return tuple([s for s in range(g.n) if objective(g, s).rule == SLOTH])
 
 
 def _sloth_or_points(g: CthulhuState, sloth_reason: str, points_reason: str) -> None:
@@ -74,7 +78,8 @@ def points(g: CthulhuState, seat: int) -> int:
     scoring prints none)."""
     t = g.t
     pts = AGENT_POINTS * g.on_board[seat]
-    pts += sum(ELDER_POINTS_PER_HP * t.elder_hp[e] for e in pieces.own_elders(g, seat))
+    for e in pieces.own_elders(g, seat):
+        pts += ELDER_POINTS_PER_HP * t.elder_hp[e]
     pts += pieces.building_value(g, seat)
     loans = [(t.loan_repay[c], t.loan_penalty[c]) for c in g.loans[seat]]
     return pts + scoring.settle_loans(g.money[seat], loans)
