@@ -149,6 +149,13 @@ C_LOCALS: dict[str, dict[str, str]] = {
     "nanty_env.engine.cthulhu.pieces.minion_areas": dict.fromkeys(
         ("seat", "a", "e", "owner"), INDEX
     ),
+    "nanty_env.engine.cthulhu.pieces.owns_elder": dict.fromkeys(("seat", "owner"), INDEX),
+    "nanty_env.engine.cthulhu.abilities.possible": {"checks": "dict"},
+    "nanty_env.engine.cthulhu.pieces.control_margins": dict.fromkeys(("seat", "a", "lead"), INDEX),
+    "nanty_env.engine.scoring.seat_lead": {
+        **dict.fromkeys(("seat", "citizens", "q", "rival"), INDEX),
+        "pieces": "list",
+    },
     # the bots' evaluation: seats, areas and metric indices
     "agents.evaluation.metrics": {"q": INDEX},
     "agents.evaluation.tally_areas": {

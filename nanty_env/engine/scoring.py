@@ -65,6 +65,17 @@ def area_control(pieces: Sequence[int], citizens: int, grenadiers: int = 0) -> C
     return Control(seat, top - rival)
 
 
+def seat_lead(pieces: list[int], seat: int, citizens: int) -> int:
+    """``seat``'s pieces in an area beyond its strongest rival's (the new citizens together
+    are one): positive exactly when :func:`area_control` gives it the area with that lead,
+    unless a grenadier stands there. By index over C integers, compiled."""
+    rival = citizens
+    for q in range(len(pieces)):
+        if q != seat and pieces[q] > rival:
+            rival = pieces[q]
+    return pieces[seat] - rival
+
+
 def pieces_to_control(
     pieces: Sequence[int], citizens: int, grenadiers: int, seat: int
 ) -> int | None:

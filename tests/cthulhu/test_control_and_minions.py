@@ -165,3 +165,36 @@ def test_moving_agents_with_all_twelve_out():
     dice(g)  # no die is rolled
     play(g, pw("Lambeth", 0), ar("Strand"))
     assert g.agents[0][area("Strand")] == 1
+
+
+def test_the_metric_loops_are_their_definitions():
+    """The expansion's control margins (by ``scoring.seat_lead``), minion areas and Elder One
+    checks, written as loops for the compiled build, are what ``control`` and the pieces say,
+    along random games."""
+    import random
+
+    from nanty_env.engine import Game, GameConfig
+    from nanty_env.engine.cthulhu import pieces
+
+    for seed in range(6):
+        g = Game.new(GameConfig(num_players=4, expansion="cthulhu", log=False), seed)
+        rng = random.Random(seed)
+        while not g.is_terminal:
+            for s in range(4):
+                leads = [pieces.control(g, a) for a in range(12)]
+                expected = [c.lead for c in leads if c.controller == s]
+                assert pieces.control_margins(g, s) == expected
+                elders = [e for e in range(len(g.elder_owner)) if g.elder_owner[e] == s]
+                areas = {a for a in range(12) if g.agents[s][a]} | {g.elder_area[e] for e in elders}
+                assert pieces.minion_areas(g, s) == sorted(areas)
+                assert pieces.owns_elder(g, s) == bool(elders)
+                assert pieces.has_minion(g, s) == bool(areas)
+            g.apply(rng.choice(g.legal_actions()))
+
+
+def test_every_ability_kind_has_its_check():
+    """``abilities.POSSIBLE`` answers for exactly the kinds a content pack may give."""
+    from nanty_env.data.cthulhu.model import ABILITY_KINDS
+    from nanty_env.engine.cthulhu.abilities import POSSIBLE
+
+    assert set(POSSIBLE) == set(ABILITY_KINDS)

@@ -8,12 +8,13 @@ in ``g.ability_used``: 0-11 the building in that area, 12 the Great Old One, 13+
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.abilities import discard_frame
+from nanty_env.engine.actions import ABILITY, ELDER_ABILITY, GOO_ABILITY
 from nanty_env.engine.cthulhu import pieces
 from nanty_env.engine.cthulhu.state import ELDER_BIT, GOO_BIT, CthulhuState
 from nanty_env.engine.cthulhu.track import advance_insanity
@@ -45,35 +46,83 @@ def _any_untroubled(g: CthulhuState, areas: Iterable[int]) -> bool:
     return False
 
 
+# Whether using an ability of each kind would do something now: (g, p, params, area) -> bool,
+# ``area`` where its holder stands. A table rather than a chain of string tests: one lookup
+# finds the kind (the tables' kinds are interned).
+Possible = Callable[[CthulhuState, int, Mapping[str, Any], int], bool]
+
+
+def _always(g: CthulhuState, p: int, params: Mapping[str, Any], area: int) -> bool:
+    return True
+
+
+def _has_cards(g: CthulhuState, p: int, params: Mapping[str, Any], area: int) -> bool:
+    return bool(g.hands[p])
+
+
+def _has_minion_in_reserve(g: CthulhuState, p: int, params: Mapping[str, Any], area: int) -> bool:
+    return g.on_board[p] < AGENTS_PER_PLAYER
+
+
+def _can_pay_for_minion(g: CthulhuState, p: int, params: Mapping[str, Any], area: int) -> bool:
+    return g.on_board[p] < AGENTS_PER_PLAYER and g.money[p] >= params["cost"]
+
+
+def _untroubled_here(g: CthulhuState, p: int, params: Mapping[str, Any], area: int) -> bool:
+    return not g.trouble[area]
+
+
+def _untroubled_nearby(g: CthulhuState, p: int, params: Mapping[str, Any], area: int) -> bool:
+    return _any_untroubled(g, g.t.near[area])
+
+
+def _rich_minion_owner_here(g: CthulhuState, p: int, params: Mapping[str, Any], area: int) -> bool:
+    # a loop rather than any() of a generator: compiled, a C function (``_build._typable``)
+    for q in _others_with_minions_here(g, p, area):  # noqa: SIM110 (compiled: no generator)
+        if g.money[q]:
+            return True
+    return False
+
+
+def _removable_here(g: CthulhuState, p: int, params: Mapping[str, Any], area: int) -> bool:
+    return bool(_remove_targets(g, p, area))
+
+
+def _can_pay(g: CthulhuState, p: int, params: Mapping[str, Any], area: int) -> bool:
+    return g.money[p] >= params["cost"]
+
+
+def _untroubled_by_minion(g: CthulhuState, p: int, params: Mapping[str, Any], area: int) -> bool:
+    return _any_untroubled(g, pieces.minion_areas(g, p))
+
+
+def _has_minion(g: CthulhuState, p: int, params: Mapping[str, Any], area: int) -> bool:
+    return pieces.has_minion(g, p)
+
+
+POSSIBLE: dict[str, Possible] = {
+    "take_money": _always,
+    "take_money_per_elder_one": _always,
+    "discard_for_money": _has_cards,
+    "place_minion_here": _has_minion_in_reserve,
+    "pay_to_place_minion_nearby": _can_pay_for_minion,
+    "place_trouble_here": _untroubled_here,
+    "place_trouble_nearby": _untroubled_nearby,
+    "collect_per_minion_here": _rich_minion_owner_here,
+    "remove_minion_or_grenadier_here": _removable_here,
+    "pay_to_advance_insanity": _can_pay,
+    "place_trouble_near_own_minion": _untroubled_by_minion,
+    "move_own_minion": _has_minion,
+}
+
+
 def possible(g: CthulhuState, p: int, kind: str, params: Mapping[str, Any], area: int) -> bool:
     """Whether using the ability would do something now (``area``: where its holder stands)."""
-    if kind in ("take_money", "take_money_per_elder_one"):
-        return True
-    if kind == "discard_for_money":
-        return bool(g.hands[p])
-    if kind == "place_minion_here":
-        return g.on_board[p] < AGENTS_PER_PLAYER
-    if kind == "pay_to_place_minion_nearby":
-        return g.on_board[p] < AGENTS_PER_PLAYER and g.money[p] >= params["cost"]
-    if kind == "place_trouble_here":
-        return not g.trouble[area]
-    # loops rather than any() of a generator: compiled, a C function (``_build._typable``)
-    if kind == "place_trouble_nearby":
-        return _any_untroubled(g, g.t.near[area])
-    if kind == "collect_per_minion_here":
-        for q in _others_with_minions_here(g, p, area):  # noqa: SIM110 (compiled: no generator)
-            if g.money[q]:
-                return True
-        return False
-    if kind == "remove_minion_or_grenadier_here":
-        return bool(_remove_targets(g, p, area))
-    if kind == "pay_to_advance_insanity":
-        return g.money[p] >= params["cost"]
-    if kind == "place_trouble_near_own_minion":
-        return _any_untroubled(g, pieces.minion_areas(g, p))
-    if kind == "move_own_minion":
-        return pieces.has_minion(g, p)
-    raise AssertionError(f"unknown ability kind {kind!r}")
+    checks = POSSIBLE  # compiled, a local typed ``dict`` (``_build``): a C lookup
+    check = checks.get(kind)
+    if check is None:
+        raise AssertionError(f"unknown ability kind {kind!r}")
+    return check(g, p, params, area)
 
 
 def use(g: CthulhuState, p: int, kind: str, params: Mapping[str, Any], area: int, who: str) -> None:
@@ -145,11 +194,11 @@ def usable_elders(g: CthulhuState, p: int) -> list[int]:
 
 def ability_actions(g: CthulhuState, p: int) -> list[int]:
     """Every ability ``p`` may use now, as actions."""
-    out = [A.ABILITY + a for a in usable_buildings(g, p)] if board.has_building(g, p) else []
+    out = [ABILITY + a for a in usable_buildings(g, p)] if board.has_building(g, p) else []
     if goo_usable(g, p):
-        out.append(A.GOO_ABILITY)
-    if p in g.elder_owner:
-        out += [A.ELDER_ABILITY + e for e in usable_elders(g, p)]
+        out.append(GOO_ABILITY)
+    if pieces.owns_elder(g, p):
+        out += [ELDER_ABILITY + e for e in usable_elders(g, p)]
     return out
 
 

@@ -56,7 +56,15 @@ def minion_areas(g: CthulhuState, seat: int) -> list[int]:
 
 def has_minion(g: CthulhuState, seat: int) -> bool:
     """Whether ``seat`` has a minion on the board (``minion_areas`` is not empty)."""
-    return g.on_board[seat] > 0 or seat in g.elder_owner
+    return g.on_board[seat] > 0 or owns_elder(g, seat)
+
+
+def owns_elder(g: CthulhuState, seat: int) -> bool:
+    """Whether ``seat`` controls an Elder One (a loop: compiled, over C integers)."""
+    for owner in g.elder_owner:  # noqa: SIM110 (compiled: no generator)
+        if owner == seat:
+            return True
+    return False
 
 
 def place_elder(g: CthulhuState, e: int, seat: int, area: int) -> None:
@@ -166,8 +174,15 @@ def controls(g: CthulhuState, seat: int, area: int) -> bool:
 
 
 def control_margins(g: CthulhuState, seat: int) -> list[int]:
-    """``seat``'s lead in each area it controls, in area order."""
-    return [c.lead for c in map(control, [g] * len(g.gren), board.AREAS) if c.controller == seat]
+    """``seat``'s lead in each area it controls, in area order (:func:`control`'s rule, by
+    ``scoring.seat_lead``: no ``Control`` built per area)."""
+    out = []
+    for a in range(NUM_AREAS):
+        if not g.gren[a]:
+            lead = scoring.seat_lead(area_pieces(g, a), seat, g.cit[a])
+            if lead > 0:
+                out.append(lead)
+    return out
 
 
 def controlled_areas(g: CthulhuState, seat: int) -> int:
