@@ -75,7 +75,13 @@ DIRECTIVES = {
 # into an augmenting ``.pxd`` beside the module (gitignored; the ``.py`` is never changed).
 STATE_PXD = "nanty_env.engine.state"
 # The modules whose ``.pxd`` is written by hand (their extension types), read as they are.
-HAND_WRITTEN = frozenset((STATE_PXD, "nanty_env.engine.rng", "nanty_env.engine.game_log"))
+# The expansion's state, an extension type over GameState's (``engine/cthulhu/state.pxd``): a
+# parameter annotated with its name is typed ``CthulhuState``, so that its own fields are C reads.
+CTHULHU_STATE_PXD = "nanty_env.engine.cthulhu.state"
+CTHULHU_STATE_TYPES = frozenset(("CthulhuState", "CthulhuGame"))
+HAND_WRITTEN = frozenset(
+    (STATE_PXD, "nanty_env.engine.rng", "nanty_env.engine.game_log", CTHULHU_STATE_PXD)
+)
 STATE_TYPES = frozenset(("GameState", "Game", "CthulhuState", "CthulhuGame"))
 # A frame (``state.Frame``) is always a dict: in such a function it is typed ``dict`` as well,
 # so that its items are read by the dict's own lookup (a non-dict raises TypeError).
@@ -222,6 +228,8 @@ def _typable(fn: ast.FunctionDef) -> bool:
 def _c_type(annotation: ast.expr | None) -> str:
     """The C type prefix of a parameter with this annotation ("": a Python object)."""
     name = None if annotation is None else ast.unparse(annotation)
+    if name in CTHULHU_STATE_TYPES:
+        return "CthulhuState "
     if name in STATE_TYPES:
         return "GameState "
     return "dict " if name in FRAME_TYPES else ""
@@ -397,6 +405,8 @@ def state_declarations(name: str, below_state: frozenset[str] | None = None) -> 
         text += "cimport cython\n"
     if typed:
         text += f"from {STATE_PXD} cimport GameState\n"
+        if any("CthulhuState " in line for line in lines):
+            text += f"from {CTHULHU_STATE_PXD} cimport CthulhuState\n"
     if imported:
         text += "\n" + "\n".join(imported) + "\n"
     if classes:

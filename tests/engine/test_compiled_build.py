@@ -145,14 +145,15 @@ def test_the_loaded_build_is_the_one_reported() -> None:
 
 
 def test_the_hand_written_declarations_make_extension_types() -> None:
-    """``state.pxd``, ``rng.pxd`` and ``game_log.pxd`` turn the game state, its generator's
-    stream and its log into extension types (only their own ``__new__`` makes instances), what
-    clones rely on."""
+    """``state.pxd``, ``rng.pxd``, ``game_log.pxd`` and ``cthulhu/state.pxd`` turn the game
+    state, its generator's stream, its log and the expansion's state into extension types
+    (only their own ``__new__`` makes instances), what clones rely on."""
     from nanty_env.engine import game_log, rng, state
+    from nanty_env.engine.cthulhu import state as cthulhu_state
 
     if not _compiled.is_compiled(state):
         pytest.skip("the engine is not compiled here")
-    for cls in (state.GameState, rng.Pcg64Stream, game_log.GameLog):
+    for cls in (state.GameState, rng.Pcg64Stream, game_log.GameLog, cthulhu_state.CthulhuState):
         with pytest.raises(TypeError, match="not safe"):
             object.__new__(cls)
     assert type(rng.GameRng.__new__(rng.GameRng)) is rng.GameRng
@@ -339,6 +340,12 @@ def test_the_rules_on_hot_paths_take_a_typed_game_state() -> None:
     for module, names in expansion.items():
         declared = {line.split("(")[0] for line in _build.declared(module)}
         assert {f"cpdef {name}" for name in names} <= declared, module
+    # typed ``CthulhuState`` (its own fields C reads), the base game's rules ``GameState``
+    assert "cpdef minion_areas(CthulhuState g, Py_ssize_t seat)" in _build.declared(
+        "nanty_env.engine.cthulhu.pieces"
+    )
+    text = _build.state_declarations("nanty_env.engine.cthulhu.pieces")
+    assert text is not None and "from nanty_env.engine.cthulhu.state cimport CthulhuState" in text
     keyword_only = []
     for package in _build.PACKAGES:
         for path in sorted((_build.ROOT / package).glob("*.py")):
