@@ -88,7 +88,12 @@ def placement_areas(g: GameState, seat: int) -> list[int]:
     for a in range(NUM_AREAS):
         if row[a]:
             ok |= near[a]
-    return [a for a in AREAS if ok >> a & 1]
+    # a loop, not a comprehension: compiled, ``a`` is the function's C integer (C_LOCALS)
+    out = []
+    for a in range(NUM_AREAS):
+        if ok >> a & 1:
+            out.append(a)
+    return out
 
 
 def trouble_count(g: GameState) -> int:

@@ -37,15 +37,25 @@ def forget(g: GameState, p: int, q: int) -> None:
 def card_revealed(g: GameState, owner: int, c: int, to_hand: bool = False) -> None:
     """Card ``c`` is shown to everyone: leaving ``owner``'s hand (played, discarded), or, with
     ``to_hand``, entering it face up (taken back from the discard pile)."""
+    known = g.known
+    changed = None  # the seats' new rows, built once for all of them (one new ``g.known``)
     for x in range(g.n):
         if x == owner:
             continue
-        row = g.known[x][owner]
+        row = known[x][owner]
         if to_hand:
-            if c not in row:
-                set_known(g, x, owner, (*row, c))
+            if c in row:
+                continue
+            row = (*row, c)
         elif c in row:
-            set_known(g, x, owner, [y for y in row if y != c])
+            row = [y for y in row if y != c]
+        else:
+            continue
+        if changed is None:
+            changed = list(known)
+        changed[x] = with_row(changed[x], owner, row)
+    if changed is not None:
+        g.known = tuple(changed)
 
 
 def cards_drawn(g: GameState, p: int, cards: list[int]) -> None:
