@@ -8,8 +8,9 @@ and exits 0: the package then runs the pure-Python modules, which stay the refer
 manifest it writes (``nanty_env/_compiled_manifest.json``) records each module's source hash,
 so that a module edited after the build loads from its source until the next build
 (``nanty_env/_compiled.py``). The C types come from augmenting ``.pxd`` files beside the
-modules: ``engine/state.pxd``, ``engine/rng.pxd`` and ``engine/game_log.pxd`` (the game state,
-its generator and its log as extension types, by hand) and, generated
+modules: ``engine/state.pxd``, ``engine/rng.pxd``, ``engine/game_log.pxd`` and
+``engine/cthulhu/state.pxd`` (the game state, its generator, its log and the expansion's state
+as extension types, by hand) and, generated
 here from the ``.py`` annotations before compiling, a ``cpdef`` declaration with a typed
 ``GameState`` for each module-level function taking a game state.
 """
