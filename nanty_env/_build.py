@@ -106,7 +106,7 @@ C_LOCALS: dict[str, dict[str, str]] = {
     ),
     "nanty_env.engine.board.pawn_count": {"area": INDEX, "n": INDEX},
     "nanty_env.engine.board.placement_areas": {"seat": INDEX, "a": INDEX, "ok": INDEX},
-    "nanty_env.engine.board.has_building": {"seat": INDEX, "owner": INDEX},
+    "nanty_env.engine.board.owned_by": {"seat": INDEX, "owner": INDEX},
     "nanty_env.engine.board.buildable_areas": {"p": INDEX, "a": INDEX},
     "nanty_env.engine.scoring.control_margins": dict.fromkeys(
         ("seat", "n", "a", "owner", "mine", "rival", "q", "theirs"), INDEX
@@ -156,7 +156,6 @@ C_LOCALS: dict[str, dict[str, str]] = {
     "nanty_env.engine.cthulhu.pieces.minion_areas": dict.fromkeys(
         ("seat", "a", "e", "owner"), INDEX
     ),
-    "nanty_env.engine.cthulhu.pieces.owns_elder": dict.fromkeys(("seat", "owner"), INDEX),
     "nanty_env.engine.cthulhu.abilities.possible": {"checks": "dict"},
     "nanty_env.engine.cthulhu.pieces.control_margins": dict.fromkeys(("seat", "a", "lead"), INDEX),
     "nanty_env.engine.scoring.seat_lead": {

@@ -8,6 +8,8 @@ is in ``scoring``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from nanty_env.engine.actions import NUM_AREAS, SLOT_CITIZEN, SLOT_GRENADIER, pawn_action
 from nanty_env.engine.frames import call
 from nanty_env.engine.state import GameState, with_cell, with_item
@@ -116,13 +118,19 @@ def remove_building(g: GameState, area: int) -> None:
         g.btype = with_item(g.btype, area, -1)
 
 
-def has_building(g: GameState, seat: int) -> bool:
-    """Whether ``seat`` has a building on the board (a loop rather than ``in``: compiled, it
-    compares C integers instead of calling Python's comparison for each area)."""
-    for owner in g.building:  # noqa: SIM110 (a generator is not compiled to a C loop)
+def owned_by(owners: Sequence[int], seat: int) -> bool:
+    """Whether ``seat`` is among ``owners`` (a row of owners: of each area's building, of each
+    Elder One): a loop rather than ``in``, so that the compiled build compares C integers
+    instead of calling Python's comparison for each item."""
+    for owner in owners:  # noqa: SIM110 (a generator is not compiled to a C loop)
         if owner == seat:
             return True
     return False
+
+
+def has_building(g: GameState, seat: int) -> bool:
+    """Whether ``seat`` has a building on the board."""
+    return owned_by(g.building, seat)
 
 
 def buildings_of(g: GameState, seat: int) -> list[int]:

@@ -9,6 +9,7 @@ as one piece each for area control. An Elder One in the pool has area and owner 
 from __future__ import annotations
 
 from nanty_env.engine import board, scoring
+from nanty_env.engine.board import owned_by
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.scoring import Control
 from nanty_env.engine.state import NUM_AREAS, with_item
@@ -60,11 +61,8 @@ def has_minion(g: CthulhuState, seat: int) -> bool:
 
 
 def owns_elder(g: CthulhuState, seat: int) -> bool:
-    """Whether ``seat`` controls an Elder One (a loop: compiled, over C integers)."""
-    for owner in g.elder_owner:  # noqa: SIM110 (compiled: no generator)
-        if owner == seat:
-            return True
-    return False
+    """Whether ``seat`` controls an Elder One."""
+    return owned_by(g.elder_owner, seat)
 
 
 def place_elder(g: CthulhuState, e: int, seat: int, area: int) -> None:
