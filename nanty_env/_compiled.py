@@ -35,6 +35,11 @@ ROOT = PACKAGE_DIR.parent
 PACKAGES = ("nanty_env", "agents")
 MANIFEST = PACKAGE_DIR / "_compiled_manifest.json"
 PURE_ENV = "NANTY_PURE"
+# A profile-guided build (``nanty_env._build``) first compiles instrumented modules and runs them
+# once; its manifest says so meanwhile, and only that run (with this variable set) loads them: a
+# build cut short there leaves the package pure until the next build.
+INSTRUMENTED = "instrumented"
+PROFILING_ENV = "NANTY_PROFILING_RUN"
 
 
 def source_hash(path: Path) -> str:
@@ -82,6 +87,8 @@ def _fresh_modules() -> frozenset[str]:
     except (OSError, ValueError):
         return frozenset()
     if not isinstance(manifest, dict) or manifest.get("python") != sys.implementation.cache_tag:
+        return frozenset()
+    if manifest.get("profile") == INSTRUMENTED and os.environ.get(PROFILING_ENV) != "1":
         return frozenset()
     fresh = []
     for name, digest in dict(manifest.get("modules", {})).items():
