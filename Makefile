@@ -25,7 +25,8 @@ setup: $(STAMP)
 # bots' look-ahead: nanty_env._build lists them) from its own .py, in place, once per change of
 # a source (the manifest records the hashes it was built from). Without Cython or a C compiler
 # it prints why and the pure-Python engine runs; NANTY_PURE=1 picks the pure one anyway.
-# `make pure` removes the compiled modules.
+# With gcc 10+ the first build is profile-guided (compiled twice around agents.pgo_workload);
+# NANTY_PGO=0 builds plainly. `make pure` removes the compiled modules (and the profile).
 COMPILED := nanty_env/_compiled_manifest.json
 COMPILED_SRC := $(shell find nanty_env/engine agents -name '*.py') nanty_env/engine/state.pxd \
 	nanty_env/engine/rng.pxd nanty_env/_build.py $(wildcard nanty_env/encoding/*.py)

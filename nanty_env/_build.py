@@ -568,21 +568,7 @@ def build(jobs: int) -> int:
             c_file.unlink(missing_ok=True)
     profile = "none"
     if pgo_wanted(cc) and not PGO_DONE.exists():
-        # no profile yet: the manifest goes first, so that a build cut short here leaves the
-        # instrumented modules unused (the package runs pure until the next build)
-        MANIFEST.unlink(missing_ok=True)
-        shutil.rmtree(PGO_DIR, ignore_errors=True)
-        _remove_objects(names)
-        if not _compile(names, jobs, pgo_flags("generate")):
-            return 0
-        _write_manifest(hashes, INSTRUMENTED)  # loaded by the profiling run only
-        trained = _train()
-        MANIFEST.unlink()
-        _remove_objects(names)  # the instrumented modules go; the next compile reads the counts
-        if trained:
-            PGO_DONE.touch()
-        else:
-            shutil.rmtree(PGO_DIR, ignore_errors=True)
+        make_profile(names, hashes, jobs)
     if PGO_DONE.exists() and pgo_wanted(cc):
         profile = "gcc"
     if not _compile(names, jobs, pgo_flags("use") if profile == "gcc" else PLAIN_FLAGS):
@@ -593,6 +579,28 @@ def build(jobs: int) -> int:
         + (" (profile-guided)" if profile == "gcc" else "")
     )
     return 0
+
+
+def make_profile(names: list[str], hashes: dict[str, str], jobs: int) -> bool:
+    """Compile ``names`` instrumented, run the profiling workload on them and keep the counts
+    (``PGO_DONE`` marks them whole); whatever happens, the instrumented modules are gone after
+    (the next compile builds them anew). False, having said why, if there is no profile."""
+    # the manifest goes first: a build cut short here leaves the instrumented modules unused
+    # (the package runs pure until the next build)
+    MANIFEST.unlink(missing_ok=True)
+    shutil.rmtree(PGO_DIR, ignore_errors=True)
+    _remove_objects(names)
+    instrumented = _compile(names, jobs, pgo_flags("generate"))
+    if instrumented:
+        _write_manifest(hashes, INSTRUMENTED)  # loaded by the profiling run only
+    trained = instrumented and _train()
+    MANIFEST.unlink(missing_ok=True)
+    _remove_objects(names)
+    if not trained:
+        shutil.rmtree(PGO_DIR, ignore_errors=True)
+        return False
+    PGO_DONE.touch()
+    return True
 
 
 def _write_manifest(hashes: dict[str, str], profile: str) -> None:

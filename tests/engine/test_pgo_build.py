@@ -135,3 +135,41 @@ def test_a_failed_or_empty_profiling_run_leaves_a_plain_build(
     (tmp_path / "pgo").mkdir()
     (tmp_path / "pgo" / "x.gcda").write_bytes(b"")
     assert _build._train() is True
+
+
+@pytest.mark.parametrize("compiles, trains", [(True, True), (True, False), (False, False)])
+def test_making_the_profile_leaves_no_instrumented_build_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, compiles: bool, trains: bool
+) -> None:
+    """Whatever fails, the instrumented modules go and no manifest names them; the counts are
+    kept (and marked whole) only after a profiling run that counted. In a copy of the paths."""
+    pgo = tmp_path / "pgo"
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text('{"modules": {}, "profile": "none"}')  # an earlier build's
+    monkeypatch.setattr(_build, "PGO_DIR", pgo)
+    monkeypatch.setattr(_build, "PGO_DONE", pgo / "trained")
+    monkeypatch.setattr(_build, "MANIFEST", manifest)
+    monkeypatch.setattr(_build, "_write", lambda path, text: path.write_text(text))
+    events: list[str] = []
+    monkeypatch.setattr(_build, "_remove_objects", lambda names: events.append("removed"))
+
+    def compile_(names: list[str], jobs: int, flags: tuple[list[str], list[str]]) -> bool:
+        assert flags == _build.pgo_flags("generate")
+        events.append("compiled")
+        pgo.mkdir(exist_ok=True)
+        return compiles
+
+    def train() -> bool:
+        # the profiling run finds the instrumented build in the manifest
+        assert json.loads(manifest.read_text())["profile"] == _compiled.INSTRUMENTED
+        events.append("trained")
+        (pgo / "x.gcda").write_bytes(b"")
+        return trains
+
+    monkeypatch.setattr(_build, "_compile", compile_)
+    monkeypatch.setattr(_build, "_train", train)
+    made = _build.make_profile(["nanty_env.engine.flow"], {"nanty_env.engine.flow": "h"}, 1)
+    assert made is (compiles and trains)
+    assert not manifest.exists()
+    assert events == ["removed", "compiled", *(["trained"] if compiles else []), "removed"]
+    assert (pgo / "trained").exists() is made and pgo.exists() is made
