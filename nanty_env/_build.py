@@ -551,9 +551,10 @@ def build(jobs: int) -> int:
     # Cython and setuptools rebuild by timestamps, which a checkout can leave older than the C
     # file: a module whose source hash is not the one it was built from is rebuilt regardless.
     try:
-        built = json.loads(MANIFEST.read_text()).get("modules", {})
-    except (OSError, ValueError):
-        built = {}
+        record = json.loads(MANIFEST.read_text())
+        built, built_profile = record.get("modules", {}), record.get("profile", "none")
+    except (OSError, ValueError, AttributeError):
+        built, built_profile = {}, "none"
     # A module about to be rebuilt loses its extension first: the new one is then a new file, and
     # a running process that loaded the old one keeps it intact (rewriting it in place could
     # crash that process).
@@ -571,6 +572,8 @@ def build(jobs: int) -> int:
         make_profile(names, hashes, jobs)
     if PGO_DONE.exists() and pgo_wanted(cc):
         profile = "gcc"
+    if profile != built_profile:  # e.g. NANTY_PGO=0 after a profile-guided build: all anew
+        _remove_objects(names)
     if not _compile(names, jobs, pgo_flags("use") if profile == "gcc" else PLAIN_FLAGS):
         return 0
     _write_manifest(hashes, profile)
