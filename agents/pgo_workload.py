@@ -5,9 +5,9 @@ optimisation, ``nanty_env._build``): what users run most, in small doses.
 
 Random play of both rulesets (``Game.new``, ``apply``, ``legal_actions``, a ``clone`` at every
 decision with a choice), the observation encoders at every decision of some of those games, and
-whole games of the heuristic bot and of a small ISMCTS against it (the bots' look-ahead). Seeded: the
-same run every time. It takes some seconds on the instrumented build; what it plays is never
-kept.
+whole games of the heuristic bot and of a small ISMCTS against it (the bots' look-ahead).
+Seeded: the same run every time. It takes some seconds on the instrumented build; what it plays
+is never kept.
 """
 
 from __future__ import annotations
