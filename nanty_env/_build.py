@@ -567,11 +567,10 @@ def build(jobs: int) -> int:
         if stale:
             c_file = BUILD_DIR / module_path(name).relative_to(ROOT).with_suffix(".c")
             c_file.unlink(missing_ok=True)
-    profile = "none"
-    if pgo_wanted(cc) and not PGO_DONE.exists():
+    wanted = pgo_wanted(cc)
+    if wanted and not PGO_DONE.exists():
         make_profile(names, hashes, jobs)
-    if PGO_DONE.exists() and pgo_wanted(cc):
-        profile = "gcc"
+    profile = "gcc" if wanted and PGO_DONE.exists() else "none"
     if profile != built_profile:  # e.g. NANTY_PGO=0 after a profile-guided build: all anew
         _remove_objects(names)
     if not _compile(names, jobs, pgo_flags("use") if profile == "gcc" else PLAIN_FLAGS):
@@ -698,8 +697,11 @@ def pgo_flags(phase: str) -> tuple[list[str], list[str]]:
         return [*compile_args, *extra], [*link_args, f"-fprofile-generate={PGO_DIR}"]
     if phase == "use":
         # a function without counts (never run, or changed since) is compiled as without PGO
-        extra = [f"-fprofile-use={PGO_DIR}", "-fprofile-partial-training"]
-        extra.append("-Wno-error=coverage-mismatch")
+        extra = [
+            f"-fprofile-use={PGO_DIR}",
+            "-fprofile-partial-training",
+            "-Wno-error=coverage-mismatch",
+        ]
         return [*compile_args, *extra], list(link_args)
     raise ValueError(f"no PGO phase {phase!r}")
 
