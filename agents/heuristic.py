@@ -42,14 +42,14 @@ from agents.rulesets import (
 from agents.sampling import determinize_view
 from agents.value_model import value_model_for
 from nanty_env.engine import Game, GameConfig, tables
-from nanty_env.engine import actions as A
+from nanty_env.engine.actions import CONFIRM, DISCARD_CARD, PASS, PLAY_CARD, SELECT_CARD
 
 ACT_BONUS = 1e-4  # prefer doing something over passing when the values are level
 MAX_STEPS = 80  # safety bound on a look-ahead
 
 
 def is_card_play(a: int) -> bool:
-    return A.PLAY_CARD <= a < A.DISCARD_CARD
+    return PLAY_CARD <= a < DISCARD_CARD
 
 
 EXTRA_KINDS = ("main", "card", "two", "end")
@@ -60,7 +60,7 @@ def useful_actions(decision: str, legal: Sequence[int]) -> list[int]:
     only an extra (it never helps there: the card is simply lost)."""
     if decision not in EXTRA_KINDS:
         return list(legal)
-    kept = [a for a in legal if not A.DISCARD_CARD <= a < A.SELECT_CARD]
+    kept = [a for a in legal if not DISCARD_CARD <= a < SELECT_CARD]
     return kept or list(legal)
 
 
@@ -69,17 +69,17 @@ def obvious_action(
 ) -> int | None:
     """An answer that needs no search: take the money of a money symbol (``symbols``: each
     card's symbols in the game's ruleset; default the base game's)."""
-    if view["decision"] == "card" and list(legal) == [A.PASS, A.CONFIRM]:
+    if view["decision"] == "card" and list(legal) == [PASS, CONFIRM]:
         ctx = view["context"]
         syms = (symbols or tables().symbols)[ctx["card"]]
         if ctx["symbol_index"] < len(syms) and syms[ctx["symbol_index"]] == "money":
-            return A.CONFIRM
+            return CONFIRM
     return None
 
 
 def default_answer(legal: Sequence[int]) -> int:
     """Another seat's answer inside a look-ahead: decline / let it happen when possible."""
-    return A.PASS if legal[0] == A.PASS else legal[0]
+    return PASS if legal[0] == PASS else legal[0]
 
 
 class TurnPlanner:
@@ -104,7 +104,7 @@ class TurnPlanner:
             h = g.clone()
             h.apply(a)
             self.finish(h, start, own_turn, self.depth)
-            v = self.ev.value(h) + (ACT_BONUS if a != A.PASS else 0.0)
+            v = self.ev.value(h) + (ACT_BONUS if a != PASS else 0.0)
             out.append(v - self.penalty(h) if self.penalty is not None else v)
         return out
 
@@ -148,7 +148,7 @@ class TurnPlanner:
             c.apply(a)
             if depth > 0 and is_card_play(a):
                 self.finish(c, start, own_turn, depth - 1)
-            v = self.ev.value(c) + (ACT_BONUS if a != A.PASS else 0.0)
+            v = self.ev.value(c) + (ACT_BONUS if a != PASS else 0.0)
             if is_card_play(a) and depth <= 0:
                 v += self.ev.w.hand  # the card is not lost, it is being used
             if v > best_v:
@@ -169,7 +169,7 @@ def one_ply(ev: Evaluator, g: Game, legal: Sequence[int]) -> int:
     for a in legal:
         c = g.clone()
         c.apply(a)
-        v = ev.value(c) + (ACT_BONUS if a != A.PASS else 0.0)
+        v = ev.value(c) + (ACT_BONUS if a != PASS else 0.0)
         if is_card_play(a):
             v += ev.w.hand
         if v > best_v:

@@ -73,7 +73,17 @@ from agents.value_features import Position
 from agents.value_model import ValueModel, default_value_model
 from agents.value_net import ValueNet, shipped
 from nanty_env.engine import Game, GameConfig
-from nanty_env.engine import actions as A
+from nanty_env.engine.actions import (
+    ABILITY,
+    CONFIRM,
+    DISCARD_CARD,
+    ELDER_ABILITY,
+    GOO_ABILITY,
+    NUM_AREAS,
+    PASS,
+    PLAY_CARD,
+    SELECT_CARD,
+)
 
 MAX_ROLLOUT = 400
 DEFAULT_ITERS = 200
@@ -184,7 +194,7 @@ def sampled_evaluators(g: Game, weights: Weights) -> list[Evaluator]:
 def is_ability(a: int) -> bool:
     """Whether ``a`` uses an ability (a City Area's or building's, an Elder One's or the Great
     Old One's): rollouts use them last, if at all."""
-    return A.ABILITY <= a < A.ABILITY + A.NUM_AREAS or A.ELDER_ABILITY <= a <= A.GOO_ABILITY
+    return ABILITY <= a < ABILITY + NUM_AREAS or ELDER_ABILITY <= a <= GOO_ABILITY
 
 
 def greedy_scores(
@@ -194,14 +204,14 @@ def greedy_scores(
     and discarding interrupts or using abilities last): the expansion order of tree nodes."""
     out = {}
     for a in legal:
-        if A.PLAY_CARD <= a < A.DISCARD_CARD:
+        if PLAY_CARD <= a < DISCARD_CARD:
             out[a] = 10.0 + float(rng.random())
-        elif A.DISCARD_CARD <= a < A.SELECT_CARD or is_ability(a):
+        elif DISCARD_CARD <= a < SELECT_CARD or is_ability(a):
             out[a] = -10.0 - float(rng.random())
         else:
             h = g.clone()
             h.apply(a)
-            out[a] = ev.value(h) + (1e-4 if a != A.PASS else 0.0)
+            out[a] = ev.value(h) + (1e-4 if a != PASS else 0.0)
     return out
 
 
@@ -210,18 +220,18 @@ def greedy_action(
 ) -> int:
     """The action with the best immediate value for the deciding seat; a choice among cards
     to play is made at random (see ``rollout``)."""
-    cards = [a for a in legal if A.PLAY_CARD <= a < A.DISCARD_CARD]
-    if cards and (legal[0] != A.PASS or rng.random() < skip):
+    cards = [a for a in legal if PLAY_CARD <= a < DISCARD_CARD]
+    if cards and (legal[0] != PASS or rng.random() < skip):
         return int(cards[int(rng.integers(len(cards)))])
-    if len(legal) == 2 and legal[1] == A.CONFIRM:
-        return A.CONFIRM  # take the money / resolve the scroll: nearly always right
+    if len(legal) == 2 and legal[1] == CONFIRM:
+        return CONFIRM  # take the money / resolve the scroll: nearly always right
     best, best_v = legal[0], -math.inf
     for a in legal:
-        if A.DISCARD_CARD <= a < A.SELECT_CARD or is_ability(a):
+        if DISCARD_CARD <= a < SELECT_CARD or is_ability(a):
             continue
         h = g.clone()
         h.apply(a)
-        v = ev.value(h) + (1e-4 if a != A.PASS else 0.0)
+        v = ev.value(h) + (1e-4 if a != PASS else 0.0)
         if v > best_v:
             best, best_v = a, v
     return int(best)

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from nanty_env.data.cthulhu import model as M
+from nanty_env.data.cthulhu.model import TRACK_GRENADIERS
 from nanty_env.encoding import obs_fields as F
 from nanty_env.encoding import observation as O
-from nanty_env.engine import actions as A
+from nanty_env.engine.actions import NUM_ACTIONS_CTHULHU
 from nanty_env.engine.cthulhu import game as _registers_handlers  # noqa: F401
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
 from nanty_env.engine.frames import frame_kinds
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 NA, NS, NC, NK, NE = O.NA, O.NS, O.NC, M.NUM_OBJECTIVES, M.MAX_ELDER_ONES
 NB, NG, NV, NL = M.NUM_BUILDING_TYPES, M.NUM_GREAT_OLD_ONES, M.NUM_EVENT_CARDS, M.DOOMSDAY_LEVEL
 CTHULHU_KINDS = tuple(frame_kinds("cthulhu"))
-NUM_ACTIONS = A.NUM_ACTIONS_CTHULHU
+NUM_ACTIONS = NUM_ACTIONS_CTHULHU
 MAX_HP = 5  # HP scale (the shipped roster's largest is 4)
 
 _FIELDS: tuple[F.Field, ...] = (
@@ -124,7 +125,7 @@ def encode_view(
     level = view["insanity"]
     x[OFF["insanity"] + level - 1] = 1.0
     x[OFF["insanity_level"]] = level / NL
-    x[OFF["grenadiers_on_track"]] = view["grenadiers_on_track"] / M.TRACK_GRENADIERS
+    x[OFF["grenadiers_on_track"]] = view["grenadiers_on_track"] / TRACK_GRENADIERS
     if level < NL:
         x[OFF["next_box"]] = float(t.track_grenadier[level + 1])
         x[OFF["next_box"] + 1] = float(t.track_event[level + 1])

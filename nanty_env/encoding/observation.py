@@ -22,15 +22,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from nanty_env.encoding import obs_fields as F
-from nanty_env.engine import actions as A
 from nanty_env.engine import frame_kinds, tables
+from nanty_env.engine.actions import MAX_PLAYERS, NUM_ACTIONS, NUM_AREAS, NUM_CARDS, PASS
 
 if TYPE_CHECKING:
     from nanty_env.engine import Game
 
-NA = A.NUM_AREAS
-NS = A.MAX_PLAYERS  # seat slots
-NC = A.NUM_CARDS
+NA = NUM_AREAS
+NS = MAX_PLAYERS  # seat slots
+NC = NUM_CARDS
 NP = len(tables().data.personalities)
 NE = len(tables().data.events)
 KINDS = tuple(frame_kinds())
@@ -634,7 +634,7 @@ def _update_pile(
 
 
 def with_hint(
-    obs: np.ndarray, hint: int | np.ndarray | None, num_actions: int = A.NUM_ACTIONS
+    obs: np.ndarray, hint: int | np.ndarray | None, num_actions: int = NUM_ACTIONS
 ) -> np.ndarray:
     """The input of a residual policy: ``obs`` (one observation or a batch) with the one-hot
     of the suggested action ``hint`` (one per row; ``None``: no suggestion, all zero) appended
@@ -647,7 +647,7 @@ def with_hint(
     return out if np.ndim(obs) == 2 else out[0]
 
 
-def legal_mask(legal_actions: Sequence[int], num_actions: int = A.NUM_ACTIONS) -> np.ndarray:
+def legal_mask(legal_actions: Sequence[int], num_actions: int = NUM_ACTIONS) -> np.ndarray:
     """int8 mask over an action space of ``num_actions`` (default the base game's; the
     expansion's is larger) with a 1 at each of ``legal_actions``: the one builder of action
     masks (the env faces of both rulesets, dict views and the policy bot all use it)."""
@@ -686,7 +686,7 @@ def action_mask(g: Game, seat: int) -> np.ndarray:
 # The documented no-op of a seat that does not decide, where a face needs every seat to act
 # (``parallel_env``, ``raw_env(agent_order="cycle")``): PASS, the only action its mask allows
 # (in every ruleset).
-NO_OP = A.PASS
+NO_OP = PASS
 
 
 def mask_with_no_op(g: Game, seat: int) -> np.ndarray:
@@ -737,7 +737,7 @@ def encode_view(view: dict, *, reveal: list[int] | None = None) -> np.ndarray:
     return _VIEW(view, reveal)
 
 
-def view_action_mask(view: dict, num_actions: int = A.NUM_ACTIONS) -> np.ndarray:
+def view_action_mask(view: dict, num_actions: int = NUM_ACTIONS) -> np.ndarray:
     """int8 mask of the legal actions in a dict view (zeros if the seat is not deciding);
     ``num_actions``: the size of the ruleset's action space (the expansion's is larger)."""
     return legal_mask(view["legal_actions"], num_actions)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from nanty_env.engine import board
 from nanty_env.engine.actions import AREA, DISCARD_CARD, PASS
+from nanty_env.engine.board import AREAS
 from nanty_env.engine.cards import discard_from_hand, draw_cards
 from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pop
 from nanty_env.engine.state import GameState
@@ -74,7 +75,7 @@ def use_ability(g: GameState, p: int, a: int) -> None:
         g.say(f"player {p} uses {name}: pays £{params['cost']} to remove a trouble marker")
         call(
             g,
-            {"k": "trouble_off", "p": p, "areas": tuple([x for x in board.AREAS if g.trouble[x]])},
+            {"k": "trouble_off", "p": p, "areas": tuple([x for x in AREAS if g.trouble[x]])},
         )
     elif kind == "place_trouble_nearby":
         g.say(f"player {p} uses {name}: places a trouble marker")

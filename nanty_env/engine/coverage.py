@@ -24,7 +24,15 @@ from pathlib import Path
 
 from nanty_env.data import SYMBOLS
 from nanty_env.data.cthulhu import CTHULHU_SYMBOLS
-from nanty_env.engine import actions as A
+from nanty_env.engine.actions import (
+    ABILITY,
+    BASE_SPACE,
+    CTHULHU_SPACE,
+    ELDER,
+    ELDER_ABILITY,
+    PASS,
+    PLAY_CARD,
+)
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.flow import is_extra_action
 from nanty_env.engine.game import Game
@@ -164,23 +172,23 @@ def _record(cov: Coverage, g: Game, a: int) -> None:
     kind = g.decision
     counts["decision"][kind] += 1
     f = g.stack[-1]
-    space = A.CTHULHU_SPACE if g.has_elders else A.BASE_SPACE
+    space = CTHULHU_SPACE if g.has_elders else BASE_SPACE
     fam = space.decode(a).family
     if fam == "PLAY_CARD":
-        c = d.cards[a - A.PLAY_CARD]
+        c = d.cards[a - PLAY_CARD]
         counts["interrupt" if c.interrupt else "card"][c.name()] += 1
     elif fam == "ABILITY":
         if g.has_elders:
-            counts["ability"][d.buildings[g.btype[a - A.ABILITY]].name()] += 1
+            counts["ability"][d.buildings[g.btype[a - ABILITY]].name()] += 1
         else:
-            counts["ability"][d.areas[a - A.ABILITY].name()] += 1
+            counts["ability"][d.areas[a - ABILITY].name()] += 1
     elif fam == "GOO_ABILITY":
         counts["ability"][d.great_old_ones[g.goo[f["p"]]].name()] += 1
     elif fam == "ELDER_ABILITY":
-        counts["ability"][d.elder_ones[a - A.ELDER_ABILITY].name()] += 1
+        counts["ability"][d.elder_ones[a - ELDER_ABILITY].name()] += 1
     elif fam == "ELDER" and kind == "summon":
-        counts["elder_one"][d.elder_ones[a - A.ELDER].name()] += 1
-    if kind == "card" and a != A.PASS and not is_extra_action(g, a):
+        counts["elder_one"][d.elder_ones[a - ELDER].name()] += 1
+    if kind == "card" and a != PASS and not is_extra_action(g, a):
         counts["symbol"][g.t.symbols[f["c"]][f["i"]]] += 1
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nanty_env.engine import actions as A
+from nanty_env.engine.actions import PAWN_SLOTS, SLOT_CITIZEN, SLOT_GRENADIER
 from nanty_env.engine.phrases import Book, Field, Fields, absent, extend, read_words, say
 from nanty_env.engine.state import GameState
 
@@ -35,14 +36,14 @@ class Said(Fields):
 
     def pawn_area(self) -> str:
         """The area of the piece a PAWN action names."""
-        return self.area(self.arg // A.PAWN_SLOTS)
+        return self.area(self.arg // PAWN_SLOTS)
 
 
 def _piece(s: Said) -> str:
-    slot, terms = s.arg % A.PAWN_SLOTS, s.d.themes[s.g.cfg.theme]
-    if slot == A.SLOT_GRENADIER:
+    slot, terms = s.arg % PAWN_SLOTS, s.d.themes[s.g.cfg.theme]
+    if slot == SLOT_GRENADIER:
         return terms["grenadier"]
-    if slot == A.SLOT_CITIZEN:
+    if slot == SLOT_CITIZEN:
         return terms["citizen"]
     owner = (s.seat + slot) % s.g.n if s.seat >= 0 else f"+{slot}"
     return f"{terms['agent']} of player {owner}"

@@ -7,6 +7,8 @@ from collections.abc import Callable
 
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
+from nanty_env.engine.actions import ABILITY, AREA
+from nanty_env.engine.board import CITIZEN, GRENADIER
 from nanty_env.engine.frames import Frame, handler, pop, push
 from nanty_env.engine.reactions import (
     EVENT,
@@ -102,9 +104,9 @@ def flood_options(g: GameState, f: Frame) -> list[int] | None:
     p, fl = f["p"], f["fl"]
     for i, a in enumerate(fl):
         if g.agents[p][a] > f["stay"][i]:
-            out = [A.AREA + d for d in g.t.neighbours[a] if d not in fl]
+            out = [AREA + d for d in g.t.neighbours[a] if d not in fl]
             if holborn_usable(g, p):
-                out.append(A.ABILITY + g.t.holborn)
+                out.append(ABILITY + g.t.holborn)
             return out
     if not f["seats"]:
         pop(g)
@@ -117,15 +119,15 @@ def flood_options(g: GameState, f: Frame) -> list[int] | None:
 def flood_act(g: GameState, f: Frame, a: int) -> None:
     p, fl = f["p"], f["fl"]
     i = next(i for i, x in enumerate(fl) if g.agents[p][x] > f["stay"][i])
-    if a >= A.ABILITY:
+    if a >= ABILITY:
         g.money[p] -= HOLBORN_COST
         stay = list(f["stay"])
         stay[i] += 1
         f["stay"] = tuple(stay)
         g.say(f"player {p} pays Holborn: an agent stays in area {fl[i] + 1}")
     else:
-        board.move_pawn(g, p, fl[i], a - A.AREA)
-        g.say(f"player {p} moves an agent from area {fl[i] + 1} to area {a - A.AREA + 1}")
+        board.move_pawn(g, p, fl[i], a - AREA)
+        g.say(f"player {p} moves an agent from area {fl[i] + 1} to area {a - AREA + 1}")
 
 
 @handler("flood", "Flood: move your next flooded agent to a dry neighbour (or pay Holborn)")
@@ -223,11 +225,11 @@ class Murders:
 
 
 def martial_law(g: GameState, p: int) -> None:
-    _arrivals(g, p, board.GRENADIER, _rolls(g, 4))
+    _arrivals(g, p, GRENADIER, _rolls(g, 4))
 
 
 def immigrants(g: GameState, p: int) -> None:
-    _arrivals(g, p, board.CITIZEN, _rolls(g, 3))
+    _arrivals(g, p, CITIZEN, _rolls(g, 3))
 
 
 def _arrivals(g: GameState, p: int, owner: int, rolls: list[int]) -> None:
@@ -246,7 +248,7 @@ class Arrive:
             pop(g)
             return None
         a, o = f["rolls"][0], f["o"]
-        supply = GRENADIERS - sum(g.gren) if o == board.GRENADIER else CITIZENS - sum(g.cit)
+        supply = GRENADIERS - sum(g.gren) if o == GRENADIER else CITIZENS - sum(g.cit)
         if supply <= 0:
             # Nothing left to arrive: no marker, and nobody is asked to pay to stop nothing.
             f["rolls"], f["ask"] = f["rolls"][1:], None
@@ -282,7 +284,7 @@ def subsidence_options(g: GameState, f: Frame) -> list[int] | None:
     mine = board.buildings_of(g, p)
     affordable = g.money[p] // 2
     if len(mine) > affordable > 0:
-        return [A.AREA + a for a in mine]
+        return [AREA + a for a in mine]
     if affordable == 0:
         for a in mine:
             board.remove_building(g, a)
@@ -300,8 +302,8 @@ def subsidence_options(g: GameState, f: Frame) -> list[int] | None:
 
 
 def subsidence_act(g: GameState, f: Frame, a: int) -> None:
-    board.remove_building(g, a - A.AREA)
-    g.say(f"player {f['p']} loses the building in area {a - A.AREA + 1} to subsidence")
+    board.remove_building(g, a - AREA)
+    g.say(f"player {f['p']} loses the building in area {a - AREA + 1} to subsidence")
 
 
 @handler("subsidence", "Subsidence: choose a building you cannot pay £2 for")

@@ -21,6 +21,7 @@ from nanty_env.engine.actions import (
     pawn_action,
     split_pawn,
 )
+from nanty_env.engine.board import AREAS
 from nanty_env.engine.cards import (
     WATSON,
     discard_from_hand,
@@ -302,7 +303,7 @@ def place_agent_options(g: GameState, f: Frame) -> list[int] | None:
         # lift's own; the normal rule always leaves a neighbour of the other eleven).
         out = [
             pawn_action(a, 0)
-            for a in board.AREAS
+            for a in AREAS
             if row[a] and (not areas or areas.count(a) < len(areas))
         ]
     else:

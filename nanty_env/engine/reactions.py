@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from nanty_env.engine import board
 from nanty_env.engine.actions import ABILITY, AREA, PASS, PLAY_CARD
+from nanty_env.engine.board import AREAS, CITIZEN, GRENADIER
 from nanty_env.engine.frames import Frame, call, handler, pop, push, reply
 from nanty_env.engine.knowledge import card_revealed
 from nanty_env.engine.state import GameState
@@ -151,7 +152,7 @@ def rm_options(g: GameState, f: Frame) -> list[int] | None:
     if g.cfg.log:
         g.say(f"{_pawn(g, o)} removed from {_area(g, a)}")
     if f.get("r") == REPLACE:
-        push(g, {"k": "place_agent", "p": o, "areas": tuple(board.AREAS), "not": a})
+        push(g, {"k": "place_agent", "p": o, "areas": tuple(AREAS), "not": a})
     return None
 
 
@@ -231,8 +232,8 @@ def _area(g: GameState, a: int) -> str:
 
 def _pawn(g: GameState, owner: int) -> str:
     theme = g.t.data.themes[g.cfg.theme]
-    if owner == board.GRENADIER:
+    if owner == GRENADIER:
         return theme["grenadier"]
-    if owner == board.CITIZEN:
+    if owner == CITIZEN:
         return theme["citizen"]
     return f"{theme['agent']} of player {owner}"

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from nanty_env.engine import board
 from nanty_env.engine.actions import AREA, CONFIRM, PAWN, PLAY_CARD, pawn_action, split_pawn
+from nanty_env.engine.board import AREAS
 from nanty_env.engine.cards import finish_card, play_card, playable_cards
 from nanty_env.engine.events import draw_event
 from nanty_env.engine.frames import call, pop
@@ -77,7 +78,7 @@ def agent_options(g: GameState, p: int, c: int) -> list[int]:
     if g.on_board[p] < AGENTS_PER_PLAYER:
         return [AREA + a for a in board.placement_areas(g, p)]
     row = g.agents[p]
-    return [pawn_action(a, 0) for a in board.AREAS if row[a]]
+    return [pawn_action(a, 0) for a in AREAS if row[a]]
 
 
 def place_agent(g: GameState, p: int, c: int, a: int) -> None:
@@ -104,7 +105,7 @@ def assassinate(g: GameState, p: int, c: int, a: int) -> None:
 
 
 def trouble_options(g: GameState, p: int, c: int) -> list[int]:
-    return [AREA + a for a in board.AREAS if g.trouble[a]]
+    return [AREA + a for a in AREAS if g.trouble[a]]
 
 
 def remove_trouble(g: GameState, p: int, c: int, a: int) -> None:

@@ -39,7 +39,7 @@ from itertools import pairwise
 from typing import Any
 
 from nanty_env.engine import actions as A
-from nanty_env.engine.actions import NUM_AREAS
+from nanty_env.engine.actions import NUM_ACTIONS, NUM_AREAS, NUM_CARDS, PAWN, PAWN_SLOTS
 from nanty_env.engine.config import GameConfig
 from nanty_env.engine.errors import InvalidStateError
 from nanty_env.engine.ruleset import find_ruleset, known_rulesets
@@ -54,7 +54,7 @@ from nanty_env.engine.tables import (
     tables,
 )
 
-_ALL_CARDS = list(range(A.NUM_CARDS))
+_ALL_CARDS = list(range(NUM_CARDS))
 _INT = {int}
 StateCheck = Callable[[GameState], None]
 
@@ -111,15 +111,15 @@ class Domain:
 SEAT = Domain(0, lambda n: n, what="seat")
 SEAT_OR_NONE = Domain(-1, lambda n: n, what="seat or -1")
 SEATS = Domain(0, lambda n: n, many=True, what="seat")
-CARD = Domain(0, lambda n: A.NUM_CARDS, what="card")
-CARDS = Domain(0, lambda n: A.NUM_CARDS, many=True, what="card")
+CARD = Domain(0, lambda n: NUM_CARDS, what="card")
+CARDS = Domain(0, lambda n: NUM_CARDS, many=True, what="card")
 AREA = Domain(0, lambda n: NUM_AREAS, what="area")
 AREA_OR_NONE = Domain(-1, lambda n: NUM_AREAS, what="area or -1")
 AREAS = Domain(0, lambda n: NUM_AREAS, many=True, what="area")
-ACTIONS = Domain(-1, lambda n: A.NUM_ACTIONS, many=True, what="action")
-ACTION_OR_NONE = Domain(-1, lambda n: A.NUM_ACTIONS, what="action or -1")
-PAWN_END = A.PAWN + NUM_AREAS * A.PAWN_SLOTS
-PAWNS = Domain(A.PAWN, lambda n: PAWN_END, many=True, what="pawn action")
+ACTIONS = Domain(-1, lambda n: NUM_ACTIONS, many=True, what="action")
+ACTION_OR_NONE = Domain(-1, lambda n: NUM_ACTIONS, what="action or -1")
+PAWN_END = PAWN + NUM_AREAS * PAWN_SLOTS
+PAWNS = Domain(PAWN, lambda n: PAWN_END, many=True, what="pawn action")
 FLAG = Domain(0, lambda n: 2, what="0/1 flag")
 FLAGS = Domain(0, lambda n: 2, many=True, what="0/1 flag")
 VERDICT = Domain(0, lambda n: 3, what="verdict (0 go on, 1 blocked, 2 replaced)")
@@ -156,7 +156,7 @@ class Or:
 
 
 FieldDomain = Domain | Choice | Or
-PAWN_OR_NONE = Or(Domain(A.PAWN, lambda n: PAWN_END, what="pawn action or -1"), (-1,))
+PAWN_OR_NONE = Or(Domain(PAWN, lambda n: PAWN_END, what="pawn action or -1"), (-1,))
 FrameRule = Callable[[GameState, dict[str, Any], str], None]
 
 _FRAME_FIELDS: dict[tuple[str | None, str], FieldDomain | None] = {
@@ -461,12 +461,12 @@ def _cards(g: GameState) -> None:
         where: dict[int, str] = {}
         for name, cards in places:
             for i, c in enumerate(cards):
-                if not 0 <= c < A.NUM_CARDS:
-                    fail(f"{name}[{i}]", f"{c} is not a card (0..{A.NUM_CARDS - 1})")
+                if not 0 <= c < NUM_CARDS:
+                    fail(f"{name}[{i}]", f"{c} is not a card (0..{NUM_CARDS - 1})")
                 if c in where:
                     fail(name, f"card {c} ({t.card_id(c)}) is also in {where[c]}")
                 where[c] = name
-        missing = [c for c in range(A.NUM_CARDS) if c not in where]
+        missing = [c for c in range(NUM_CARDS) if c not in where]
         fail("cards", f"{len(missing)} cards are nowhere (first: {t.card_id(missing[0])})")
     removed = sorted(t.removed_with_two if g.n == 2 else ())
     if sorted(g.removed) != removed:
@@ -478,7 +478,7 @@ def _cards(g: GameState) -> None:
             if bad:
                 fail(f"{name}[{s}]", f"card {t.card_id(bad[0])} cannot lie there")
     for i, c in enumerate(g.played):
-        if not 0 <= c < A.NUM_CARDS:
+        if not 0 <= c < NUM_CARDS:
             fail(f"played[{i}]", f"{c} is not a card")
 
 
@@ -488,7 +488,7 @@ def _penalty_cards() -> frozenset[int]:
 
 
 def _penalties_of(effect: Sequence[str]) -> frozenset[int]:
-    return frozenset(c for c in range(A.NUM_CARDS) if effect[c] == "pay_or_take_penalty_card")
+    return frozenset(c for c in range(NUM_CARDS) if effect[c] == "pay_or_take_penalty_card")
 
 
 def _knowledge(g: GameState) -> None:

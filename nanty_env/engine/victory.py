@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from nanty_env.engine import board, scoring
+from nanty_env.engine import board
 from nanty_env.engine.outcome import Outcome
+from nanty_env.engine.scoring import METRICS
 from nanty_env.engine.state import GameState
 from nanty_env.engine.tables import tables
 
@@ -20,7 +21,7 @@ def personality(g: GameState, seat: int):  # -> Personality
 def _goal(persona: int, n: int, threshold_set: str) -> tuple[tuple[Callable, int], ...]:
     """The alternatives of a personality's goal as (metric function, threshold) pairs."""
     goal = tables().data.personalities[persona].goal(n, threshold_set)
-    return tuple((scoring.METRICS[name], need) for name, need in goal.items())
+    return tuple((METRICS[name], need) for name, need in goal.items())
 
 
 def goal_met(g: GameState, seat: int) -> bool:

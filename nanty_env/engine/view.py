@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from nanty_env.engine import board
+from nanty_env.engine.board import AREAS
 from nanty_env.engine.reactions import EVENT
 from nanty_env.engine.state import GameState
 
@@ -91,7 +92,7 @@ def common_view(g: GameState, seat: int) -> dict[str, Any]:
         "buildings": list(g.building),
         "city_retired": list(g.city_retired),
         "city_gained_this_turn": [int(t == g.turn) for t in g.city_gained],
-        "abilities_used": used_bits(g.ability_used, 0, len(board.AREAS)),
+        "abilities_used": used_bits(g.ability_used, 0, len(AREAS)),
         "money": g.money[:],
         "loans": [list(row) for row in g.loans],
         "penalties": [list(row) for row in g.penalties],

@@ -14,7 +14,14 @@ from typing import Any
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.abilities import discard_frame
-from nanty_env.engine.actions import ABILITY, ELDER_ABILITY, GOO_ABILITY
+from nanty_env.engine.actions import (
+    ABILITY,
+    BUILDING_TYPE,
+    ELDER,
+    ELDER_ABILITY,
+    GOO_ABILITY,
+    SLOT_GRENADIER,
+)
 from nanty_env.engine.cthulhu import pieces
 from nanty_env.engine.cthulhu.state import ELDER_BIT, GOO_BIT, CthulhuState
 from nanty_env.engine.cthulhu.track import advance_insanity
@@ -34,7 +41,7 @@ def _remove_targets(g: CthulhuState, p: int, area: int) -> list[int]:
     """Basatan: another player's agent or a grenadier in the area (never an Elder One)."""
     out = [A.pawn_action(area, (q - p) % g.n) for q in range(g.n) if q != p and g.agents[q][area]]
     if g.gren[area]:
-        out.append(A.pawn_action(area, A.SLOT_GRENADIER))
+        out.append(A.pawn_action(area, SLOT_GRENADIER))
     return sorted(out)
 
 
@@ -205,17 +212,17 @@ def ability_actions(g: CthulhuState, p: int) -> list[int]:
 def is_ability(a: int) -> bool:
     """The expansion's ability actions: a building's (ABILITY), an Elder One's, the Great Old
     One's."""
-    return A.ABILITY <= a < A.ELDER or A.ELDER_ABILITY <= a < A.BUILDING_TYPE
+    return ABILITY <= a < ELDER or ELDER_ABILITY <= a < BUILDING_TYPE
 
 
 def use_ability(g: CthulhuState, p: int, a: int) -> None:
     """Use the ability of ability action ``a`` (legality already checked)."""
-    if a < A.ELDER:
-        use_building(g, p, a - A.ABILITY)
-    elif a == A.GOO_ABILITY:
+    if a < ELDER:
+        use_building(g, p, a - ABILITY)
+    elif a == GOO_ABILITY:
         use_goo(g, p)
     else:
-        use_elder(g, p, a - A.ELDER_ABILITY)
+        use_elder(g, p, a - ELDER_ABILITY)
 
 
 def use_building(g: CthulhuState, p: int, a: int) -> None:

@@ -7,7 +7,7 @@ own-turn abilities ``abilities.ability_actions`` and ``abilities.use_ability``.
 
 from __future__ import annotations
 
-from nanty_env.engine import actions as A
+from nanty_env.engine.actions import CONFIRM, SELECT_CARD
 from nanty_env.engine.cards import draw_cards
 from nanty_env.engine.cthulhu.cards import cards_left, take_face_up
 from nanty_env.engine.cthulhu.state import CthulhuState
@@ -45,16 +45,16 @@ class Refill:
         if f["left"] <= 0:
             pop(g)
             return None
-        out = [A.SELECT_CARD + c for c in g.faceup]
+        out = [SELECT_CARD + c for c in g.faceup]
         if g.deck:
-            out.append(A.CONFIRM)
+            out.append(CONFIRM)
         out.sort()
         return out
 
     @staticmethod
     def act(g: CthulhuState, f: Frame, a: int) -> None:
         f["left"] -= 1
-        if a == A.CONFIRM:
+        if a == CONFIRM:
             draw_cards(g, f["p"], 1)
         else:
-            take_face_up(g, f["p"], a - A.SELECT_CARD)
+            take_face_up(g, f["p"], a - SELECT_CARD)

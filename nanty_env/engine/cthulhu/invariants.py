@@ -15,7 +15,7 @@ previous_insanity)`` is empty when every law holds, else names the first broken 
 from __future__ import annotations
 
 from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL, TRACK_GRENADIERS
-from nanty_env.engine import board
+from nanty_env.engine.board import AREAS
 from nanty_env.engine.cthulhu.cards import FACE_UP
 from nanty_env.engine.cthulhu.pieces import MAX_OWN_ELDERS
 from nanty_env.engine.cthulhu.state import CthulhuState, elders_per_area
@@ -35,13 +35,13 @@ def state_violations(g: CthulhuState, previous_insanity: int | None = None) -> l
             out.append(what)
 
     for s in range(n):
-        kinds = [g.btype[a] for a in board.AREAS if g.building[a] == s]
+        kinds = [g.btype[a] for a in AREAS if g.building[a] == s]
         check(len(kinds) == len(set(kinds)), f"btype: seat {s} has two buildings of one type")
         check(
             g.elder_owner.count(s) <= MAX_OWN_ELDERS,
             f"elder_owner: seat {s} has more than {MAX_OWN_ELDERS} Elder Ones",
         )
-    for a in board.AREAS:
+    for a in AREAS:
         check((g.building[a] < 0) == (g.btype[a] < 0), f"btype[{a}]: set exactly with a building")
         check(-1 <= g.btype[a] < len(t.building_cost), f"btype[{a}]: {g.btype[a]} is no type")
     # Hits may reach an Elder One's HP only while its removal is being resolved.

@@ -9,7 +9,7 @@ as one piece each for area control. An Elder One in the pool has area and owner 
 from __future__ import annotations
 
 from nanty_env.engine import board, scoring
-from nanty_env.engine.board import owned_by
+from nanty_env.engine.board import AREAS, owned_by
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.scoring import Control
 from nanty_env.engine.state import NUM_AREAS, with_item
@@ -112,7 +112,7 @@ def set_hits(g: CthulhuState, e: int, hits: int) -> None:
 
 # ---------------------------------------------------------------------- buildings
 def types_on_board(g: CthulhuState, seat: int) -> list[int]:
-    return [g.btype[a] for a in board.AREAS if g.building[a] == seat]
+    return [g.btype[a] for a in AREAS if g.building[a] == seat]
 
 
 def reserve(g: CthulhuState, seat: int) -> list[int]:
@@ -132,7 +132,7 @@ def place_building(g: CthulhuState, seat: int, area: int, kind: int) -> None:
 def building_value(g: CthulhuState, seat: int) -> int:
     cost = g.t.building_cost
     value = 0
-    for a in board.AREAS:
+    for a in AREAS:
         if g.building[a] == seat:
             value += cost[g.btype[a]]
     return value
@@ -141,7 +141,7 @@ def building_value(g: CthulhuState, seat: int) -> int:
 def best_building(g: CthulhuState, seat: int) -> int:
     """The highest cost among ``seat``'s buildings on the board (0 if none): the tie-break."""
     cost = g.t.building_cost
-    costs = [cost[g.btype[a]] for a in board.AREAS if g.building[a] == seat]
+    costs = [cost[g.btype[a]] for a in AREAS if g.building[a] == seat]
     return max(costs) if costs else 0
 
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from nanty_env.data.cthulhu.model import MAX_ELDER_ONES
-from nanty_env.engine import actions as A
+from nanty_env.engine.actions import NUM_ACTIONS_CTHULHU, NUM_AREAS
 from nanty_env.engine.state import GameState
 
 GOO_BIT = 12  # ``ability_used`` bit of the Great Old One (bits 0-11: the building by area)
@@ -61,7 +61,7 @@ class CthulhuState(GameState):
     eo: tuple[int, ...]
 
     has_elders: ClassVar[bool] = True
-    num_actions: ClassVar[int] = A.NUM_ACTIONS_CTHULHU
+    num_actions: ClassVar[int] = NUM_ACTIONS_CTHULHU
     ability_bits: ClassVar[int] = ELDER_BIT + MAX_ELDER_ONES  # buildings, GOO, Elder Ones
 
     def elder_areas_of(self, seat: int) -> list[int]:
@@ -72,7 +72,7 @@ class CthulhuState(GameState):
 
 def elders_per_area(elder_area: Sequence[int]) -> tuple[int, ...]:
     """``eo`` as ``elder_area`` places the Elder Ones: how many stand in each area."""
-    eo = [0] * A.NUM_AREAS
+    eo = [0] * NUM_AREAS
     for a in elder_area:
         if a >= 0:
             eo[a] += 1

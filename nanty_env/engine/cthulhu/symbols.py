@@ -22,8 +22,10 @@ from collections.abc import Mapping
 
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
-from nanty_env.engine.board import area_name
+from nanty_env.engine.actions import AREA, BUILDING_TYPE, CONFIRM, ELDER, PASS, PAWN, PLAYER
+from nanty_env.engine.board import AREAS, area_name
 from nanty_env.engine.cthulhu import pieces
+from nanty_env.engine.cthulhu.pieces import MAX_OWN_ELDERS
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.cthulhu.track import advance_insanity
 from nanty_env.engine.frames import (
@@ -51,21 +53,21 @@ def minion_options(g: CthulhuState, p: int, c: int) -> list[int]:
     """Place an agent (AREA) or move one of your minions (PAWN of your agent, ELDER)."""
     out = []
     if g.on_board[p] < AGENTS_PER_PLAYER:
-        out = [A.AREA + a for a in board.placement_areas(g, p)]
+        out = [AREA + a for a in board.placement_areas(g, p)]
     row = g.agents[p]
-    out += [A.pawn_action(a, 0) for a in board.AREAS if row[a]]
-    out += [A.ELDER + e for e in pieces.own_elders(g, p)]
+    out += [A.pawn_action(a, 0) for a in AREAS if row[a]]
+    out += [ELDER + e for e in pieces.own_elders(g, p)]
     return out
 
 
 def do_minion(g: CthulhuState, p: int, c: int, a: int) -> None:
     """Place or move a minion (``c``: the card played, -1 for a scroll's move)."""
-    if a < A.PAWN:
-        board.place_agent(g, p, a - A.AREA)
-    elif a < A.PLAYER:
+    if a < PAWN:
+        board.place_agent(g, p, a - AREA)
+    elif a < PLAYER:
         call(g, {"k": "move_minion", "p": p, "a": A.split_pawn(a)[0], "e": -1})
     else:
-        e = a - A.ELDER
+        e = a - ELDER
         call(g, {"k": "move_minion", "p": p, "a": g.elder_area[e], "e": e})
 
 
@@ -75,12 +77,12 @@ class MoveMinion:
 
     @staticmethod
     def options(g: CthulhuState, f: Frame) -> list[int] | None:
-        return [A.AREA + d for d in g.t.neighbours[f["a"]]]
+        return [AREA + d for d in g.t.neighbours[f["a"]]]
 
     @staticmethod
     def act(g: CthulhuState, f: Frame, a: int) -> None:
         pop(g)
-        p, src, dst = f["p"], f["a"], a - A.AREA
+        p, src, dst = f["p"], f["a"], a - AREA
         if f["e"] < 0:
             board.move_pawn(g, p, src, dst)
             g.say(f"player {p} moves an agent from {area_name(g, src)} to {area_name(g, dst)}")
@@ -97,10 +99,8 @@ class PickMinion:
     def options(g: CthulhuState, f: Frame) -> list[int] | None:
         p, ft = f["p"], f["ft"]
         row = g.agents[p]
-        out = [A.pawn_action(a, 0) for a in board.AREAS if row[a] and (g.trouble[a] or not ft)]
-        out += [
-            A.ELDER + e for e in pieces.own_elders(g, p) if g.trouble[g.elder_area[e]] or not ft
-        ]
+        out = [A.pawn_action(a, 0) for a in AREAS if row[a] and (g.trouble[a] or not ft)]
+        out += [ELDER + e for e in pieces.own_elders(g, p) if g.trouble[g.elder_area[e]] or not ft]
         return choices_or_pop(g, out)
 
     @staticmethod
@@ -114,7 +114,7 @@ def summon_possible(g: CthulhuState, p: int) -> bool:
     """An Elder One in the pool, fewer than two controlled, and a minion to place it by."""
     return (
         -1 in g.elder_area
-        and len(pieces.own_elders(g, p)) < pieces.MAX_OWN_ELDERS
+        and len(pieces.own_elders(g, p)) < MAX_OWN_ELDERS
         and bool(pieces.minion_areas(g, p))
     )
 
@@ -136,19 +136,19 @@ class Summon:
     def options(g: CthulhuState, f: Frame) -> list[int] | None:
         p, roll = f["p"], f["roll"]
         money = g.money[p]
-        out = [A.ELDER + e for e in pieces.pool(g) if summon_price(g, e, roll) <= money]
+        out = [ELDER + e for e in pieces.pool(g) if summon_price(g, e, roll) <= money]
         if not out:  # public grounds: the roll, the money and the pool are known to all
             pop(g)
             g.say(f"player {p} cannot summon")
             return None
-        return [A.PASS, *out]
+        return [PASS, *out]
 
     @staticmethod
     def act(g: CthulhuState, f: Frame, a: int) -> None:
         pop(g)
-        if a == A.PASS:
+        if a == PASS:
             return
-        p, e = f["p"], a - A.ELDER
+        p, e = f["p"], a - ELDER
         price = summon_price(g, e, f["roll"])
         g.money[p] -= price
         g.say(f"player {p} summons {_elder(g, e)}" + (f" for £{price}" if price else ""))
@@ -159,13 +159,13 @@ class Summon:
 class SummonPlace:
     @staticmethod
     def options(g: CthulhuState, f: Frame) -> list[int] | None:
-        return [A.AREA + a for a in pieces.minion_areas(g, f["p"])]
+        return [AREA + a for a in pieces.minion_areas(g, f["p"])]
 
     @staticmethod
     def act(g: CthulhuState, f: Frame, a: int) -> None:
         pop(g)
-        pieces.place_elder(g, f["e"], f["p"], a - A.AREA)
-        g.say(f"{_elder(g, f['e'])} arrives in {area_name(g, a - A.AREA)}")
+        pieces.place_elder(g, f["e"], f["p"], a - AREA)
+        g.say(f"{_elder(g, f['e'])} arrives in {area_name(g, a - AREA)}")
 
 
 # ---------------------------------------------------------------------- assassinate
@@ -175,7 +175,7 @@ def assassinate_options(g: CthulhuState, p: int, c: int) -> list[int]:
     out = board.assassination_targets(g, p)
     elder_area = g.elder_area
     out += [
-        A.ELDER + e
+        ELDER + e
         for e, o in enumerate(g.elder_owner)
         if o >= 0 and o != p and g.trouble[elder_area[e]]
     ]
@@ -183,10 +183,10 @@ def assassinate_options(g: CthulhuState, p: int, c: int) -> list[int]:
 
 
 def do_assassinate(g: CthulhuState, p: int, c: int, a: int) -> None:
-    if a < A.PLAYER:  # a pawn, as in the base game
+    if a < PLAYER:  # a pawn, as in the base game
         assassinate(g, p, c, a)
         return
-    e = a - A.ELDER
+    e = a - ELDER
     pieces.set_hits(g, e, g.elder_hits[e] + 1)
     g.say(f"player {p} hits {_elder(g, e)} ({g.elder_hits[e]} of {g.t.elder_hp[e]} HP)")
     call(g, {"k": "sacrifice", "p": p, "e": e})
@@ -205,22 +205,22 @@ class Sacrifice:
             push(g, {"k": "elder_rm", "p": p, "e": e, "s": 0})
             return None
         out = [A.pawn_action(a, 0)] if g.agents[p][a] else []
-        out += [A.ELDER + x for x in pieces.own_elders(g, p) if g.elder_area[x] == a]
+        out += [ELDER + x for x in pieces.own_elders(g, p) if g.elder_area[x] == a]
         return pass_or_pop(g, out)
 
     @staticmethod
     def act(g: CthulhuState, f: Frame, a: int) -> None:
         p, e = f["p"], f["e"]
-        if a == A.PASS:
+        if a == PASS:
             pop(g)
             return
         area = g.elder_area[e]
-        if a < A.PLAYER:
+        if a < PLAYER:
             board.take_pawn(g, p, area)
             pieces.set_hits(g, e, g.elder_hits[e] + 1)
             g.say(f"player {p} sacrifices an agent in {area_name(g, area)}")
         else:
-            x = a - A.ELDER
+            x = a - ELDER
             pieces.set_hits(g, e, g.elder_hits[e] + g.t.elder_hp[x])
             g.say(f"player {p} sacrifices {_elder(g, x)}")
             pieces.remove_elder(g, x)
@@ -281,14 +281,12 @@ class BuildType:
     @staticmethod
     def options(g: CthulhuState, f: Frame) -> list[int] | None:
         p, half = f["p"], f["half"]
-        return [
-            A.BUILDING_TYPE + k for k in pieces.reserve(g, p) if _price(g, k, half) <= g.money[p]
-        ]
+        return [BUILDING_TYPE + k for k in pieces.reserve(g, p) if _price(g, k, half) <= g.money[p]]
 
     @staticmethod
     def act(g: CthulhuState, f: Frame, a: int) -> None:
         pop(g)
-        p, area, k = f["p"], f["a"], a - A.BUILDING_TYPE
+        p, area, k = f["p"], f["a"], a - BUILDING_TYPE
         price = _price(g, k, f["half"])
         g.money[p] -= price
         pieces.place_building(g, p, area, k)
@@ -304,15 +302,13 @@ class RelocateBuilding:
     def options(g: CthulhuState, f: Frame) -> list[int] | None:
         p, half = f["p"], f["half"]
         return [
-            A.AREA + b
-            for b in board.buildings_of(g, p)
-            if _price(g, g.btype[b], half) <= g.money[p]
+            AREA + b for b in board.buildings_of(g, p) if _price(g, g.btype[b], half) <= g.money[p]
         ]
 
     @staticmethod
     def act(g: CthulhuState, f: Frame, a: int) -> None:
         pop(g)
-        p, src, dst = f["p"], a - A.AREA, f["a"]
+        p, src, dst = f["p"], a - AREA, f["a"]
         k = g.btype[src]
         price = _price(g, k, f["half"])
         g.money[p] -= price
@@ -323,7 +319,7 @@ class RelocateBuilding:
 
 # ---------------------------------------------------------------------- the symbol table
 def summon_options(g: CthulhuState, p: int, c: int) -> list[int]:
-    return [A.CONFIRM] if summon_possible(g, p) else []
+    return [CONFIRM] if summon_possible(g, p) else []
 
 
 def insanity(g: CthulhuState, p: int, c: int, a: int) -> None:

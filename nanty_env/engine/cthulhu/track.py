@@ -11,7 +11,7 @@ game's and :func:`stars_are_right`). Reaching 13: doomsday.
 from __future__ import annotations
 
 from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL
-from nanty_env.engine import board
+from nanty_env.engine.board import AREAS
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.cthulhu.victory import end_by_doomsday
 from nanty_env.engine.events import draw_event
@@ -54,7 +54,7 @@ def release_grenadier(g: CthulhuState) -> None:
 
 def stars_are_right(g: CthulhuState, p: int) -> None:
     """A trouble marker goes into every area that holds an Elder One."""
-    for a in board.AREAS:
+    for a in AREAS:
         if g.eo[a]:
             g.trouble[a] = 1
     g.say("the stars are right: trouble wherever an Elder One stands")

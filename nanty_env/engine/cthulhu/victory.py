@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from nanty_env.engine import scoring
 from nanty_env.engine.cthulhu import pieces
+from nanty_env.engine.cthulhu.pieces import METRICS
 from nanty_env.engine.cthulhu.state import CthulhuState
 from nanty_env.engine.outcome import Outcome
 from nanty_env.engine.victory import all_points, score_outcome
@@ -30,7 +31,7 @@ def objective_met(g: CthulhuState, seat: int) -> bool:
         return False
     # a loop rather than any() of a generator: compiled, a C function (``_build._typable``)
     for name, need in obj.goal(g.n).items():  # noqa: SIM110 (compiled: no generator)
-        if pieces.METRICS[name](g, seat) >= need:
+        if METRICS[name](g, seat) >= need:
             return True
     return False
 

@@ -8,6 +8,8 @@ from typing import Any
 
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
+from nanty_env.engine.actions import AREA, PASS, SLOT_CITIZEN, SLOT_GRENADIER
+from nanty_env.engine.board import AREAS
 from nanty_env.engine.effects.registry import effect, others
 from nanty_env.engine.effects.targeted import picked, player_action, transfer
 from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pass_or_pop, pop
@@ -18,7 +20,7 @@ from nanty_env.engine.tables import BUILDINGS_PER_PLAYER
 Params = Mapping[str, Any]
 
 
-def all_pawns(g: GameState, p: int, areas: range | tuple[int, ...] = board.AREAS) -> list[int]:
+def all_pawns(g: GameState, p: int, areas: range | tuple[int, ...] = AREAS) -> list[int]:
     """PAWN actions (relative to ``p``) for every pawn in ``areas``, own agents included."""
     out = []
     for a in areas:
@@ -26,9 +28,9 @@ def all_pawns(g: GameState, p: int, areas: range | tuple[int, ...] = board.AREAS
             if g.agents[q][a]:
                 out.append(A.pawn_action(a, board.owner_slot(g, p, q)))
         if g.gren[a]:
-            out.append(A.pawn_action(a, A.SLOT_GRENADIER))
+            out.append(A.pawn_action(a, SLOT_GRENADIER))
         if g.cit[a]:
-            out.append(A.pawn_action(a, A.SLOT_CITIZEN))
+            out.append(A.pawn_action(a, SLOT_CITIZEN))
     out.sort()
     return out
 
@@ -41,7 +43,7 @@ class RemoveOwn:
     @staticmethod
     def options(g: GameState, f: Frame) -> list[int] | None:
         row = g.agents[f["p"]]
-        return choices_or_pop(g, [A.pawn_action(a, 0) for a in board.AREAS if row[a]])
+        return choices_or_pop(g, [A.pawn_action(a, 0) for a in AREAS if row[a]])
 
     @staticmethod
     def act(g: GameState, f: Frame, a: int) -> None:
@@ -66,13 +68,13 @@ class Kill:
             pop(g)
             return None
         if not f.get("must"):
-            out.insert(0, A.PASS)
+            out.insert(0, PASS)
         return out
 
     @staticmethod
     def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
-        if a == A.PASS:
+        if a == PASS:
             return
         area, slot = A.split_pawn(a)
         remove_pawn(g, board.pawn_owner(g, f["p"], slot), area, f["src"], text=True)
@@ -118,7 +120,7 @@ class PayFirst:
                 for x in board.assassination_targets(g, q)
                 if board.pawn_owner(g, q, A.split_pawn(x)[1]) != p
             ]
-            targets += [A.pawn_action(x, 0) for x in board.AREAS if g.trouble[x] and g.agents[q][x]]
+            targets += [A.pawn_action(x, 0) for x in AREAS if g.trouble[x] and g.agents[q][x]]
             kill(g, q, p, sorted(targets), must=True)
         elif name == "pay_player_then_assassinate":
             kill(g, p, p, board.assassination_targets(g, p), must=False)
@@ -150,14 +152,10 @@ class MoveOwn:
             row = g.agents[p]
             return choices_or_pop(
                 g,
-                [
-                    A.pawn_action(a, 0)
-                    for a in board.AREAS
-                    if row[a] and (g.trouble[a] or not f["ft"])
-                ],
+                [A.pawn_action(a, 0) for a in AREAS if row[a] and (g.trouble[a] or not f["ft"])],
             )
-        dests = board.AREAS if f["any"] else g.t.neighbours[src]
-        return [A.AREA + d for d in dests if d != src]
+        dests = AREAS if f["any"] else g.t.neighbours[src]
+        return [AREA + d for d in dests if d != src]
 
     @staticmethod
     def act(g: GameState, f: Frame, a: int) -> None:
@@ -165,8 +163,8 @@ class MoveOwn:
             f["src"] = A.split_pawn(a)[0]
             return
         pop(g)
-        board.move_pawn(g, f["p"], f["src"], a - A.AREA)
-        g.say(f"player {f['p']} moves an agent from area {f['src'] + 1} to {a - A.AREA + 1}")
+        board.move_pawn(g, f["p"], f["src"], a - AREA)
+        g.say(f"player {f['p']} moves an agent from area {f['src'] + 1} to {a - AREA + 1}")
 
 
 @effect("move_opponent_agent")
@@ -181,7 +179,7 @@ class PickForeign:
         p = f["p"]
         out = [
             A.pawn_action(a, board.owner_slot(g, p, q))
-            for a in board.AREAS
+            for a in AREAS
             for q in range(g.n)
             if q != p and g.agents[q][a]
         ]
@@ -277,8 +275,8 @@ class BuyBuilding:
         if f["s"] == 0:
             cost = g.t.cost
             out = [
-                A.AREA + a
-                for a in board.AREAS
+                AREA + a
+                for a in AREAS
                 if g.building[a] >= 0
                 and g.building[a] != p
                 and bool(g.trouble[a]) == bool(f["need_trouble"])
@@ -306,7 +304,7 @@ class BuyBuilding:
 
     @staticmethod
     def act(g: GameState, f: Frame, a: int) -> None:
-        if a == A.PASS:
+        if a == PASS:
             pop(g)
             return
-        f["a"], f["s"] = a - A.AREA, 1
+        f["a"], f["s"] = a - AREA, 1

@@ -8,6 +8,8 @@ from typing import Any
 
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
+from nanty_env.engine.actions import CONFIRM
+from nanty_env.engine.board import AREAS
 from nanty_env.engine.effects.pieces import kill
 from nanty_env.engine.effects.registry import effect
 from nanty_env.engine.effects.targeted import TARGETED
@@ -64,16 +66,16 @@ class PayOrLoseAgent:
     @staticmethod
     def options(g: GameState, f: Frame) -> list[int] | None:
         p = f["p"]
-        out = [A.pawn_action(a, 0) for a in board.AREAS if g.agents[p][a]]
+        out = [A.pawn_action(a, 0) for a in AREAS if g.agents[p][a]]
         if g.money[p] >= f["amount"]:
-            out.insert(0, A.CONFIRM)
+            out.insert(0, CONFIRM)
         return out
 
     @staticmethod
     def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         p = f["p"]
-        if a == A.CONFIRM:
+        if a == CONFIRM:
             g.money[p] -= f["amount"]
             g.say(f"player {p} pays £{f['amount']} to the bank")
         else:

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from nanty_env.engine import actions as A
 from nanty_env.engine import board
 from nanty_env.engine.abilities import discard_frame
+from nanty_env.engine.actions import AREA, PASS
+from nanty_env.engine.board import AREAS
 from nanty_env.engine.cards import draw_cards
 from nanty_env.engine.effects.registry import effect
 from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pass_or_pop, pop
@@ -140,7 +141,7 @@ def _place(
 
 @effect("place_agent_anywhere_no_trouble")
 def place_agent_anywhere_no_trouble(g: GameState, p: int, c: int, params: Params) -> None:
-    _place(g, p, tuple(board.AREAS), no_trouble=True)
+    _place(g, p, tuple(AREAS), no_trouble=True)
 
 
 @effect("place_agent_in_own_building_area")
@@ -152,7 +153,7 @@ def place_agent_in_own_building_area(g: GameState, p: int, c: int, params: Param
 
 @effect("place_agent_in_trouble_area")
 def place_agent_in_trouble_area(g: GameState, p: int, c: int, params: Params) -> None:
-    areas = tuple(a for a in board.AREAS if g.trouble[a])
+    areas = tuple(a for a in AREAS if g.trouble[a])
     if areas:
         _place(g, p, areas)
 
@@ -168,14 +169,14 @@ def place_agents_near_area(g: GameState, p: int, c: int, params: Params) -> None
 
 @effect("place_trouble_anywhere")
 def place_trouble_anywhere(g: GameState, p: int, c: int, params: Params) -> None:
-    areas = tuple(a for a in board.AREAS if not g.trouble[a])
+    areas = tuple(a for a in AREAS if not g.trouble[a])
     call(g, {"k": "trouble_on", "p": p, "areas": areas})
 
 
 @effect("place_trouble_adjacent_to_trouble")
 def place_trouble_adjacent_to_trouble(g: GameState, p: int, c: int, params: Params) -> None:
     near = g.t.neighbours
-    areas = tuple(a for a in board.AREAS if not g.trouble[a] and any(g.trouble[b] for b in near[a]))
+    areas = tuple(a for a in AREAS if not g.trouble[a] and any(g.trouble[b] for b in near[a]))
     call(g, {"k": "trouble_on", "p": p, "areas": areas})
 
 
@@ -188,12 +189,12 @@ def earn_per_pawn_in_trouble_area(g: GameState, p: int, c: int, params: Params) 
 class Slant:
     @staticmethod
     def options(g: GameState, f: Frame) -> list[int] | None:
-        return choices_or_pop(g, [A.AREA + a for a in board.AREAS if g.trouble[a]])
+        return choices_or_pop(g, [AREA + a for a in AREAS if g.trouble[a]])
 
     @staticmethod
     def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
-        area = a - A.AREA
+        area = a - AREA
         _earn(g, f["p"], f["amount"] * board.pawn_count(g, area), "pawns in a troubled area")
 
 
@@ -206,13 +207,13 @@ def build_at_half_cost(g: GameState, p: int, c: int, params: Params) -> None:
 class HalfBuild:
     @staticmethod
     def options(g: GameState, f: Frame) -> list[int] | None:
-        return pass_or_pop(g, [A.AREA + a for a in g.rules.buildable_areas(g, f["p"], 0.5)])
+        return pass_or_pop(g, [AREA + a for a in g.rules.buildable_areas(g, f["p"], 0.5)])
 
     @staticmethod
     def act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
-        if a != A.PASS:
-            g.rules.build(g, f["p"], a - A.AREA, 0.5)
+        if a != PASS:
+            g.rules.build(g, f["p"], a - AREA, 0.5)
 
 
 @effect("play_two_cards")

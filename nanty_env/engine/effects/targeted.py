@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from nanty_env.engine import actions as A
 from nanty_env.engine import board
+from nanty_env.engine.actions import AREA, CONFIRM, PASS, PLAYER, SELECT_CARD
 from nanty_env.engine.effects.registry import effect, others
 from nanty_env.engine.frames import Frame, call, handler, pass_or_pop, pop
 from nanty_env.engine.knowledge import (
@@ -30,11 +30,11 @@ TARGETED: dict[str, tuple[Eligible, OnTarget]] = {}
 
 
 def player_action(g: GameState, p: int, q: int) -> int:
-    return A.PLAYER + (q - p) % g.n
+    return PLAYER + (q - p) % g.n
 
 
 def picked(g: GameState, p: int, a: int) -> int:
-    return (p + a - A.PLAYER) % g.n
+    return (p + a - PLAYER) % g.n
 
 
 def transfer(g: GameState, payer: int, payee: int, amount: int) -> int:
@@ -131,11 +131,11 @@ def give_cards_options(g: GameState, f: Frame) -> list[int] | None:
     if f["left"] <= 0 or not hand:
         pop(g)
         return None
-    return sorted([A.SELECT_CARD + x for x in hand])
+    return sorted([SELECT_CARD + x for x in hand])
 
 
 def give_cards_act(g: GameState, f: Frame, a: int) -> None:
-    give_card(g, f["p"], f["to"], a - A.SELECT_CARD)
+    give_card(g, f["p"], f["to"], a - SELECT_CARD)
     f["left"] -= 1
 
 
@@ -164,14 +164,14 @@ def pay_or_lose_building(g: GameState, p: int, t: int, c: int, params: Params) -
 
 def pay_or_options(g: GameState, f: Frame) -> list[int] | None:
     if g.money[f["p"]] >= f["amount"]:
-        return [A.PASS, A.CONFIRM]
-    return [A.PASS]
+        return [PASS, CONFIRM]
+    return [PASS]
 
 
 def pay_or_act(g: GameState, f: Frame, a: int) -> None:
     pop(g)
     t, p, c = f["p"], f["to"], f["c"]
-    if a == A.CONFIRM:
+    if a == CONFIRM:
         transfer(g, t, p, f["amount"])
         return
     if g.t.effect[c] == "pay_or_take_penalty_card":
@@ -189,14 +189,14 @@ class PayOr:
 
 
 def burn_building_options(g: GameState, f: Frame) -> list[int] | None:
-    return pass_or_pop(g, [A.AREA + a for a in board.buildings_of(g, f["t"])])
+    return pass_or_pop(g, [AREA + a for a in board.buildings_of(g, f["t"])])
 
 
 def burn_building_act(g: GameState, f: Frame, a: int) -> None:
     pop(g)
-    if a != A.PASS:
-        board.remove_building(g, a - A.AREA)
-        g.say(f"player {f['p']} removes the building in area {a - A.AREA + 1}")
+    if a != PASS:
+        board.remove_building(g, a - AREA)
+        g.say(f"player {f['p']} removes the building in area {a - AREA + 1}")
 
 
 @handler("burn_building", "you may remove one of that player's buildings")
@@ -215,12 +215,12 @@ def sell_options(g: GameState, f: Frame) -> list[int] | None:
     if not hand:
         pop(g)
         return None
-    return sorted([A.SELECT_CARD + x for x in hand])
+    return sorted([SELECT_CARD + x for x in hand])
 
 
 def sell_act(g: GameState, f: Frame, a: int) -> None:
     pop(g)
-    give_card(g, f["p"], f["t"], a - A.SELECT_CARD)
+    give_card(g, f["p"], f["t"], a - SELECT_CARD)
     transfer(g, f["t"], f["p"], f["amount"])
 
 
@@ -241,12 +241,12 @@ def discard_theirs_options(g: GameState, f: Frame) -> list[int] | None:
     if not hand:
         pop(g)
         return None
-    return sorted([A.SELECT_CARD + x for x in hand])
+    return sorted([SELECT_CARD + x for x in hand])
 
 
 def discard_theirs_act(g: GameState, f: Frame, a: int) -> None:
     pop(g)
-    t, x = f["t"], a - A.SELECT_CARD
+    t, x = f["t"], a - SELECT_CARD
     g.hands[t].remove(x)
     g.discard.append(x)
     card_revealed(g, t, x)
@@ -276,12 +276,12 @@ def take_random_cards_keep_one(g: GameState, p: int, t: int, c: int, params: Par
 
 
 def keep_one_options(g: GameState, f: Frame) -> list[int] | None:
-    return sorted([A.SELECT_CARD + x for x in f["cards"]])
+    return sorted([SELECT_CARD + x for x in f["cards"]])
 
 
 def keep_one_act(g: GameState, f: Frame, a: int) -> None:
     pop(g)
-    keep = a - A.SELECT_CARD
+    keep = a - SELECT_CARD
     give_card(g, f["t"], f["p"], keep)
     row = g.known[f["p"]][f["t"]]
     back = [x for x in f["cards"] if x != keep and x not in row]
@@ -364,9 +364,9 @@ def money_or_card(g: GameState, p: int, q: int, c: int, params: Params) -> None:
 
 
 def money_or_card_options(g: GameState, f: Frame) -> list[int] | None:
-    out = sorted([A.SELECT_CARD + x for x in g.hands[f["p"]]])
+    out = sorted([SELECT_CARD + x for x in g.hands[f["p"]]])
     if g.money[f["p"]] >= f["amount"]:
-        out.insert(0, A.CONFIRM)
+        out.insert(0, CONFIRM)
     if not out:
         pop(g)
         return None
@@ -375,10 +375,10 @@ def money_or_card_options(g: GameState, f: Frame) -> list[int] | None:
 
 def money_or_card_act(g: GameState, f: Frame, a: int) -> None:
     pop(g)
-    if a == A.CONFIRM:
+    if a == CONFIRM:
         transfer(g, f["p"], f["to"], f["amount"])
     else:
-        give_card(g, f["p"], f["to"], a - A.SELECT_CARD)
+        give_card(g, f["p"], f["to"], a - SELECT_CARD)
 
 
 @handler("money_or_card", "give the card's player money or one card from your hand")
