@@ -5,10 +5,11 @@ rules make, so that copying a game copies four integers instead of building a ge
 :class:`GameRng`. From then on every die roll, shuffle and draw gives exactly the numbers
 numpy's ``Generator`` gives from the same state, by the same algorithms (the PCG64 step and
 XSL-RR output; 32-bit draws taken two from one 64-bit output; Lemire's bounded integers;
-``shuffle``'s Fisher-Yates with masked rejection): ``tests/engine/test_rng.py`` compares them
-draw by draw. Any other ``Generator`` method (``choice``, ``integers`` with ``size=``, ...),
-and the shuffle of a list longer than ``SHUFFLED_HERE`` (where that is the faster), runs on a
-numpy generator built in the same state, whose state is then taken back, so the stream goes on
+``shuffle``'s Fisher-Yates with masked rejection; ``choice``'s Floyd's algorithm for distinct
+integers): ``tests/engine/test_rng.py`` compares them draw by draw. Any other ``Generator``
+method (``choice`` of anything else, ``integers`` with ``size=``, ...), and the shuffle of a
+list longer than ``SHUFFLED_HERE`` (where that is the faster), runs on a numpy generator built
+in the same state, whose state is then taken back, so the stream goes on
 as one. ``bit_generator.state`` reads and sets the state in numpy's format,
 which ``Game.to_dict`` stores.
 """
@@ -29,6 +30,9 @@ _INT64_MIN, _INT64_END = -(1 << 63), 1 << 63  # numpy's default dtype, int64
 # The longest list shuffled here rather than by numpy: here each item costs a draw, numpy's
 # round trip a fixed ~11 us (compiled, the two meet near 29 items: benchmarks/rng.py)
 SHUFFLED_HERE = 28
+# The largest population ``choice`` draws distinct integers from here (numpy's Floyd's
+# algorithm; above it numpy may shuffle a whole range instead)
+FLOYD_MAX = 10_000
 _SEED = np.random.SeedSequence(0)  # any seed: a built generator's state is overwritten at once
 
 
@@ -141,6 +145,46 @@ class Pcg64Stream:
         if size is None and not args and not kw:
             return (self._next64() >> 11) * _DOUBLE
         return self._numpy("random")(size, *args, **kw)
+
+    def choice(
+        self,
+        a: Any,
+        size: Any = None,
+        replace: Any = True,
+        p: Any = None,
+        axis: int = 0,
+        shuffle: Any = True,
+    ) -> Any:
+        """``Generator.choice``: ``size`` distinct integers of ``range(a)`` (``replace=False``)
+        are drawn here, by numpy's algorithm for them (Floyd's, then a shuffle), as numpy's
+        ``int64`` array; anything else by numpy."""
+        if (
+            type(a) is int
+            and type(size) is int
+            and not replace
+            and p is None
+            and axis == 0
+            and 0 <= size <= a <= FLOYD_MAX
+        ):
+            return np.array(self._distinct(a, size, shuffle), dtype=np.int64)
+        return self._numpy("choice")(a, size, replace, p, axis, shuffle)
+
+    def _distinct(self, n: int, k: int, shuffle: Any) -> list[int]:
+        """``k`` distinct integers of ``range(n)`` in numpy's order: Floyd's algorithm (a draw
+        already taken gives the bound itself), then Fisher-Yates by bounded draws."""
+        out: list[int] = []
+        taken: set[int] = set()
+        for top in range(n - k, n):
+            x = self._bounded(top) if top else 0
+            if x in taken:
+                x = top
+            taken.add(x)
+            out.append(x)
+        if shuffle:
+            for i in reversed(range(1, k)):
+                j = self._bounded(i)
+                out[i], out[j] = out[j], out[i]
+        return out
 
     def shuffle(self, x: Any, axis: int = 0) -> None:
         """``Generator.shuffle``: a short list is shuffled here in place; a longer one (where

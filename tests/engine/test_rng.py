@@ -12,7 +12,14 @@ import random
 import numpy as np
 import pytest
 
-from nanty_env.engine.rng import SHUFFLED_HERE, GameRng, _shuffle_list, copy_rng, rng_state
+from nanty_env.engine.rng import (
+    FLOYD_MAX,
+    SHUFFLED_HERE,
+    GameRng,
+    _shuffle_list,
+    copy_rng,
+    rng_state,
+)
 
 BOUNDS = [1, 2, 3, 5, 7, 12, 13, 31, 100, 1000, 2**16 + 1, 2**31 - 1, 2**31, 2**32 - 1, 2**32]
 BOUNDS += [2**32 + 1, 2**33 + 7, 2**40, 2**53 + 3, 2**62 + 11, 2**63 - 1, 2**63]
@@ -70,6 +77,28 @@ def test_the_shuffle_drawn_here_is_numpys_at_every_length(n):
         _shuffle_list(rng, b)
         assert a == b
     assert same_state(gen, rng)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_distinct_integers_are_numpys_draw_by_draw(seed):
+    """``choice(n, size=k, replace=False)`` is drawn here (Floyd's algorithm, then a
+    shuffle unless ``shuffle=False``): the same integers, in the same order, as numpy's, with
+    the same state after; other choices still go to numpy."""
+    gen, rng = pair(seed)
+    order = random.Random(seed)
+    for _ in range(300):
+        n = order.choice([0, 1, 2, 3, 5, 8, 12, 40, 1000, FLOYD_MAX])
+        k = min(n, order.choice([0, 1, 2, n // 2, max(0, n - 1), n]))
+        shuffle = order.random() < 0.8
+        assert gen.integers(7) == rng.integers(7)  # sometimes half a word is left buffered
+        a = gen.choice(n, size=k, replace=False, shuffle=shuffle)
+        b = rng.choice(n, size=k, replace=False, shuffle=shuffle)
+        assert b.dtype == np.int64 and b.tolist() == a.tolist(), (n, k, shuffle)
+    for args, kw in [((FLOYD_MAX + 1, 300), {"replace": False}), ((6, 3), {}), ((["x", "y"],), {})]:
+        assert np.array_equal(gen.choice(*args, **kw), rng.choice(*args, **kw))
+    assert same_state(gen, rng)
+    with pytest.raises(ValueError):
+        rng.choice(3, size=4, replace=False)
 
 
 def test_calls_handed_to_numpy_continue_the_same_stream():
