@@ -85,10 +85,11 @@ def play_watson(g: GameState, p: int, c: int) -> None:
     if back:
         g.hands[p].append(prev)
         card_revealed(g, p, prev, to_hand=True)
-    g.say(
-        f"player {p} plays {card_name(g, c)}: turn ends"
-        + (f", {card_name(g, prev)} back to hand" if back else "")
-    )
+    if g.cfg.log:
+        g.say(
+            f"player {p} plays {card_name(g, c)}: turn ends"
+            + (f", {card_name(g, prev)} back to hand" if back else "")
+        )
     while g.stack[-1]["k"] != "turn":
         g.stack.pop()
     g.stack[-1]["s"] = 2

@@ -41,7 +41,8 @@ def draw_event(g: GameState, p: int) -> None:
     g.event_deck = (e, *rest) if cycle else tuple(rest)
     g.events_done = (*g.events_done, e)
     ev = g.t.data.events[e]
-    g.say(f"{'event' if cycle else 'random event'}: {ev.name(g.cfg.theme)}")
+    if g.cfg.log:
+        g.say(f"{'event' if cycle else 'random event'}: {ev.name(g.cfg.theme)}")
     g.rules.event_effects[ev.effect](g, p)
 
 
@@ -49,7 +50,8 @@ def _rolls(g: GameState, k: int, *, distinct: bool = False) -> list[int]:
     rolls = [g.roll() for _ in range(k)]
     if distinct:
         rolls = sorted(set(rolls), key=rolls.index)
-    g.say("rolls " + ", ".join(str(r + 1) for r in rolls))
+    if g.cfg.log:
+        g.say("rolls " + ", ".join(str(r + 1) for r in rolls))
     return rolls
 
 
@@ -149,7 +151,8 @@ def fire(g: GameState, p: int) -> None:
         if b not in near[a]:
             break
         a = b
-    g.say("fire rolls " + ", ".join(str(r + 1) for r in rolls))
+    if g.cfg.log:
+        g.say("fire rolls " + ", ".join(str(r + 1) for r in rolls))
     for x in reversed(chain):
         remove_building_event(g, x)
 
@@ -288,11 +291,11 @@ def subsidence_options(g: GameState, f: Frame) -> list[int] | None:
     if affordable == 0:
         for a in mine:
             board.remove_building(g, a)
-        if mine:
+        if mine and g.cfg.log:
             g.say(f"player {p} cannot pay subsidence and loses {len(mine)} building(s)")
     else:
         g.money[p] -= 2 * len(mine)
-        if mine:
+        if mine and g.cfg.log:
             g.say(f"player {p} pays £{2 * len(mine)} for subsidence")
     if not f["seats"]:
         pop(g)

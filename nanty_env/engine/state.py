@@ -385,7 +385,8 @@ class GameState:
         self.outcome = outcome
         self.stack.clear()
         self._legal = None
-        self.say(f"game over: {outcome.reason}, winners {list(outcome.winners)}")
+        if self.cfg.log:
+            self.say(f"game over: {outcome.reason}, winners {list(outcome.winners)}")
 
     def _advance(self) -> None:
         """Run automatic frames until a decision is pending or the game is over."""

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pickle
+import random
 
 import pytest
 
+from nanty_env.data.model import DEFAULT_THEME, _Themed, _Titled
 from nanty_env.engine import Game, GameConfig
 from nanty_env.engine.game_log import GameLog
 
@@ -69,3 +71,27 @@ def test_a_game_that_does_not_log_shares_its_empty_log_with_its_clones(
     assert len(g.log) == 0 and len(c.log) == 0
     on = Game.new(GameConfig(num_players=4, expansion=expansion, log=True), 6)
     assert on.clone().log is not on.log
+
+
+@pytest.mark.parametrize("expansion", [None, "cthulhu"])
+def test_a_game_that_does_not_log_never_looks_up_a_display_name(
+    expansion: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A line nobody keeps is never built: with logging off no rule asks for the display name
+    of a card, area, building or event (a Python call each, on the hot path of the compiled
+    engine); with logging on they do, so the patch below is seen."""
+    asked: list[object] = []
+    for cls in (_Themed, _Titled):
+        name = cls.name
+        monkeypatch.setattr(
+            cls,
+            "name",
+            lambda self, theme=DEFAULT_THEME, _name=name: asked.append(self) or _name(self, theme),
+        )
+    for log in (False, True):
+        for seed in range(10 if not log else 1):
+            g = Game.new(GameConfig(num_players=4, expansion=expansion, log=log), seed)
+            choose = random.Random(seed).choice
+            while not g.is_terminal:
+                g.apply(choose(g.legal_actions()))
+        assert bool(asked) is log, asked[:3]

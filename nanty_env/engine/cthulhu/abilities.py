@@ -229,9 +229,11 @@ def use_building(g: CthulhuState, p: int, a: int) -> None:
     t = g.t
     k = g.btype[a]
     g.ability_used |= 1 << a
-    name = t.data.buildings[k].name(g.cfg.theme)
-    area = t.data.areas[a].name(g.cfg.theme)
-    use(g, p, t.building_ability[k], t.building_params[k], a, f"the {name} in {area}")
+    who = ""  # named only for the log
+    if g.cfg.log:
+        theme = g.cfg.theme
+        who = f"the {t.data.buildings[k].name(theme)} in {t.data.areas[a].name(theme)}"
+    use(g, p, t.building_ability[k], t.building_params[k], a, who)
 
 
 def use_goo(g: CthulhuState, p: int) -> None:

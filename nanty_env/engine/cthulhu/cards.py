@@ -20,7 +20,8 @@ def take_face_up(g: CthulhuState, p: int, c: int) -> None:
     g.hands[p].append(c)
     card_revealed(g, p, c, to_hand=True)
     refill_face_up(g)
-    g.say(f"player {p} takes {g.t.data.cards[c].name(g.cfg.theme)} from the face-up cards")
+    if g.cfg.log:
+        g.say(f"player {p} takes {g.t.data.cards[c].name(g.cfg.theme)} from the face-up cards")
 
 
 def cards_left(g: CthulhuState) -> int:

@@ -85,10 +85,12 @@ class MoveMinion:
         p, src, dst = f["p"], f["a"], a - AREA
         if f["e"] < 0:
             board.move_pawn(g, p, src, dst)
-            g.say(f"player {p} moves an agent from {area_name(g, src)} to {area_name(g, dst)}")
+            if g.cfg.log:
+                g.say(f"player {p} moves an agent from {area_name(g, src)} to {area_name(g, dst)}")
         else:
             pieces.move_elder(g, f["e"], dst)
-            g.say(f"player {p} moves {_elder(g, f['e'])} to {area_name(g, dst)}")
+            if g.cfg.log:
+                g.say(f"player {p} moves {_elder(g, f['e'])} to {area_name(g, dst)}")
 
 
 @handler("pick_minion", "choose one of your minions to move to an adjacent area", CTHULHU)
@@ -151,7 +153,8 @@ class Summon:
         p, e = f["p"], a - ELDER
         price = summon_price(g, e, f["roll"])
         g.money[p] -= price
-        g.say(f"player {p} summons {_elder(g, e)}" + (f" for £{price}" if price else ""))
+        if g.cfg.log:
+            g.say(f"player {p} summons {_elder(g, e)}" + (f" for £{price}" if price else ""))
         push(g, {"k": "summon_place", "p": p, "e": e})
 
 
@@ -165,7 +168,8 @@ class SummonPlace:
     def act(g: CthulhuState, f: Frame, a: int) -> None:
         pop(g)
         pieces.place_elder(g, f["e"], f["p"], a - AREA)
-        g.say(f"{_elder(g, f['e'])} arrives in {area_name(g, a - AREA)}")
+        if g.cfg.log:
+            g.say(f"{_elder(g, f['e'])} arrives in {area_name(g, a - AREA)}")
 
 
 # ---------------------------------------------------------------------- assassinate
@@ -188,7 +192,8 @@ def do_assassinate(g: CthulhuState, p: int, c: int, a: int) -> None:
         return
     e = a - ELDER
     pieces.set_hits(g, e, g.elder_hits[e] + 1)
-    g.say(f"player {p} hits {_elder(g, e)} ({g.elder_hits[e]} of {g.t.elder_hp[e]} HP)")
+    if g.cfg.log:
+        g.say(f"player {p} hits {_elder(g, e)} ({g.elder_hits[e]} of {g.t.elder_hp[e]} HP)")
     call(g, {"k": "sacrifice", "p": p, "e": e})
 
 
@@ -218,11 +223,13 @@ class Sacrifice:
         if a < PLAYER:
             board.take_pawn(g, p, area)
             pieces.set_hits(g, e, g.elder_hits[e] + 1)
-            g.say(f"player {p} sacrifices an agent in {area_name(g, area)}")
+            if g.cfg.log:
+                g.say(f"player {p} sacrifices an agent in {area_name(g, area)}")
         else:
             x = a - ELDER
             pieces.set_hits(g, e, g.elder_hits[e] + g.t.elder_hp[x])
-            g.say(f"player {p} sacrifices {_elder(g, x)}")
+            if g.cfg.log:
+                g.say(f"player {p} sacrifices {_elder(g, x)}")
             pieces.remove_elder(g, x)
 
 
@@ -242,9 +249,11 @@ class ElderRemove:
             return None
         if blocked(f):
             pieces.set_hits(g, e, 0)
-            g.say(f"{_elder(g, e)} is saved")
+            if g.cfg.log:
+                g.say(f"{_elder(g, e)} is saved")
             return None
-        g.say(f"{_elder(g, e)} returns to the pool; player {owner} loses it")
+        if g.cfg.log:
+            g.say(f"{_elder(g, e)} returns to the pool; player {owner} loses it")
         pieces.remove_elder(g, e)
         return None
 
@@ -290,8 +299,9 @@ class BuildType:
         price = _price(g, k, f["half"])
         g.money[p] -= price
         pieces.place_building(g, p, area, k)
-        name = g.t.data.buildings[k].name(g.cfg.theme)
-        g.say(f"player {p} pays £{price} for a {name} in {area_name(g, area)}")
+        if g.cfg.log:
+            name = g.t.data.buildings[k].name(g.cfg.theme)
+            g.say(f"player {p} pays £{price} for a {name} in {area_name(g, area)}")
 
 
 @handler("relocate_building", "all six buildings are out: choose the one to move", CTHULHU)
@@ -314,7 +324,8 @@ class RelocateBuilding:
         g.money[p] -= price
         board.remove_building(g, src)
         pieces.place_building(g, p, dst, k)
-        g.say(f"player {p} pays £{price} and moves a building to {area_name(g, dst)}")
+        if g.cfg.log:
+            g.say(f"player {p} pays £{price} and moves a building to {area_name(g, dst)}")
 
 
 # ---------------------------------------------------------------------- the symbol table

@@ -103,7 +103,8 @@ def view_unused_personalities(g: GameState, p: int, c: int, params: Params) -> N
     g.rng.shuffle(pool)
     seen = pool[params["leave_out"] :]
     personalities_seen(g, p, seen)
-    g.say(f"player {p} looks at {len(seen)} unused personality card(s)")
+    if g.cfg.log:
+        g.say(f"player {p} looks at {len(seen)} unused personality card(s)")
 
 
 @effect("swap_personality")

@@ -177,7 +177,8 @@ def pay_or_act(g: GameState, f: Frame, a: int) -> None:
     if g.t.effect[c] == "pay_or_take_penalty_card":
         g.in_play.remove(c)
         g.penalties = with_appended(g.penalties, t, c)
-        g.say(f"player {t} must keep {g.t.data.cards[c].name(g.cfg.theme)}")
+        if g.cfg.log:
+            g.say(f"player {t} must keep {g.t.data.cards[c].name(g.cfg.theme)}")
     else:
         call(g, {"k": "burn_building", "p": p, "t": t})
 
@@ -250,7 +251,10 @@ def discard_theirs_act(g: GameState, f: Frame, a: int) -> None:
     g.hands[t].remove(x)
     g.discard.append(x)
     card_revealed(g, t, x)
-    g.say(f"player {f['p']} discards {g.t.data.cards[x].name(g.cfg.theme)} from player {t}'s hand")
+    if g.cfg.log:
+        g.say(
+            f"player {f['p']} discards {g.t.data.cards[x].name(g.cfg.theme)} from player {t}'s hand"
+        )
 
 
 @handler("discard_theirs", "choose one card of that player's hand to discard")
