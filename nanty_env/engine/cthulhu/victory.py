@@ -29,8 +29,10 @@ def objective_met(g: CthulhuState, seat: int) -> bool:
     obj = objective(g, seat)
     if obj.rule == SLOTH:
         return False
-    # a loop rather than any() of a generator: compiled, a C function (``_build._typable``)
-    for name, need in obj.goal(g.n).items():  # noqa: SIM110 (compiled: no generator)
+    # the record's thresholds read here rather than by ``Objective.goal`` (a Python call, at
+    # every turn's start); a loop rather than any() of a generator: compiled, a C function
+    # (``_build._typable``)
+    for name, need in obj.goals.get(g.n, {}).items():  # noqa: SIM110 (compiled: no generator)
         if METRICS[name](g, seat) >= need:
             return True
     return False
