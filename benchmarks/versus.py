@@ -7,8 +7,8 @@ change to the bots or the engine buys, like for like.
 
 Every run is a fresh interpreter started in the checkout's directory with the checkout first on
 the path (its own ``nanty_env`` and ``agents``, compiled if it was built there, else pure). It
-plays ``--games`` seeded games with the bot in seat 0 against ``--opponent`` (HeuristicBot by
-default) and reports the CPU seconds and wall seconds of the play (imports excluded) and a
+plays ``--games`` seeded games (of ``--expansion``'s ruleset if given) with the bot in seat 0
+against ``--opponent`` (HeuristicBot by default) and reports the CPU seconds and wall seconds of the play (imports excluded) and a
 fingerprint of the games; ``--bots engine`` times the engine alone (uniform random play from
 the seed, as ``benchmarks/engine.py`` plays). Each round runs every case on both checkouts,
 which goes first alternating. Prints milliseconds per game on each side, the baseline's time over
@@ -40,7 +40,7 @@ n, h = args["players"], hashlib.sha256()
 cpu = wall = 0.0
 for i in range(args["games"]):
     seed = args["seed"] + i
-    cfg = GameConfig(num_players=n, log=False)
+    cfg = GameConfig(num_players=n, log=False, expansion=args["expansion"])
     actions = []
     if args["bot"] == "engine":  # the engine alone: uniform random play, as benchmarks/engine.py
         choose = random.Random(seed).choice
@@ -104,6 +104,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--opponent", default="heuristic", help="the bot in the other seats")
     ap.add_argument("--games", type=int, default=1, help="games per case and round")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--expansion", default=None, help='the ruleset played (e.g. "cthulhu")')
     add_arguments(ap)
     args = ap.parse_args(argv)
     baseline = args.baseline.resolve()
@@ -117,7 +118,9 @@ def main(argv: list[str] | None = None) -> None:
     for bot in args.bots.split(","):
         for n in (int(x) for x in args.players.split(",")):
             name = f"random play {n}p" if bot == "engine" else f"{bot} {n}p vs {args.opponent}"
+            name += f" ({args.expansion})" if args.expansion else ""
             spec = {"bot": bot, "players": n, "opponent": args.opponent}
+            spec |= {"expansion": args.expansion}
             spec |= {"games": args.games, "seed": args.seed}
             seen[name] = (set(), set())
             cases[name] = run_games(ROOT, spec, seen[name][0], builds[0])
