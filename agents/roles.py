@@ -346,21 +346,39 @@ class RoleBelief:
         self.config = config
         self.model = model
         self.tracker = make_tracker(config)
+        # the last likelihood and marginals, with what they were computed from: the tracker's
+        # last snapshot (a new one whenever its sums change) and the view's seat and roles
+        self._likelihood: tuple[Any, np.ndarray | None] | None = None
+        self._marginals: tuple[Any, tuple, list[np.ndarray]] | None = None
 
     def observe(self, view: Mapping[str, Any]) -> None:
         self.tracker.update(view)
 
     def likelihood(self) -> np.ndarray | None:
+        """Each seat's relative likelihood of each role from its public play so far (``None``
+        without a model); computed once per tracked turn (a new array each call)."""
         if self.model is None:
             return None
-        x = self.tracker.features()
-        p = np.maximum(self.model.probabilities(x, self.config.num_players), 1e-9)
-        p[self.tracker.turns == 0] = 1.0  # no turn of theirs seen yet: no evidence
-        return p
+        memo = self._likelihood
+        if memo is None or memo[0] is not self.tracker.prev:
+            x = self.tracker.features()
+            p = np.maximum(self.model.probabilities(x, self.config.num_players), 1e-9)
+            p[self.tracker.turns == 0] = 1.0  # no turn of theirs seen yet: no evidence
+            memo = self._likelihood = (self.tracker.prev, p)
+        return memo[1].copy()
 
     def marginals(self, view: Mapping[str, Any]) -> list[np.ndarray]:
+        """:func:`posterior` after observing ``view``: computed again only when the tracker has
+        seen a new turn or the view's seat, own role or seen set-aside roles differ (the
+        posterior reads nothing else), so a turn's decisions share one computation (new
+        arrays each call)."""
         self.observe(view)
-        return posterior(view, self.config, self.likelihood())
+        prev = self.tracker.prev
+        key = (view["seat"], own_role(view), tuple(seen_roles(view)))
+        memo = self._marginals
+        if memo is None or memo[0] is not prev or memo[1] != key:
+            memo = self._marginals = (prev, key, posterior(view, self.config, self.likelihood()))
+        return [m.copy() for m in memo[2]]
 
 
 def sample_deal(

@@ -136,3 +136,47 @@ def test_belief_without_model_is_the_prior():
     b = RoleBelief(cfg, None)
     v = g.view(2)
     assert all(np.allclose(a, c) for a, c in zip(b.marginals(v), posterior(v, cfg), strict=True))
+
+
+@pytest.mark.parametrize("expansion", [None, "cthulhu"])
+def test_marginals_are_computed_once_a_turn_and_equal_a_fresh_posterior(
+    expansion: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``RoleBelief.marginals`` remembers its last posterior until the tracker sees a new turn
+    or the view's seat or roles change: every call equals a posterior computed afresh from
+    the same tracker, bit for bit, a turn's decisions share one computation, and a caller
+    changing the arrays it got changes nothing after."""
+    import random
+
+    import agents.roles as roles
+    from agents.roles import default_model
+
+    cfg = GameConfig(num_players=4, log=False, expansion=expansion)
+    model = default_model(expansion)
+    b, fresh = RoleBelief(cfg, model), RoleBelief(cfg, model)
+    computed = []
+    real = roles.posterior
+    monkeypatch.setattr(roles, "posterior", lambda *a: computed.append(1) or real(*a))
+    g, choose, decisions = Game.new(cfg, 3), random.Random(3).choice, 0
+    while not g.is_terminal and g.turn < 40:
+        view = g.view(1)
+        got = b.marginals(view)
+        fresh._marginals = fresh._likelihood = None  # no memory: computed afresh
+        want = fresh.marginals(view)
+        assert all(np.array_equal(x, y) for x, y in zip(got, want, strict=True))
+        got[0][:] = -1.0  # the caller's own copy
+        assert all(np.array_equal(x, y) for x, y in zip(b.marginals(view), want, strict=True))
+        decisions += 1
+        g.apply(choose(g.legal_actions()))
+    by_b = len(computed) - decisions  # ``fresh`` computed once a decision
+    assert decisions >= 150 and 20 <= by_b <= decisions // 2, (by_b, decisions)
+    if expansion is None:  # a set-aside personality seen mid-turn: computed again
+        own, seen = view["personality"], view["known_unused_personalities"]
+        extra = next(k for k in range(NUM_PERSONALITIES) if k != own and k not in seen)
+        more = dict(view, known_unused_personalities=[*seen, extra])
+        after = b.marginals(more)
+        assert all(
+            np.array_equal(x, y)
+            for x, y in zip(after, real(more, cfg, b.likelihood()), strict=True)
+        )
+        assert not all(np.array_equal(x, y) for x, y in zip(after, want, strict=True))
