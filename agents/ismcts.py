@@ -56,7 +56,7 @@ from agents.evaluation import (
 from agents.heuristic import TurnPlanner, obvious_action, useful_actions
 from agents.learned_bot import NetEvaluator
 from agents.learned_eval import TERMINAL, LearnedEvaluator
-from agents.roles import RoleAwareBot, RoleModel, sample_deal
+from agents.roles import DealSampler, RoleAwareBot, RoleModel
 from agents.rulesets import (
     evaluator_class,
     game_roles,
@@ -399,10 +399,11 @@ class ISMCTSBot(RoleAwareBot):
         likelihood = belief.likelihood()
         me = view["seat"]
         unused = seen_roles(view)
+        deals = DealSampler(view, cfg, likelihood)  # every determinisation draws from it
 
         def determinisation() -> Determinisation:
             g = determinize_view(view, rng, cfg)
-            set_personalities(g, sample_deal(view, cfg, likelihood, rng), me, unused)
+            set_personalities(g, deals.draw(rng), me, unused)
             return Determinisation(g, self.weights, me, self.value_model, self.learned, self.net)
 
         pool = [determinisation()]

@@ -381,6 +381,34 @@ class RoleBelief:
         return [m.copy() for m in memo[2]]
 
 
+class DealSampler:
+    """Whole deals (one role per seat, all distinct) drawn from the joint posterior of one view
+    and likelihood: the deals and their cumulative weights are computed once, for the many
+    draws of a search (one a determinisation). A draw takes one float from ``rng`` and picks
+    the deal that ``rng.choice(len(deals), p=weights)`` would: the same cumulative sums, the
+    same search, the same draw."""
+
+    def __init__(
+        self, marginal_view: Mapping[str, Any], config: GameConfig, likelihood: np.ndarray | None
+    ) -> None:
+        others, deals, _, w = deal_weights(marginal_view, config, likelihood)
+        p = w / w.sum() if w.sum() > 0 else np.full(len(deals), 1.0 / len(deals))
+        cdf = p.cumsum()  # Generator.choice's own arithmetic for p
+        cdf /= cdf[-1]
+        self._cdf = cdf
+        self._deals = deals
+        self._others = others
+        self._prefix = [own_role(marginal_view)] * marginal_view["num_players"]
+
+    def draw(self, rng: np.random.Generator) -> list[int]:
+        """One deal: every seat's role (the viewing seat's own included)."""
+        d = self._deals[int(self._cdf.searchsorted(rng.random(), side="right"))]
+        out = self._prefix[:]
+        for q, k in zip(self._others, d, strict=True):
+            out[q] = k
+        return out
+
+
 def sample_deal(
     marginal_view: Mapping[str, Any],
     config: GameConfig,
@@ -388,13 +416,7 @@ def sample_deal(
     rng: np.random.Generator,
 ) -> list[int]:
     """Draw a whole deal (one card per seat, all distinct) from the joint posterior."""
-    others, deals, _, w = deal_weights(marginal_view, config, likelihood)
-    w = w / w.sum() if w.sum() > 0 else np.full(len(deals), 1.0 / len(deals))
-    d = deals[int(rng.choice(len(deals), p=w))]
-    out = [own_role(marginal_view)] * marginal_view["num_players"]
-    for q, k in zip(others, d, strict=True):
-        out[q] = k
-    return out
+    return DealSampler(marginal_view, config, likelihood).draw(rng)
 
 
 def fit_logistic(

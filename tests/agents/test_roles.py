@@ -68,6 +68,33 @@ def test_likelihood_moves_the_posterior_and_cards_are_dealt_once():
         assert len(set(deal)) == 3 and deal[2] == personality("fagin")
 
 
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_a_deal_sampler_draws_what_numpys_weighted_choice_draws(n: int) -> None:
+    """``DealSampler`` computes a view's deals and cumulative weights once; each draw is the
+    deal that ``rng.choice(len(deals), p=weights)`` picks from the same generator state, with
+    the same state after (one float a draw), for a likelihood, the prior and a likelihood that
+    rules deals out, and one that rules out every deal (drawn uniformly then)."""
+    from agents.roles import DealSampler, deal_weights
+
+    cfg = GameConfig(num_players=n)
+    view = view_of(n, n - 1, personality("fagin"), [personality("moriarty")] if n < 4 else [])
+    lik = np.random.default_rng(n).uniform(0.1, 5.0, (n, NUM_PERSONALITIES))
+    some_out, all_out = lik.copy(), lik.copy()
+    some_out[0, candidates(view, cfg)[:2]] = 0.0
+    all_out[0] = 0.0
+    for likelihood in (lik, None, some_out, all_out):
+        others, deals, _, w = deal_weights(view, cfg, likelihood)
+        p = w / w.sum() if likelihood is not all_out else np.full(len(deals), 1 / len(deals))
+        sampler = DealSampler(view, cfg, likelihood)
+        ours, numpys = np.random.default_rng(7), np.random.default_rng(7)
+        for _ in range(300):
+            want = [personality("fagin")] * n
+            for q, k in zip(others, deals[int(numpys.choice(len(deals), p=p))], strict=True):
+                want[q] = k
+            assert sampler.draw(ours) == want
+        assert ours.bit_generator.state == numpys.bit_generator.state
+
+
 def test_tracker_attributes_turn_changes_to_the_active_player():
     g = Game.new(GameConfig(num_players=3, log=False), 4)
     tracker = RoleTracker(3)
