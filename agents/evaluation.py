@@ -18,7 +18,7 @@ and weights) and an :class:`Evaluator` subclass naming it; the base game's is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any, ClassVar, NamedTuple
@@ -31,7 +31,6 @@ from nanty_env.engine import Game, GameConfig
 from nanty_env.engine.scoring import (
     AGENT_POINTS,
     BASE_LOAN,
-    area_control,
     net_worth_of,
     settle_loans,
 )
@@ -168,30 +167,13 @@ def view_board(view: Mapping[str, Any]) -> PublicBoard:
 
 
 def metrics(g: Game) -> Metrics:
-    """All public metrics of a game in one pass over the board (the evaluation's hot path;
-    the pass is remembered by the board's pieces, which a look-ahead meets again and again)."""
+    """All public metrics of a game in one pass over the board (the evaluation's hot path)."""
     n, trouble, hands, penalties = g.n, g.trouble, g.hands, g.penalties
-    tally = _board_tally(n, g.agents, g.building, g.cit, g.gren, tuple(trouble))
+    tally = tally_areas(n, g.agents, g.building, g.cit, g.gren, trouble, COST)
     return tally_metrics(
         tally, n, trouble, g.money, [len(x) for x in g.loans], g.on_board,
         [len(hands[q]) + len(penalties[q]) for q in range(n)], len(g.deck),
     )  # fmt: skip
-
-
-@lru_cache(maxsize=1 << 12)
-def _board_tally(
-    n: int,
-    agents: tuple[tuple[int, ...], ...],
-    bld: tuple[int, ...],
-    cit: tuple[int, ...],
-    gren: tuple[int, ...],
-    trouble: tuple[int, ...],
-) -> tuple[tuple[int, ...], ...]:
-    """:func:`tally_areas` of a game's board (the engine's immutable rows, and its trouble
-    markers as a tuple), kept as a plain tuple of tuples in :class:`AreaTally`'s order (what
-    :func:`tally_metrics` unpacks; it copies what it hands on)."""
-    t = tally_areas(n, zip(*agents, strict=True), bld, cit, gren, trouble, COST)
-    return tuple(map(tuple, t))
 
 
 def board_key(g: Game) -> tuple:
@@ -219,31 +201,37 @@ def view_metrics(view: Mapping, config: GameConfig | None = None) -> Metrics:
     return board_metrics(*b[:7], [len(x) for x in b.loans], *b[8:])
 
 
-class AreaTally(NamedTuple):
-    """Per-seat counts of one pass over the areas (see :func:`tally_areas`)."""
-
-    occupied: list[int]
-    controlled: list[int]
-    contested: list[int]
-    exposed: list[int]  # minions standing in an area with a trouble marker
-    own_buildings: list[int]
-    building_value: list[int]
-    counted: list[int]  # minions outside grenadier areas
+# One pass over the areas (see :func:`tally_areas`): per-seat counts, in this order
+Tally = tuple[list[int], list[int], list[int], list[int], list[int], list[int], list[int]]
+TALLY_FIELDS = (
+    "occupied",
+    "controlled",
+    "contested",
+    "exposed",  # minions standing in an area with a trouble marker
+    "own_buildings",
+    "building_value",
+    "counted",  # minions outside grenadier areas
+)
 
 
 def tally_areas(
     n: int,
-    columns: Iterable[tuple[int, ...]],
+    rows: Sequence[Sequence[int]],
     bld: Sequence[int],
     cit: Sequence[int],
     gren: Sequence[int],
     trouble: Sequence[int],
     worth: Sequence[int],
     worth_under_grenadiers: bool = False,
-) -> AreaTally:
-    """One pass over the areas: ``columns[a][q]`` is seat ``q``'s minions in area ``a``,
+) -> Tally:
+    """One pass over the areas (the counts :data:`TALLY_FIELDS` names, new lists): ``rows[q][a]`` is seat ``q``'s minions in area ``a``,
     ``worth[a]`` the value of the building standing there (counted in a grenadier area only
-    with ``worth_under_grenadiers``). Grenadier areas count for trouble and buildings only."""
+    with ``worth_under_grenadiers``). Grenadier areas count for trouble and buildings only.
+
+    An area's pieces are a seat's minions and its building (one piece); its controller is the
+    engine's rule (:func:`~nanty_env.engine.scoring.area_control`, written out here over C
+    integers in the compiled build), and a seat is *contested* there when nobody controls it
+    and the seat is level at the top with more pieces than the new citizens."""
     occupied = [0] * n
     controlled = [0] * n
     contested = [0] * n
@@ -251,38 +239,45 @@ def tally_areas(
     nbuild = [0] * n
     bval = [0] * n
     counted = [0] * n
-    known, empty = _AREA_PIECES, (0,) * n
-    for a, col in enumerate(columns):
+    for a in range(len(bld)):
         b = bld[a]
         if b >= 0:
             nbuild[b] += 1
             if worth_under_grenadiers:
                 bval[b] += worth[a]
-        elif col == empty:
-            continue  # no pieces: nobody controls it or is exposed there
-        key = (col, b, cit[a])
-        pieces = known.get(key)
-        if pieces is None:
-            if len(known) >= MAX_AREA_PIECES:
-                known.clear()
-            pieces = known[key] = tuple(area_pieces(*key))
-        occupants, top, controller, level = pieces
         if trouble[a]:
-            for q, k in occupants:
-                exposed[q] += k
+            for q in range(n):
+                exposed[q] += rows[q][a]
         if gren[a]:
             continue
         if b >= 0 and not worth_under_grenadiers:
             bval[b] += worth[a]
-        for q, k in occupants:
-            occupied[q] += 1
-            counted[q] += k
-        if controller >= 0:
-            controlled[controller] += 1
-        elif top > cit[a]:  # level at the top, above the citizens: a control in reach
-            for q in level:
-                contested[q] += 1
-    return AreaTally(occupied, controlled, contested, exposed, nbuild, bval, counted)
+        c = cit[a]
+        # area_control's rule: the most pieces (``top``, seat ``seat``), beaten by nobody
+        # else (``rival``: the runner-up, the new citizens counting as one rival)
+        top = rival = c
+        seat = -1
+        most = 0  # the most pieces of any seat, citizens aside
+        for q in range(n):
+            k = rows[q][a]
+            if k:
+                occupied[q] += 1
+                counted[q] += k
+            if q == b:
+                k += 1
+            if k > most:
+                most = k
+            if k > top:
+                top, rival, seat = k, top, q
+            elif k > rival:
+                rival = k
+        if seat >= 0 and top != rival:
+            controlled[seat] += 1
+        elif most > c:  # level at the top, above the citizens: a control in reach
+            for q in range(n):
+                if rows[q][a] + (q == b) == most:
+                    contested[q] += 1
+    return occupied, controlled, contested, exposed, nbuild, bval, counted
 
 
 def board_metrics(
@@ -299,12 +294,12 @@ def board_metrics(
     deck: int,
 ) -> Metrics:
     """Metrics from the raw public arrays (see :class:`Metrics`; ``loans``: loan counts)."""
-    t = tally_areas(n, zip(*agents, strict=True), bld, cit, gren, trouble, COST)
+    t = tally_areas(n, agents, bld, cit, gren, trouble, COST)
     return tally_metrics(t, n, trouble, money, loans, on_board, hand, deck)
 
 
 def tally_metrics(
-    t: AreaTally | tuple[Sequence[int], ...],
+    t: Tally,
     n: int,
     trouble: Sequence[int],
     money: Sequence[int],
@@ -313,11 +308,10 @@ def tally_metrics(
     hand: Sequence[int],
     deck: int,
 ) -> Metrics:
-    """:func:`board_metrics` from the board's :func:`tally_areas` (its lists are copied, so
-    a tally may be shared)."""
-    occupied, controlled, contested, exposed, own_buildings, bval, counted = t
-    nbuild = list(own_buildings)
+    """:func:`board_metrics` from the board's :func:`tally_areas` (whose new lists it keeps)."""
+    occupied, controlled, contested, exposed, nbuild, bval, counted = t
     net, bv, points, pieces = [], [], [], []
+    buildings = 0
     for q in range(n):
         b, k, cash = bval[q], loans[q], money[q]
         net.append(net_worth_of(cash, b, k))
@@ -325,44 +319,16 @@ def tally_metrics(
         pts = b + AGENT_POINTS * counted[q]
         points.append(pts + settle_loans(cash, [BASE_LOAN] * k) if k else pts + cash)
         pieces.append(on_board[q] + nbuild[q])
-    total, buildings = sum(trouble), sum(nbuild)
-    occupied, controlled = list(occupied), list(controlled)
+        buildings += nbuild[q]
+    total = 0
+    for x in trouble:  # a loop, not sum(): compiled, C integers
+        total += x
     named = (occupied, controlled, net, bv, nbuild, pieces, [total] * n, [buildings] * n)
     return Metrics(
-        occupied, controlled, list(contested), net, bv, nbuild, pieces, list(on_board),
-        points, list(money), list(hand), total, buildings, deck, list(exposed), list(loans),
+        occupied, controlled, contested, net, bv, nbuild, pieces, list(on_board),
+        points, list(money), list(hand), total, buildings, deck, exposed, list(loans),
         named,
     )  # fmt: skip
-
-
-class AreaPieces(NamedTuple):
-    """Who has what in one area, from its agents and building (see :func:`area_pieces`)."""
-
-    occupants: tuple[tuple[int, int], ...]  # (seat, agents) of every seat with agents there
-    top: int  # the most pieces of any seat (a building counts as one piece)
-    controller: int  # the seat in control by the engine's rule (grenadiers aside), or -1
-    level: tuple[int, ...]  # the seats with ``top`` pieces
-
-
-# area_pieces of the areas tally_areas has met, as plain tuples (boards repeat the same few
-# hundred columns): a dict read, cheaper than a call of the cached function
-_AREA_PIECES: dict[tuple, tuple] = {}
-MAX_AREA_PIECES = 1 << 14
-
-
-def area_pieces(col: tuple[int, ...], building: int, citizens: int) -> AreaPieces:
-    """:class:`AreaPieces` of an area where seat ``q`` has ``col[q]`` agents (minions),
-    ``building`` owns the building (-1: none) and ``citizens`` new citizens stand; the
-    controller is the engine's ``area_control`` (the caller leaves grenadier areas out).
-    :func:`tally_areas` remembers them (``_AREA_PIECES``): boards repeat the same few columns
-    all the time."""
-    occupants = tuple((q, k) for q, k in enumerate(col) if k)
-    pieces = list(col)
-    if building >= 0:
-        pieces[building] += 1
-    top = max(pieces)
-    level = tuple(q for q, c in enumerate(pieces) if c == top)
-    return AreaPieces(occupants, top, area_control(pieces, citizens).controller, level)
 
 
 CONTESTED_CREDIT = 0.4  # an area held level with the leader, towards a control threshold

@@ -179,11 +179,10 @@ C_LOCALS: dict[str, dict[str, str]] = {
     },
     # the bots' evaluation: seats, areas and metric indices
     "agents.evaluation.metrics": {"q": INDEX},
-    "agents.evaluation.tally_areas": {
-        **dict.fromkeys(("a", "q", "b", "k", "controller"), INDEX),
-        "known": "dict",
-    },
-    "agents.evaluation.tally_metrics": {"q": INDEX},
+    "agents.evaluation.tally_areas": dict.fromkeys(
+        ("n", "a", "q", "b", "k", "c", "top", "rival", "seat", "most"), INDEX
+    ),
+    "agents.evaluation.tally_metrics": dict.fromkeys(("q", "buildings", "total", "x"), INDEX),
     "agents.evaluation.seat_progress": {"seat": INDEX, "i": INDEX},
     "agents.evaluation.threat_levels": {"n": INDEX, "q": INDEX},
     "agents.evaluation.points_lead": {"seat": INDEX, "q": INDEX},

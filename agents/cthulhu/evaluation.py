@@ -36,6 +36,7 @@ from nanty_env.data.cthulhu.model import DOOMSDAY_LEVEL, OBJECTIVE_METRICS
 from nanty_env.engine import Game, GameConfig, settle_loans
 from nanty_env.engine.cthulhu.tables import CthulhuTables, cthulhu_tables
 from nanty_env.engine.cthulhu.victory import AGENT_POINTS, ELDER_POINTS_PER_HP, SLOTH
+from nanty_env.engine.state import with_item
 
 if TYPE_CHECKING:
     from nanty_env.engine.cthulhu.game import CthulhuGame
@@ -81,20 +82,17 @@ def board_metrics(
     """Metrics from the public board and the expansion's own arrays."""
     n, on_board, money, loans = b.n, b.on_board, b.money, b.loans
     elders, ehp = [0] * n, [0] * n
-    # Elder Ones per area and seat (usually none: the pool holds most of them)
-    elder_here: dict[int, list[int]] = {}
+    # each seat's minions per area: its agents and its Elder Ones there (usually none: the
+    # pool holds most of them)
+    rows = list(b.agents)
     for e, (a, o) in enumerate(zip(elder_area, elder_owner, strict=True)):
         if a >= 0:
             elders[o] += 1
             ehp[o] += t.elder_hp[e]
-            elder_here.setdefault(a, [0] * n)[o] += 1
-    columns = [
-        col if (extra := elder_here.get(a)) is None else tuple(map(int.__add__, col, extra))
-        for a, col in enumerate(zip(*b.agents, strict=True))
-    ]
+            rows[o] = with_item(rows[o], a, rows[o][a] + 1)
     worth = [t.building_cost[k] for k in btype]
-    s = tally_areas(n, columns, b.bld, b.cit, b.gren, b.trouble, worth, True)
-    bval, nbuild = s.building_value, s.own_buildings
+    tally = tally_areas(n, rows, b.bld, b.cit, b.gren, b.trouble, worth, True)
+    occupied, controlled, contested, exposed, nbuild, bval, _ = tally
     net, points, pieces, minions = [], [], [], []
     repay, penalty = t.loan_repay, t.loan_penalty
     for q in range(n):
@@ -105,10 +103,10 @@ def board_metrics(
         minions.append(on_board[q] + elders[q])
         pieces.append(minions[q] + nbuild[q])
     total, bv = sum(b.trouble), list(bval)
-    named = (s.controlled, s.occupied, [total] * n, net, bv, nbuild, pieces, ehp)
+    named = (controlled, occupied, [total] * n, net, bv, nbuild, pieces, ehp)
     return CthulhuMetrics(
-        s.occupied, s.controlled, s.contested, net, bv, nbuild, pieces, list(on_board), points,
-        list(money), list(b.hand), total, sum(nbuild), b.deck, s.exposed, list(map(len, loans)),
+        occupied, controlled, contested, net, bv, nbuild, pieces, list(on_board), points,
+        list(money), list(b.hand), total, sum(nbuild), b.deck, exposed, list(map(len, loans)),
         named, minions, ehp, elders, insanity,
     )  # fmt: skip
 
