@@ -58,6 +58,7 @@ MODULES = (
     "nanty_env.encoding.observation",
     "nanty_env.encoding.cthulhu_observation",
     "agents.evaluation",
+    "agents.cthulhu.evaluation",
     "agents.ismcts",
     "agents.heuristic",
     "agents.value_features",
@@ -185,8 +186,13 @@ C_LOCALS: dict[str, dict[str, str]] = {
     "agents.evaluation.tally_metrics": dict.fromkeys(("q", "buildings", "total", "x"), INDEX),
     "agents.evaluation.seat_progress": {"seat": INDEX, "i": INDEX},
     "agents.evaluation.threat_levels": {"n": INDEX, "q": INDEX},
-    "agents.evaluation.points_lead": {"seat": INDEX, "q": INDEX},
-    "agents.evaluation.plan_value": {"me": INDEX},
+    "agents.evaluation.points_lead": {"seat": INDEX, "q": INDEX, "best": INDEX},
+    "agents.evaluation.plan_value": {
+        "me": INDEX,
+        "most": "double",
+        "total": "double",
+        "x": "double",
+    },
     # the observation encoder's writes: its float32 vector as a typed memoryview, so that an
     # item written is a C store (the pure build's memoryview rounds each double to float32 by
     # the same C cast)

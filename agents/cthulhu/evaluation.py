@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from nanty_env.engine.cthulhu.game import CthulhuGame
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class CthulhuMetrics(Metrics):
     """:class:`~agents.evaluation.Metrics` of an expansion position (``by_metric`` in
     ``OBJECTIVE_METRICS`` order, as ``nanty_env.engine.cthulhu.pieces.METRICS`` counts them;
@@ -53,6 +53,22 @@ class CthulhuMetrics(Metrics):
     elders: list[int]  # Elder Ones controlled
     insanity: int
     names: ClassVar[tuple[str, ...]] = OBJECTIVE_METRICS
+
+    def __init__(
+        self,
+        *base: Any,
+        minions: list[int],
+        elder_hp: list[int],
+        elders: list[int],
+        insanity: int,
+    ) -> None:
+        """:class:`Metrics`'s fields in their order (``base``), then the expansion's, by name
+        (written out as :class:`Metrics`'s are, for the compiled build)."""
+        Metrics.__init__(self, *base)
+        self.minions = minions
+        self.elder_hp = elder_hp
+        self.elders = elders
+        self.insanity = insanity
 
 
 def metrics(g: CthulhuGame) -> CthulhuMetrics:
@@ -107,7 +123,7 @@ def board_metrics(
     return CthulhuMetrics(
         occupied, controlled, contested, net, bv, nbuild, pieces, list(on_board), points,
         list(money), list(b.hand), total, sum(nbuild), b.deck, exposed, list(map(len, loans)),
-        named, minions, ehp, elders, insanity,
+        named, minions=minions, elder_hp=ehp, elders=elders, insanity=insanity,
     )  # fmt: skip
 
 
