@@ -218,10 +218,56 @@ def metrics(g: Game) -> Metrics:
     )  # fmt: skip
 
 
-def board_key(g: Game) -> tuple:
+KEY_HEAD = 2  # the number of seats and the draw pile's size
+KEY_PER_SEAT = 6  # money (two bytes), loans, agents on the board, cards in hand, penalty cards
+
+
+def board_key(g: Game) -> bytes | tuple:
     """Everything :func:`metrics` reads from ``g``, as a hashable key: games with equal keys
-    have equal metrics, hence equal values. (``agents`` and the board counters are the
-    engine's immutable tuples, taken as they are.)"""
+    have equal metrics, hence equal values.
+
+    The numbers are packed into ``bytes`` at fixed places (one byte each, two for money, the
+    building owners shifted by one), which a look-ahead's value cache hashes once and compares
+    with ``memcmp``; a tuple of tuples, as :func:`board_tuple` makes, costs several times that
+    to hash at every lookup. A number that does not fit its place gives that tuple instead (a
+    ``bytes`` key never equals a tuple)."""
+    n = g.n
+    rows = (*g.agents, g.gren, g.cit, g.trouble)
+    hands, penalties, loans, money = g.hands, g.penalties, g.loans, g.money
+    # the rows, the building owners (one byte an area each), then each seat's numbers
+    key = bytearray(KEY_HEAD + (len(rows) + 1) * len(g.gren) + n * KEY_PER_SEAT)
+    key[0] = n
+    i = KEY_HEAD
+    for row in rows:
+        for v in row:
+            if v > 255:
+                return board_tuple(g)
+            key[i] = v  # never negative: counts
+            i += 1
+    for v in g.building:
+        key[i] = v + 1  # an owner, or -1 for none
+        i += 1
+    for q in range(n):
+        m, k, h, p = money[q], len(loans[q]), len(hands[q]), len(penalties[q])
+        a = g.on_board[q]
+        if not 0 <= m < 65536 or k > 255 or a > 255 or h > 255 or p > 255:
+            return board_tuple(g)
+        key[i] = m & 255
+        key[i + 1] = m >> 8
+        key[i + 2] = k
+        key[i + 3] = a
+        key[i + 4] = h
+        key[i + 5] = p
+        i += KEY_PER_SEAT
+    deck = len(g.deck)
+    if deck > 255:
+        return board_tuple(g)
+    key[1] = deck
+    return bytes(key)
+
+
+def board_tuple(g: Game) -> tuple:
+    """:func:`board_key`'s numbers as a tuple of tuples (its key when a number does not fit)."""
     return (
         g.agents,
         g.gren,

@@ -138,7 +138,7 @@ class NetEvaluator:
 
     def value(self, g: Game) -> float:
         values = self._values
-        key = (*board_key(g), g.active)
+        key = (board_key(g), g.active)
         v = values.get(key)
         if v is None:
             if len(values) >= MAX_CACHED_VALUES:

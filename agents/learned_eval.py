@@ -211,7 +211,7 @@ class LearnedEvaluator:
         values = self._values
         if values is None:
             return self._value(g)
-        key = (*board_key(g), g.active)
+        key = (board_key(g), g.active)
         v = values.get(key)
         if v is None:
             if len(values) >= MAX_CACHED_VALUES:

@@ -183,6 +183,10 @@ C_LOCALS: dict[str, dict[str, str]] = {
     "agents.evaluation.tally_areas": dict.fromkeys(
         ("n", "a", "q", "b", "k", "c", "top", "rival", "seat", "most"), INDEX
     ),
+    "agents.evaluation.board_key": {
+        **dict.fromkeys(("n", "i", "v", "q", "m", "k", "a", "h", "p", "deck"), INDEX),
+        "key": "bytearray",
+    },
     "agents.evaluation.tally_metrics": dict.fromkeys(("q", "buildings", "total", "x"), INDEX),
     "agents.evaluation.seat_progress": {"seat": INDEX, "i": INDEX},
     "agents.evaluation.threat_levels": {"n": INDEX, "q": INDEX},
