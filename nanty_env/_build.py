@@ -183,6 +183,9 @@ C_LOCALS: dict[str, dict[str, str]] = {
     "agents.evaluation.tally_areas": dict.fromkeys(
         ("n", "a", "q", "b", "k", "c", "top", "rival", "seat", "most"), INDEX
     ),
+    "agents.cthulhu.evaluation.board_metrics": dict.fromkeys(
+        ("e", "a", "o", "k", "q", "c", "owed", "buildings", "total", "x"), INDEX
+    ),
     "agents.evaluation.board_key": {
         **dict.fromkeys(("n", "i", "v", "q", "m", "k", "a", "h", "p", "deck"), INDEX),
         "key": "bytearray",

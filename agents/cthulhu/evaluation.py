@@ -56,15 +56,35 @@ class CthulhuMetrics(Metrics):
 
     def __init__(
         self,
-        *base: Any,
+        occupied: list[int],
+        controlled: list[int],
+        contested: list[int],
+        net_worth: list[int],
+        building_value: list[int],
+        own_buildings: list[int],
+        pieces: list[int],
+        agents: list[int],
+        points: list[int],
+        money: list[int],
+        hand: list[int],
+        trouble: int,
+        buildings: int,
+        deck: int,
+        exposed: list[int],
+        loans: list[int],
+        by_metric: tuple[list[int], ...],
         minions: list[int],
         elder_hp: list[int],
         elders: list[int],
         insanity: int,
     ) -> None:
-        """:class:`Metrics`'s fields in their order (``base``), then the expansion's, by name
-        (written out as :class:`Metrics`'s are, for the compiled build)."""
-        Metrics.__init__(self, *base)
+        """:class:`Metrics`'s fields, then the expansion's (written out as :class:`Metrics`'s
+        are, for the compiled build)."""
+        Metrics.__init__(
+            self, occupied, controlled, contested, net_worth, building_value, own_buildings,
+            pieces, agents, points, money, hand, trouble, buildings, deck, exposed, loans,
+            by_metric,
+        )  # fmt: skip
         self.minions = minions
         self.elder_hp = elder_hp
         self.elders = elders
@@ -96,34 +116,46 @@ def board_metrics(
     insanity: int,
 ) -> CthulhuMetrics:
     """Metrics from the public board and the expansion's own arrays."""
-    n, on_board, money, loans = b.n, b.on_board, b.money, b.loans
+    n, agents, gren, cit, bld, trouble, money, loans, on_board, hand, deck = b
     elders, ehp = [0] * n, [0] * n
     # each seat's minions per area: its agents and its Elder Ones there (usually none: the
     # pool holds most of them)
-    rows = list(b.agents)
-    for e, (a, o) in enumerate(zip(elder_area, elder_owner, strict=True)):
+    rows = list(agents)
+    hp = t.elder_hp
+    for e in range(len(elder_area)):
+        a = elder_area[e]
         if a >= 0:
+            o = elder_owner[e]
             elders[o] += 1
-            ehp[o] += t.elder_hp[e]
+            ehp[o] += hp[e]
             rows[o] = with_item(rows[o], a, rows[o][a] + 1)
-    worth = [t.building_cost[k] for k in btype]
-    tally = tally_areas(n, rows, b.bld, b.cit, b.gren, b.trouble, worth, True)
+    cost = t.building_cost
+    worth = [cost[k] for k in btype]
+    tally = tally_areas(n, rows, bld, cit, gren, trouble, worth, True)
     occupied, controlled, contested, exposed, nbuild, bval, _ = tally
     net, points, pieces, minions = [], [], [], []
     repay, penalty = t.loan_repay, t.loan_penalty
+    buildings = 0
     for q in range(n):
         pts = AGENT_POINTS * on_board[q] + ELDER_POINTS_PER_HP * ehp[q] + bval[q]
         own = [(repay[c], penalty[c]) for c in loans[q]]
-        net.append(money[q] + bval[q] - sum(r for r, _ in own))
+        owed = 0
+        for c in loans[q]:
+            owed += repay[c]
+        net.append(money[q] + bval[q] - owed)
         points.append(pts + settle_loans(money[q], own))  # as the engine scores them
         minions.append(on_board[q] + elders[q])
         pieces.append(minions[q] + nbuild[q])
-    total, bv = sum(b.trouble), list(bval)
+        buildings += nbuild[q]
+    total = 0
+    for x in trouble:  # a loop, not sum(): compiled, C integers
+        total += x
+    bv = list(bval)
     named = (controlled, occupied, [total] * n, net, bv, nbuild, pieces, ehp)
     return CthulhuMetrics(
         occupied, controlled, contested, net, bv, nbuild, pieces, list(on_board), points,
-        list(money), list(b.hand), total, sum(nbuild), b.deck, exposed, list(map(len, loans)),
-        named, minions=minions, elder_hp=ehp, elders=elders, insanity=insanity,
+        list(money), list(hand), total, buildings, deck, exposed, list(map(len, loans)),
+        named, minions, ehp, elders, insanity,
     )  # fmt: skip
 
 
