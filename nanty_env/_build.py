@@ -191,8 +191,13 @@ C_LOCALS: dict[str, dict[str, str]] = {
         "key": "bytearray",
     },
     "agents.evaluation.tally_metrics": dict.fromkeys(("q", "buildings", "total", "x"), INDEX),
-    "agents.evaluation.seat_progress": {"seat": INDEX, "i": INDEX},
-    "agents.evaluation.threat_levels": {"n": INDEX, "q": INDEX},
+    "agents.evaluation.seat_progress": {
+        **dict.fromkeys(("seat", "i", "need", "v"), INDEX),
+        **dict.fromkeys(("x", "y", "best"), "double"),
+    },
+    # (its ``x ** power`` stays a Python float's: Cython's power of C doubles differs from
+    # Python's in the last bits)
+    "agents.evaluation.threat_levels": {"n": INDEX, "q": INDEX, "p": "double"},
     "agents.evaluation.points_lead": {"seat": INDEX, "q": INDEX, "best": INDEX},
     "agents.evaluation.plan_value": {
         "me": INDEX,
