@@ -56,35 +56,15 @@ class CthulhuMetrics(Metrics):
 
     def __init__(
         self,
-        occupied: list[int],
-        controlled: list[int],
-        contested: list[int],
-        net_worth: list[int],
-        building_value: list[int],
-        own_buildings: list[int],
-        pieces: list[int],
-        agents: list[int],
-        points: list[int],
-        money: list[int],
-        hand: list[int],
-        trouble: int,
-        buildings: int,
-        deck: int,
-        exposed: list[int],
-        loans: list[int],
-        by_metric: tuple[list[int], ...],
+        *base: Any,
         minions: list[int],
         elder_hp: list[int],
         elders: list[int],
         insanity: int,
     ) -> None:
-        """:class:`Metrics`'s fields, then the expansion's (written out as :class:`Metrics`'s
-        are, for the compiled build)."""
-        Metrics.__init__(
-            self, occupied, controlled, contested, net_worth, building_value, own_buildings,
-            pieces, agents, points, money, hand, trouble, buildings, deck, exposed, loans,
-            by_metric,
-        )  # fmt: skip
+        """:class:`Metrics`'s fields in their order (``base``), then the expansion's, by name
+        (written out as :class:`Metrics`'s are, for the compiled build)."""
+        Metrics.__init__(self, *base)
         self.minions = minions
         self.elder_hp = elder_hp
         self.elders = elders
@@ -155,7 +135,7 @@ def board_metrics(
     return CthulhuMetrics(
         occupied, controlled, contested, net, bv, nbuild, pieces, list(on_board), points,
         list(money), list(hand), total, buildings, deck, exposed, list(map(len, loans)),
-        named, minions, ehp, elders, insanity,
+        named, minions=minions, elder_hp=ehp, elders=elders, insanity=insanity,
     )  # fmt: skip
 
 

@@ -4,24 +4,10 @@ when a number does not fit its byte."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from agents.evaluation import board_key, board_tuple, metrics
-from nanty_env.engine import Game, GameConfig
 from nanty_env.engine.state import with_cell, with_item
-
-
-def position(n: int, seed: int = 3, steps: int = 150) -> Game:
-    g = Game.new(GameConfig(num_players=n, log=False), seed)
-    rnd = random.Random(seed)
-    for _ in range(steps):
-        if g.is_terminal:
-            break
-        g.apply(rnd.choice(g.legal_actions()))
-    return g
-
 
 # one edit of each number the key holds (the game's other numbers untouched)
 EDITS = {
@@ -43,8 +29,8 @@ EDITS = {
 
 
 @pytest.mark.parametrize("edit", sorted(EDITS))
-def test_every_number_the_metrics_read_changes_the_key(edit):
-    g = position(4)
+def test_every_number_the_metrics_read_changes_the_key(edit, states):
+    g = states[4][5]
     h = g.clone()
     assert board_key(g) == board_key(h) and isinstance(board_key(g), bytes)
     EDITS[edit](h)
@@ -52,17 +38,17 @@ def test_every_number_the_metrics_read_changes_the_key(edit):
     assert isinstance(board_key(h), bytes)
 
 
-def test_equal_keys_mean_equal_metrics_and_seat_counts_differ():
+def test_equal_keys_mean_equal_metrics_and_seat_counts_differ(states):
     seen: dict[bytes | tuple, object] = {}
     for n in (2, 3, 4):
-        for seed in range(4):
-            g = position(n, seed, steps=40 * seed)
+        for g in states[n] + [g.clone() for g in states[n]]:
             assert seen.setdefault(board_key(g), metrics(g)) == metrics(g)
+    assert len(seen) > 3 * 7  # different positions, different keys
     assert len({len(k) for k in seen}) == 3  # a layout per seat count
 
 
-def test_a_number_beyond_its_byte_gives_the_tuple_key():
-    g = position(3)
+def test_a_number_beyond_its_byte_gives_the_tuple_key(states):
+    g = states[3][0]
     rich = g.clone()
     rich.money[1] = 70_000  # beyond the two bytes of money
     assert board_key(rich) == board_tuple(rich)
