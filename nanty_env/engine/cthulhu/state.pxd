@@ -15,5 +15,9 @@ cdef class CthulhuState(GameState):
     cdef public object insanity, elder_area, elder_owner, elder_arrived, elder_hits, goo
     cdef public object objective, objective_pool, faceup, btype, eo
 
+    # GameState.clone's copy, then these fields set as C struct members
+    @cython.locals(g=CthulhuState)
+    cpdef clone(self)
+
 
 cpdef elders_per_area(elder_area)

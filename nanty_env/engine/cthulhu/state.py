@@ -8,7 +8,7 @@ surface on top, as ``Game`` does over ``GameState``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from nanty_env.data.cthulhu.model import MAX_ELDER_ONES
 from nanty_env.engine.actions import NUM_ACTIONS_CTHULHU, NUM_AREAS
@@ -63,6 +63,26 @@ class CthulhuState(GameState):
     has_elders: ClassVar[bool] = True
     num_actions: ClassVar[int] = NUM_ACTIONS_CTHULHU
     ability_bits: ClassVar[int] = ELDER_BIT + MAX_ELDER_ONES  # buildings, GOO, Elder Ones
+
+    def clone(self) -> Self:
+        """:meth:`GameState.clone` and the expansion's fields: ``faceup`` copied
+        (``X_COPIED_LISTS``), the others immutable tuples, shared and replaced when they
+        change. Here rather than on the game class, so that the compiled build sets them as C
+        struct members (named one by one: a setattr loop measured 0.47 us more, a quarter of
+        a clone)."""
+        g = GameState.clone(self)
+        g.insanity = self.insanity
+        g.faceup = self.faceup[:]
+        g.elder_area = self.elder_area
+        g.elder_owner = self.elder_owner
+        g.elder_arrived = self.elder_arrived
+        g.elder_hits = self.elder_hits
+        g.goo = self.goo
+        g.objective = self.objective
+        g.objective_pool = self.objective_pool
+        g.btype = self.btype
+        g.eo = self.eo
+        return g
 
     def elder_areas_of(self, seat: int) -> list[int]:
         """Areas of the Elder Ones ``seat`` controls (for the minion adjacency rule)."""
