@@ -289,17 +289,10 @@ def view_metrics(view: Mapping, config: GameConfig | None = None) -> Metrics:
     return board_metrics(*b[:7], [len(x) for x in b.loans], *b[8:])
 
 
-# One pass over the areas (see :func:`tally_areas`): per-seat counts, in this order
+# One pass over the areas (see :func:`tally_areas`): per-seat counts of the areas occupied,
+# controlled and contested, the minions standing with a trouble marker ("exposed"), the own
+# buildings and their value, and the minions outside grenadier areas ("counted"), in that order
 Tally = tuple[list[int], list[int], list[int], list[int], list[int], list[int], list[int]]
-TALLY_FIELDS = (
-    "occupied",
-    "controlled",
-    "contested",
-    "exposed",  # minions standing in an area with a trouble marker
-    "own_buildings",
-    "building_value",
-    "counted",  # minions outside grenadier areas
-)
 
 
 def tally_areas(
@@ -312,9 +305,10 @@ def tally_areas(
     worth: Sequence[int],
     worth_under_grenadiers: bool = False,
 ) -> Tally:
-    """One pass over the areas (the counts :data:`TALLY_FIELDS` names, new lists): ``rows[q][a]`` is seat ``q``'s minions in area ``a``,
-    ``worth[a]`` the value of the building standing there (counted in a grenadier area only
-    with ``worth_under_grenadiers``). Grenadier areas count for trouble and buildings only.
+    """One pass over the areas (the counts of :data:`Tally`, in new lists): ``rows[q][a]`` is
+    seat ``q``'s minions in area ``a``, ``worth[a]`` the value of the building standing there
+    (counted in a grenadier area only with ``worth_under_grenadiers``). Grenadier areas count
+    for trouble and buildings only.
 
     An area's pieces are a seat's minions and its building (one piece); its controller is the
     engine's rule (:func:`~nanty_env.engine.scoring.area_control`, written out here over C

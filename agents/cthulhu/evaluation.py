@@ -118,9 +118,9 @@ def board_metrics(
     buildings = 0
     for q in range(n):
         pts = AGENT_POINTS * on_board[q] + ELDER_POINTS_PER_HP * ehp[q] + bval[q]
-        own = [(repay[c], penalty[c]) for c in loans[q]]
-        owed = 0
+        own, owed = [], 0  # each loan's (repayment, penalty), and all repayments together
         for c in loans[q]:
+            own.append((repay[c], penalty[c]))
             owed += repay[c]
         net.append(money[q] + bval[q] - owed)
         points.append(pts + settle_loans(money[q], own))  # as the engine scores them
