@@ -191,6 +191,9 @@ C_LOCALS: dict[str, dict[str, str]] = {
         "key": "bytearray",
     },
     "agents.evaluation.tally_metrics": dict.fromkeys(("q", "buildings", "total", "x"), INDEX),
+    # the metrics' readers: a field of a local typed ``Metrics`` is a C struct read
+    "agents.evaluation.deck_depletion": {"m": "Metrics"},
+    "agents.evaluation.needs_progress": {"m": "Metrics"},
     "agents.evaluation.seat_progress": {
         **dict.fromkeys(("seat", "i", "need", "v"), INDEX),
         **dict.fromkeys(("x", "y", "best"), "double"),
@@ -199,7 +202,10 @@ C_LOCALS: dict[str, dict[str, str]] = {
     # Python's in the last bits)
     "agents.evaluation.threat_levels": {"n": INDEX, "q": INDEX, "p": "double"},
     "agents.evaluation.points_lead": {"seat": INDEX, "q": INDEX, "best": INDEX},
+    "agents.value_model.board_features": {"m": "Metrics"},
+    "agents.value_model.shared_features": {"m": "Metrics"},
     "agents.evaluation.plan_value": {
+        "m": "Metrics",
         "me": INDEX,
         "most": "double",
         "total": "double",
@@ -220,8 +226,8 @@ C_LOCALS: dict[str, dict[str, str]] = {
     "nanty_env.encoding.observation._ones": {"m": VECTOR, "off": INDEX, "i": INDEX},
     "nanty_env.encoding.observation._clear": {"m": VECTOR, "start": INDEX, "stop": INDEX},
 }
-# Frozen dataclasses that the compiled build makes extension types (module -> class names): their
-# fields, taken from the class's own annotations, become C struct members (``cdef readonly``; a
+# Dataclasses (frozen, or set only by their own ``__init__``: the bots' ``Metrics``) that the
+# compiled build makes extension types (module -> class names): their fields, taken from the class's own annotations, become C struct members (``cdef readonly``; a
 # ``tuple[...]`` or ``bytes`` one typed so), so that code holding one in a typed local (C_LOCALS,
 # by the class's name, or a typed field such as ``GameState.t``) reads a field without a lookup.
 # Cython compiles the ``dataclass`` decorator itself for such a class, which takes neither
@@ -230,6 +236,7 @@ C_CLASSES: dict[str, tuple[str, ...]] = {
     "nanty_env.engine.ruleset": ("Symbol", "Ruleset"),
     "nanty_env.engine.tables": ("Tables",),
     "nanty_env.engine.config": ("GameConfig",),
+    "agents.evaluation": ("Metrics",),
 }
 # Of those, the classes that a ruleset subclasses in Python (the expansion's ``CthulhuTables``):
 # Cython's dataclasses do not inherit across modules, so the subclass is a Python dataclass whose
@@ -294,7 +301,11 @@ def class_declarations(name: str) -> list[str]:
             if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
                 annotation = ast.unparse(node.annotation)
                 if annotation.startswith("ClassVar"):
-                    continue
+                    # Cython takes any annotated name in the class body for a C field
+                    raise ValueError(
+                        f"C_CLASSES: {name}.{cls_name}.{node.target.id} is a ClassVar: leave "
+                        "a class attribute unannotated"
+                    )
                 base_type = annotation.split("[")[0]
                 c_type = base_type if base_type in ("tuple", "bytes") else "object"
                 access = "public" if cls_name in PYTHON_SUBCLASSED else "readonly"
@@ -311,7 +322,9 @@ def _extension_cimports(name: str) -> list[str]:
         for t in types.values()
         if t in EXTENSION_TYPES
     }
-    return [f"from {EXTENSION_TYPES[t]} cimport {t}" for t in sorted(used)]
+    return [
+        f"from {EXTENSION_TYPES[t]} cimport {t}" for t in sorted(used) if EXTENSION_TYPES[t] != name
+    ]
 
 
 @cache
@@ -702,7 +715,10 @@ LIB_DIR = ROOT / "build" / "lib"  # where setuptools links each extension before
 PGO_DIR = ROOT / "build" / "pgo"  # the counts of the instrumented run
 PGO_DONE = PGO_DIR / "trained"  # written once the run finished: the counts are whole
 PGO_TIMEOUT = 600  # seconds the run may take before the build goes on without it
-PLAIN_FLAGS = (["-O2", "-g0", "-w"], [])  # optimised, no debug information, no warnings
+# optimised, no debug information, no warnings; and C doubles rounded as Python rounds its floats:
+# no fused multiply-add (where the machine has one, as on ARM, a compiler may otherwise contract
+# ``a * b + c`` into one rounding where Python rounds twice, and the builds' values would part)
+PLAIN_FLAGS = (["-O2", "-g0", "-w", "-ffp-contract=off"], [])
 
 
 def pgo_flags(phase: str) -> tuple[list[str], list[str]]:

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from nanty_env.engine.cthulhu.game import CthulhuGame
 
 
-@dataclass(slots=True, init=False)
+@dataclass(init=False)
 class CthulhuMetrics(Metrics):
     """:class:`~agents.evaluation.Metrics` of an expansion position (``by_metric`` in
     ``OBJECTIVE_METRICS`` order, as ``nanty_env.engine.cthulhu.pieces.METRICS`` counts them;
