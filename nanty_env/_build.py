@@ -227,9 +227,10 @@ C_LOCALS: dict[str, dict[str, str]] = {
     "nanty_env.encoding.observation._clear": {"m": VECTOR, "start": INDEX, "stop": INDEX},
 }
 # Dataclasses (frozen, or set only by their own ``__init__``: the bots' ``Metrics``) that the
-# compiled build makes extension types (module -> class names): their fields, taken from the class's own annotations, become C struct members (``cdef readonly``; a
-# ``tuple[...]`` or ``bytes`` one typed so), so that code holding one in a typed local (C_LOCALS,
-# by the class's name, or a typed field such as ``GameState.t``) reads a field without a lookup.
+# compiled build makes extension types (module -> class names): their fields, taken from the
+# class's own annotations, become C struct members (``cdef readonly``; a ``tuple[...]`` or
+# ``bytes`` one typed so), so that code holding one in a typed local (C_LOCALS, by the class's
+# name, or a typed field such as ``GameState.t``) reads a field without a lookup.
 # Cython compiles the ``dataclass`` decorator itself for such a class, which takes neither
 # ``slots`` nor ``kw_only``.
 C_CLASSES: dict[str, tuple[str, ...]] = {
