@@ -32,6 +32,18 @@ def test_each_phase_has_its_flags() -> None:
         _build.pgo_flags("train")
 
 
+def test_every_phase_rounds_doubles_as_python_does() -> None:
+    """No fused multiply-add in any phase: where the machine has one (ARM; x86 with ``-march``
+    flags in ``CFLAGS``) a compiler may otherwise contract a C ``a * b + c`` into one rounding
+    where Python rounds twice, and the compiled bots' values would part from the pure ones."""
+    for compile_args, _ in (
+        _build.PLAIN_FLAGS,
+        _build.pgo_flags("generate"),
+        _build.pgo_flags("use"),
+    ):
+        assert "-ffp-contract=off" in compile_args
+
+
 def _fake_compiler(tmp_path: Path, name: str, banner: str, version: str) -> str:
     path = tmp_path / name
     path.write_text(
