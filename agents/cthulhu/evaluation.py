@@ -130,10 +130,9 @@ def board_metrics(
     total = 0
     for x in trouble:  # a loop, not sum(): compiled, C integers
         total += x
-    bv = list(bval)
-    named = (controlled, occupied, [total] * n, net, bv, nbuild, pieces, ehp)
+    named = (controlled, occupied, [total] * n, net, bval, nbuild, pieces, ehp)
     return CthulhuMetrics(
-        occupied, controlled, contested, net, bv, nbuild, pieces, list(on_board), points,
+        occupied, controlled, contested, net, bval, nbuild, pieces, list(on_board), points,
         list(money), list(hand), total, buildings, deck, exposed, list(map(len, loans)),
         named, minions=minions, elder_hp=ehp, elders=elders, insanity=insanity,
     )  # fmt: skip
