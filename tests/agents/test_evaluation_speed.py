@@ -31,7 +31,7 @@ from agents.evaluation import (
     sampled_values,
     view_metrics,
 )
-from nanty_env.engine import Game, GameConfig
+from nanty_env.engine import Game, GameConfig, scoring
 from nanty_env.engine.setup import personality_deck
 
 PRINT_FINGERPRINTS = False
@@ -145,6 +145,24 @@ def test_evaluation_values_are_unchanged(index):
     if PRINT_FINGERPRINTS:
         print(f"    {index}: {got!r},")
     assert got == EXPECTED_VALUES[index]
+
+
+@pytest.mark.parametrize("index", range(len(CONFIGS)))
+def test_metrics_are_the_engines_goal_metrics_and_points(index):
+    """The evaluation's pass over the board writes the engine's control rule out (for speed):
+    it must count what the engine's own goal metrics and scoring count, from a game and from
+    a seat's view (as the expansion's metrics are checked in ``test_cthulhu_bots``)."""
+    config = CONFIGS[index]
+    n = config.num_players
+    positions = random_positions(config, games=4, per_game=20, seed=index)
+    for g in positions:
+        m, from_view = metrics(g), view_metrics(g.view(0), g.cfg)
+        for i, name in enumerate(Metrics.names):
+            engine = [scoring.METRICS[name](g, s) for s in range(n)]
+            assert m.by_metric[i] == engine == from_view.by_metric[i], (name, g.turn)
+        assert m.points == [scoring.points(g, s) for s in range(n)] == from_view.points
+        assert m.controlled == [sum(c == s for c in g.controllers()) for s in range(n)]
+    assert len(positions) > 40
 
 
 def test_cached_values_equal_computed_ones():
