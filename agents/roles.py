@@ -392,7 +392,8 @@ class DealSampler:
         self, marginal_view: Mapping[str, Any], config: GameConfig, likelihood: np.ndarray | None
     ) -> None:
         others, deals, _, w = deal_weights(marginal_view, config, likelihood)
-        p = w / w.sum() if w.sum() > 0 else np.full(len(deals), 1.0 / len(deals))
+        total = w.sum()
+        p = w / total if total > 0 else np.full(len(deals), 1.0 / len(deals))
         cdf = p.cumsum()  # Generator.choice's own arithmetic for p
         cdf /= cdf[-1]
         self._cdf = cdf
