@@ -5,7 +5,7 @@ turn the card was gained, and void while a grenadier stands in the area. Holborn
 from __future__ import annotations
 
 from nanty_env.engine import board
-from nanty_env.engine.actions import AREA, DISCARD_CARD, PASS
+from nanty_env.engine.actions import AREA, AREA_ACTIONS, DISCARD_CARD, DISCARD_CARD_ACTIONS, PASS
 from nanty_env.engine.board import AREAS
 from nanty_env.engine.cards import discard_from_hand, draw_cards
 from nanty_env.engine.frames import Frame, call, choices_or_pop, handler, pop
@@ -93,7 +93,7 @@ def discard_options(g: GameState, f: Frame) -> list[int] | None:
     if f["left"] <= 0 or not hand:
         pop(g)
         return None
-    out = sorted([DISCARD_CARD + c for c in hand])
+    out = sorted([DISCARD_CARD_ACTIONS[c] for c in hand])
     if f["need"] <= 0:
         out.insert(0, PASS)
     return out
@@ -118,7 +118,7 @@ class Discard:
 
 
 def trouble_off_options(g: GameState, f: Frame) -> list[int] | None:
-    return choices_or_pop(g, [AREA + a for a in f["areas"] if g.trouble[a]])
+    return choices_or_pop(g, [AREA_ACTIONS[a] for a in f["areas"] if g.trouble[a]])
 
 
 def trouble_off_act(g: GameState, f: Frame, a: int) -> None:
@@ -134,7 +134,7 @@ class TroubleOff:
 
 
 def trouble_on_options(g: GameState, f: Frame) -> list[int] | None:
-    return choices_or_pop(g, [AREA + a for a in f["areas"] if not g.trouble[a]])
+    return choices_or_pop(g, [AREA_ACTIONS[a] for a in f["areas"] if not g.trouble[a]])
 
 
 def trouble_on_act(g: GameState, f: Frame, a: int) -> None:

@@ -80,6 +80,24 @@ PLAYER = OFFSETS["PLAYER"]
 ABILITY = OFFSETS["ABILITY"]
 
 
+def family_actions(
+    name: str, offsets: dict[str, int] = OFFSETS, sizes: dict[str, int] = SIZES
+) -> tuple[int, ...]:
+    """Every action of family ``name`` in order: ``AREA_ACTIONS[a] == AREA + a``. The rules
+    build actions by indexing these: one shared int each, where the sum makes a new int for
+    every action above 256 (CPython keeps only the small ones), and faster in both builds."""
+    return tuple(range(offsets[name], offsets[name] + sizes[name]))
+
+
+PLAY_CARD_ACTIONS = family_actions("PLAY_CARD")
+DISCARD_CARD_ACTIONS = family_actions("DISCARD_CARD")
+SELECT_CARD_ACTIONS = family_actions("SELECT_CARD")
+AREA_ACTIONS = family_actions("AREA")
+PAWN_ACTIONS = family_actions("PAWN")  # area * PAWN_SLOTS + slot: see pawn_action
+PLAYER_ACTIONS = family_actions("PLAYER")
+ABILITY_ACTIONS = family_actions("ABILITY")
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """A decoded action: its family and argument (``None`` for PASS and CONFIRM)."""
@@ -165,6 +183,9 @@ ELDER = CTHULHU_SPACE.offsets["ELDER"]
 ELDER_ABILITY = CTHULHU_SPACE.offsets["ELDER_ABILITY"]
 GOO_ABILITY = CTHULHU_SPACE.offsets["GOO_ABILITY"]
 BUILDING_TYPE = CTHULHU_SPACE.offsets["BUILDING_TYPE"]
+ELDER_ACTIONS = family_actions("ELDER", CTHULHU_SPACE.offsets, CTHULHU_SPACE.sizes)
+ELDER_ABILITY_ACTIONS = family_actions("ELDER_ABILITY", CTHULHU_SPACE.offsets, CTHULHU_SPACE.sizes)
+BUILDING_TYPE_ACTIONS = family_actions("BUILDING_TYPE", CTHULHU_SPACE.offsets, CTHULHU_SPACE.sizes)
 _SPACES = {None: BASE_SPACE, "cthulhu": CTHULHU_SPACE}
 
 
@@ -180,7 +201,7 @@ def space_for(expansion: str | None = None) -> ActionSpace:
 
 
 def pawn_action(area: int, slot: int) -> int:
-    return PAWN + area * PAWN_SLOTS + slot
+    return PAWN_ACTIONS[area * PAWN_SLOTS + slot]
 
 
 def split_pawn(action: int) -> tuple[int, int]:

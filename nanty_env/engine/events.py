@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
-from nanty_env.engine.actions import ABILITY, AREA
+from nanty_env.engine.actions import ABILITY, ABILITY_ACTIONS, AREA, AREA_ACTIONS
 from nanty_env.engine.board import CITIZEN, GRENADIER
 from nanty_env.engine.frames import Frame, handler, pop, push
 from nanty_env.engine.reactions import (
@@ -106,9 +106,9 @@ def flood_options(g: GameState, f: Frame) -> list[int] | None:
     p, fl = f["p"], f["fl"]
     for i, a in enumerate(fl):
         if g.agents[p][a] > f["stay"][i]:
-            out = [AREA + d for d in g.t.neighbours[a] if d not in fl]
+            out = [AREA_ACTIONS[d] for d in g.t.neighbours[a] if d not in fl]
             if holborn_usable(g, p):
-                out.append(ABILITY + g.t.holborn)
+                out.append(ABILITY_ACTIONS[g.t.holborn])
             return out
     if not f["seats"]:
         pop(g)
@@ -287,7 +287,7 @@ def subsidence_options(g: GameState, f: Frame) -> list[int] | None:
     mine = board.buildings_of(g, p)
     affordable = g.money[p] // 2
     if len(mine) > affordable > 0:
-        return [AREA + a for a in mine]
+        return [AREA_ACTIONS[a] for a in mine]
     if affordable == 0:
         for a in mine:
             board.remove_building(g, a)

@@ -12,11 +12,15 @@ from nanty_env.engine import board
 from nanty_env.engine.abilities import usable_abilities, use_ability
 from nanty_env.engine.actions import (
     ABILITY,
+    ABILITY_ACTIONS,
     AREA,
+    AREA_ACTIONS,
     DISCARD_CARD,
+    DISCARD_CARD_ACTIONS,
     PASS,
     PAWN,
     PLAY_CARD,
+    PLAY_CARD_ACTIONS,
     SELECT_CARD,
     pawn_action,
     split_pawn,
@@ -40,7 +44,7 @@ from nanty_env.engine.victory import end_by_deck
 # ---------------------------------------------------------------------- the base game's extras
 def ability_actions(g: GameState, p: int) -> list[int]:
     """The City Area abilities ``p`` may use now (a new list)."""
-    return [ABILITY + a for a in usable_abilities(g, p)] if board.has_building(g, p) else []
+    return [ABILITY_ACTIONS[a] for a in usable_abilities(g, p)] if board.has_building(g, p) else []
 
 
 def extras(g: GameState, p: int) -> list[int]:
@@ -59,9 +63,9 @@ def with_interrupt_extras(g: GameState, p: int, out: list[int]) -> list[int]:
     is_interrupt = t.is_interrupt
     for c in g.hands[p]:
         if is_interrupt[c]:
-            out.append(DISCARD_CARD + c)
+            out.append(DISCARD_CARD_ACTIONS[c])
             if g.played and t.interrupt_kind[c] == WATSON:
-                out.append(PLAY_CARD + c)
+                out.append(PLAY_CARD_ACTIONS[c])
     return out
 
 
@@ -166,7 +170,7 @@ def with_extras(g: GameState, p: int, out: list[int]) -> list[int]:
 
 def main_options(g: GameState, f: Frame) -> list[int] | None:
     p = f["p"]
-    return with_extras(g, p, [PLAY_CARD + c for c in playable_cards(g, p)] or [PASS])
+    return with_extras(g, p, [PLAY_CARD_ACTIONS[c] for c in playable_cards(g, p)] or [PASS])
 
 
 def main_act(g: GameState, f: Frame, a: int) -> None:
@@ -209,7 +213,7 @@ def two_options(g: GameState, f: Frame) -> list[int] | None:
     if f["left"] <= 0:
         pop(g)
         return None
-    return with_extras(g, p, [PASS, *[PLAY_CARD + c for c in playable_cards(g, p)]])
+    return with_extras(g, p, [PASS, *[PLAY_CARD_ACTIONS[c] for c in playable_cards(g, p)]])
 
 
 def two_act(g: GameState, f: Frame, a: int) -> None:
@@ -278,7 +282,7 @@ class CardInPlay:
 
 
 def relocate_building_options(g: GameState, f: Frame) -> list[int] | None:
-    return [AREA + a for a in board.buildings_of(g, f["p"])]
+    return [AREA_ACTIONS[a] for a in board.buildings_of(g, f["p"])]
 
 
 def relocate_building_act(g: GameState, f: Frame, a: int) -> None:
@@ -308,7 +312,7 @@ def place_agent_options(g: GameState, f: Frame) -> list[int] | None:
         ]
     else:
         allowed = sorted(f["areas"]) if f["areas"] else board.placement_areas(g, p)
-        out = [AREA + a for a in allowed if a != f.get("not", -1)]
+        out = [AREA_ACTIONS[a] for a in allowed if a != f.get("not", -1)]
     if not out:
         pop(g)
         return None

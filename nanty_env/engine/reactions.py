@@ -9,7 +9,15 @@ A ``react`` frame answers its parent with a verdict in ``r``: ``PROCEED`` (nothi
 from __future__ import annotations
 
 from nanty_env.engine import board
-from nanty_env.engine.actions import ABILITY, AREA, PASS, PLAY_CARD
+from nanty_env.engine.actions import (
+    ABILITY,
+    ABILITY_ACTIONS,
+    AREA,
+    AREA_ACTIONS,
+    PASS,
+    PLAY_CARD,
+    PLAY_CARD_ACTIONS,
+)
 from nanty_env.engine.board import AREAS, CITIZEN, GRENADIER
 from nanty_env.engine.frames import Frame, call, handler, pop, push, reply
 from nanty_env.engine.knowledge import card_revealed
@@ -60,9 +68,9 @@ def window_actions(g: GameState, p: int, what: str, src: int, text: bool) -> lis
     t = g.t
     out = [PASS]
     if kinds:
-        out += [PLAY_CARD + c for c in g.hands[p] if t.interrupt_kind[c] in kinds]
+        out += [PLAY_CARD_ACTIONS[c] for c in g.hands[p] if t.interrupt_kind[c] in kinds]
     if src == EVENT and what in ("remove", "building", "holborn") and holborn_usable(g, p):
-        out.append(ABILITY + t.holborn)
+        out.append(ABILITY_ACTIONS[t.holborn])
     out.sort()
     return out
 
@@ -210,7 +218,7 @@ def mv_options(g: GameState, f: Frame) -> list[int] | None:
     if blocked(f) or not board.pawns_of(g, o, a) or not f["dests"]:
         pop(g)
         return None
-    return [AREA + d for d in sorted(f["dests"])]  # a hand-built frame may list any order
+    return [AREA_ACTIONS[d] for d in sorted(f["dests"])]  # a hand-built frame may list any order
 
 
 def mv_act(g: GameState, f: Frame, a: int) -> None:

@@ -12,7 +12,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from nanty_env.engine import board
-from nanty_env.engine.actions import AREA, CONFIRM, PAWN, PLAY_CARD, pawn_action, split_pawn
+from nanty_env.engine.actions import (
+    AREA,
+    AREA_ACTIONS,
+    CONFIRM,
+    PAWN,
+    PLAY_CARD,
+    PLAY_CARD_ACTIONS,
+    pawn_action,
+    split_pawn,
+)
 from nanty_env.engine.board import AREAS
 from nanty_env.engine.cards import finish_card, play_card, playable_cards
 from nanty_env.engine.events import draw_event
@@ -55,11 +64,11 @@ def do_scroll(g: GameState, p: int, c: int, a: int) -> None:
 
 
 def another_options(g: GameState, p: int, c: int) -> list[int]:
-    return [PLAY_CARD + x for x in playable_cards(g, p)]
+    return [PLAY_CARD_ACTIONS[x] for x in playable_cards(g, p)]
 
 
 def building_options(g: GameState, p: int, c: int) -> list[int]:
-    return [AREA + a for a in g.rules.buildable_areas(g, p, 1.0)]
+    return [AREA_ACTIONS[a] for a in g.rules.buildable_areas(g, p, 1.0)]
 
 
 def build(g: GameState, p: int, c: int, a: int) -> None:
@@ -76,7 +85,7 @@ def play_another(g: GameState, p: int, c: int, a: int) -> None:
 # ---------------------------------------------------------------------- the base game's own
 def agent_options(g: GameState, p: int, c: int) -> list[int]:
     if g.on_board[p] < AGENTS_PER_PLAYER:
-        return [AREA + a for a in board.placement_areas(g, p)]
+        return [AREA_ACTIONS[a] for a in board.placement_areas(g, p)]
     row = g.agents[p]
     return [pawn_action(a, 0) for a in AREAS if row[a]]
 
@@ -105,7 +114,7 @@ def assassinate(g: GameState, p: int, c: int, a: int) -> None:
 
 
 def trouble_options(g: GameState, p: int, c: int) -> list[int]:
-    return [AREA + a for a in AREAS if g.trouble[a]]
+    return [AREA_ACTIONS[a] for a in AREAS if g.trouble[a]]
 
 
 def remove_trouble(g: GameState, p: int, c: int, a: int) -> None:

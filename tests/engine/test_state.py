@@ -317,6 +317,30 @@ def test_pawn_action_and_split_pawn_are_inverse():
             )
 
 
+FAMILY_TABLES = {
+    "PLAY_CARD": A.PLAY_CARD_ACTIONS,
+    "DISCARD_CARD": A.DISCARD_CARD_ACTIONS,
+    "SELECT_CARD": A.SELECT_CARD_ACTIONS,
+    "AREA": A.AREA_ACTIONS,
+    "PAWN": A.PAWN_ACTIONS,
+    "PLAYER": A.PLAYER_ACTIONS,
+    "ABILITY": A.ABILITY_ACTIONS,
+    "ELDER": A.ELDER_ACTIONS,
+    "ELDER_ABILITY": A.ELDER_ABILITY_ACTIONS,
+    "BUILDING_TYPE": A.BUILDING_TYPE_ACTIONS,
+}
+
+
+@pytest.mark.parametrize("family", sorted(FAMILY_TABLES))
+def test_a_family_table_holds_each_encoded_action_of_the_family(family):
+    """The rules build actions by indexing these tuples (``AREA_ACTIONS[a]``): item ``i`` is
+    the family's action with argument ``i``, for every argument and no more."""
+    space = A.CTHULHU_SPACE
+    table = FAMILY_TABLES[family]
+    assert table == tuple(space.encode(family, i) for i in range(space.sizes[family]))
+    assert all(type(a) is int for a in table)
+
+
 @pytest.mark.parametrize("theme", ["nanty", "discworld"])
 def test_every_action_has_a_distinct_description(theme):
     """In a four-player game every index reads differently for every seat (relative seats map

@@ -16,9 +16,11 @@ from nanty_env.engine import board
 from nanty_env.engine.abilities import discard_frame
 from nanty_env.engine.actions import (
     ABILITY,
+    ABILITY_ACTIONS,
     BUILDING_TYPE,
     ELDER,
     ELDER_ABILITY,
+    ELDER_ABILITY_ACTIONS,
     GOO_ABILITY,
     SLOT_GRENADIER,
 )
@@ -201,11 +203,11 @@ def usable_elders(g: CthulhuState, p: int) -> list[int]:
 
 def ability_actions(g: CthulhuState, p: int) -> list[int]:
     """Every ability ``p`` may use now, as actions."""
-    out = [ABILITY + a for a in usable_buildings(g, p)] if board.has_building(g, p) else []
+    out = [ABILITY_ACTIONS[a] for a in usable_buildings(g, p)] if board.has_building(g, p) else []
     if goo_usable(g, p):
         out.append(GOO_ABILITY)
     if pieces.owns_elder(g, p):
-        out += [ELDER_ABILITY + e for e in usable_elders(g, p)]
+        out += [ELDER_ABILITY_ACTIONS[e] for e in usable_elders(g, p)]
     return out
 
 

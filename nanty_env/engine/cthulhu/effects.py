@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from nanty_env.engine.actions import SELECT_CARD
+from nanty_env.engine.actions import SELECT_CARD, SELECT_CARD_ACTIONS
 from nanty_env.engine.cthulhu import pieces
 from nanty_env.engine.cthulhu.cards import take_face_up
 from nanty_env.engine.cthulhu.state import CthulhuState
@@ -42,7 +42,7 @@ def earn_per_elder_one(g: CthulhuState, p: int, c: int, params: Params) -> None:
 class TakeFaceUp:
     @staticmethod
     def options(g: CthulhuState, f: Frame) -> list[int] | None:
-        return sorted(SELECT_CARD + c for c in g.faceup)
+        return sorted(SELECT_CARD_ACTIONS[c] for c in g.faceup)
 
     @staticmethod
     def act(g: CthulhuState, f: Frame, a: int) -> None:

@@ -7,7 +7,7 @@ own-turn abilities ``abilities.ability_actions`` and ``abilities.use_ability``.
 
 from __future__ import annotations
 
-from nanty_env.engine.actions import CONFIRM, SELECT_CARD
+from nanty_env.engine.actions import CONFIRM, SELECT_CARD, SELECT_CARD_ACTIONS
 from nanty_env.engine.cards import draw_cards
 from nanty_env.engine.cthulhu.cards import cards_left, take_face_up
 from nanty_env.engine.cthulhu.state import CthulhuState
@@ -45,7 +45,7 @@ class Refill:
         if f["left"] <= 0:
             pop(g)
             return None
-        out = [SELECT_CARD + c for c in g.faceup]
+        out = [SELECT_CARD_ACTIONS[c] for c in g.faceup]
         if g.deck:
             out.append(CONFIRM)
         out.sort()

@@ -22,7 +22,18 @@ from collections.abc import Mapping
 
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
-from nanty_env.engine.actions import AREA, BUILDING_TYPE, CONFIRM, ELDER, PASS, PAWN, PLAYER
+from nanty_env.engine.actions import (
+    AREA,
+    AREA_ACTIONS,
+    BUILDING_TYPE,
+    BUILDING_TYPE_ACTIONS,
+    CONFIRM,
+    ELDER,
+    ELDER_ACTIONS,
+    PASS,
+    PAWN,
+    PLAYER,
+)
 from nanty_env.engine.board import AREAS, area_name
 from nanty_env.engine.cthulhu import pieces
 from nanty_env.engine.cthulhu.pieces import MAX_OWN_ELDERS
@@ -53,10 +64,10 @@ def minion_options(g: CthulhuState, p: int, c: int) -> list[int]:
     """Place an agent (AREA) or move one of your minions (PAWN of your agent, ELDER)."""
     out = []
     if g.on_board[p] < AGENTS_PER_PLAYER:
-        out = [AREA + a for a in board.placement_areas(g, p)]
+        out = [AREA_ACTIONS[a] for a in board.placement_areas(g, p)]
     row = g.agents[p]
     out += [A.pawn_action(a, 0) for a in AREAS if row[a]]
-    out += [ELDER + e for e in pieces.own_elders(g, p)]
+    out += [ELDER_ACTIONS[e] for e in pieces.own_elders(g, p)]
     return out
 
 
@@ -77,7 +88,7 @@ class MoveMinion:
 
     @staticmethod
     def options(g: CthulhuState, f: Frame) -> list[int] | None:
-        return [AREA + d for d in g.t.neighbours[f["a"]]]
+        return [AREA_ACTIONS[d] for d in g.t.neighbours[f["a"]]]
 
     @staticmethod
     def act(g: CthulhuState, f: Frame, a: int) -> None:
@@ -102,7 +113,11 @@ class PickMinion:
         p, ft = f["p"], f["ft"]
         row = g.agents[p]
         out = [A.pawn_action(a, 0) for a in AREAS if row[a] and (g.trouble[a] or not ft)]
-        out += [ELDER + e for e in pieces.own_elders(g, p) if g.trouble[g.elder_area[e]] or not ft]
+        out += [
+            ELDER_ACTIONS[e]
+            for e in pieces.own_elders(g, p)
+            if g.trouble[g.elder_area[e]] or not ft
+        ]
         return choices_or_pop(g, out)
 
     @staticmethod
@@ -138,7 +153,7 @@ class Summon:
     def options(g: CthulhuState, f: Frame) -> list[int] | None:
         p, roll = f["p"], f["roll"]
         money = g.money[p]
-        out = [ELDER + e for e in pieces.pool(g) if summon_price(g, e, roll) <= money]
+        out = [ELDER_ACTIONS[e] for e in pieces.pool(g) if summon_price(g, e, roll) <= money]
         if not out:  # public grounds: the roll, the money and the pool are known to all
             pop(g)
             g.say(f"player {p} cannot summon")
@@ -162,7 +177,7 @@ class Summon:
 class SummonPlace:
     @staticmethod
     def options(g: CthulhuState, f: Frame) -> list[int] | None:
-        return [AREA + a for a in pieces.minion_areas(g, f["p"])]
+        return [AREA_ACTIONS[a] for a in pieces.minion_areas(g, f["p"])]
 
     @staticmethod
     def act(g: CthulhuState, f: Frame, a: int) -> None:
@@ -179,7 +194,7 @@ def assassinate_options(g: CthulhuState, p: int, c: int) -> list[int]:
     out = board.assassination_targets(g, p)
     elder_area = g.elder_area
     out += [
-        ELDER + e
+        ELDER_ACTIONS[e]
         for e, o in enumerate(g.elder_owner)
         if o >= 0 and o != p and g.trouble[elder_area[e]]
     ]
@@ -210,7 +225,7 @@ class Sacrifice:
             push(g, {"k": "elder_rm", "p": p, "e": e, "s": 0})
             return None
         out = [A.pawn_action(a, 0)] if g.agents[p][a] else []
-        out += [ELDER + x for x in pieces.own_elders(g, p) if g.elder_area[x] == a]
+        out += [ELDER_ACTIONS[x] for x in pieces.own_elders(g, p) if g.elder_area[x] == a]
         return pass_or_pop(g, out)
 
     @staticmethod
@@ -290,7 +305,11 @@ class BuildType:
     @staticmethod
     def options(g: CthulhuState, f: Frame) -> list[int] | None:
         p, half = f["p"], f["half"]
-        return [BUILDING_TYPE + k for k in pieces.reserve(g, p) if _price(g, k, half) <= g.money[p]]
+        return [
+            BUILDING_TYPE_ACTIONS[k]
+            for k in pieces.reserve(g, p)
+            if _price(g, k, half) <= g.money[p]
+        ]
 
     @staticmethod
     def act(g: CthulhuState, f: Frame, a: int) -> None:
@@ -312,7 +331,9 @@ class RelocateBuilding:
     def options(g: CthulhuState, f: Frame) -> list[int] | None:
         p, half = f["p"], f["half"]
         return [
-            AREA + b for b in board.buildings_of(g, p) if _price(g, g.btype[b], half) <= g.money[p]
+            AREA_ACTIONS[b]
+            for b in board.buildings_of(g, p)
+            if _price(g, g.btype[b], half) <= g.money[p]
         ]
 
     @staticmethod

@@ -8,7 +8,7 @@ from typing import Any
 
 from nanty_env.engine import actions as A
 from nanty_env.engine import board
-from nanty_env.engine.actions import AREA, PASS, SLOT_CITIZEN, SLOT_GRENADIER
+from nanty_env.engine.actions import AREA, AREA_ACTIONS, PASS, SLOT_CITIZEN, SLOT_GRENADIER
 from nanty_env.engine.board import AREAS
 from nanty_env.engine.effects.registry import effect, others
 from nanty_env.engine.effects.targeted import picked, player_action, transfer
@@ -155,7 +155,7 @@ class MoveOwn:
                 [A.pawn_action(a, 0) for a in AREAS if row[a] and (g.trouble[a] or not f["ft"])],
             )
         dests = AREAS if f["any"] else g.t.neighbours[src]
-        return [AREA + d for d in dests if d != src]
+        return [AREA_ACTIONS[d] for d in dests if d != src]
 
     @staticmethod
     def act(g: GameState, f: Frame, a: int) -> None:
@@ -275,7 +275,7 @@ class BuyBuilding:
         if f["s"] == 0:
             cost = g.t.cost
             out = [
-                AREA + a
+                AREA_ACTIONS[a]
                 for a in AREAS
                 if g.building[a] >= 0
                 and g.building[a] != p

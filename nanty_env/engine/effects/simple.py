@@ -8,7 +8,7 @@ from typing import Any
 
 from nanty_env.engine import board
 from nanty_env.engine.abilities import discard_frame
-from nanty_env.engine.actions import AREA, PASS
+from nanty_env.engine.actions import AREA, AREA_ACTIONS, PASS
 from nanty_env.engine.board import AREAS
 from nanty_env.engine.cards import draw_cards
 from nanty_env.engine.effects.registry import effect
@@ -190,7 +190,7 @@ def earn_per_pawn_in_trouble_area(g: GameState, p: int, c: int, params: Params) 
 class Slant:
     @staticmethod
     def options(g: GameState, f: Frame) -> list[int] | None:
-        return choices_or_pop(g, [AREA + a for a in AREAS if g.trouble[a]])
+        return choices_or_pop(g, [AREA_ACTIONS[a] for a in AREAS if g.trouble[a]])
 
     @staticmethod
     def act(g: GameState, f: Frame, a: int) -> None:
@@ -208,7 +208,7 @@ def build_at_half_cost(g: GameState, p: int, c: int, params: Params) -> None:
 class HalfBuild:
     @staticmethod
     def options(g: GameState, f: Frame) -> list[int] | None:
-        return pass_or_pop(g, [AREA + a for a in g.rules.buildable_areas(g, f["p"], 0.5)])
+        return pass_or_pop(g, [AREA_ACTIONS[a] for a in g.rules.buildable_areas(g, f["p"], 0.5)])
 
     @staticmethod
     def act(g: GameState, f: Frame, a: int) -> None:

@@ -7,7 +7,16 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from nanty_env.engine import board
-from nanty_env.engine.actions import AREA, CONFIRM, PASS, PLAYER, SELECT_CARD
+from nanty_env.engine.actions import (
+    AREA,
+    AREA_ACTIONS,
+    CONFIRM,
+    PASS,
+    PLAYER,
+    PLAYER_ACTIONS,
+    SELECT_CARD,
+    SELECT_CARD_ACTIONS,
+)
 from nanty_env.engine.effects.registry import effect, others
 from nanty_env.engine.frames import Frame, call, handler, pass_or_pop, pop
 from nanty_env.engine.knowledge import (
@@ -30,7 +39,7 @@ TARGETED: dict[str, tuple[Eligible, OnTarget]] = {}
 
 
 def player_action(g: GameState, p: int, q: int) -> int:
-    return PLAYER + (q - p) % g.n
+    return PLAYER_ACTIONS[(q - p) % g.n]
 
 
 def picked(g: GameState, p: int, a: int) -> int:
@@ -131,7 +140,7 @@ def give_cards_options(g: GameState, f: Frame) -> list[int] | None:
     if f["left"] <= 0 or not hand:
         pop(g)
         return None
-    return sorted([SELECT_CARD + x for x in hand])
+    return sorted([SELECT_CARD_ACTIONS[x] for x in hand])
 
 
 def give_cards_act(g: GameState, f: Frame, a: int) -> None:
@@ -190,7 +199,7 @@ class PayOr:
 
 
 def burn_building_options(g: GameState, f: Frame) -> list[int] | None:
-    return pass_or_pop(g, [AREA + a for a in board.buildings_of(g, f["t"])])
+    return pass_or_pop(g, [AREA_ACTIONS[a] for a in board.buildings_of(g, f["t"])])
 
 
 def burn_building_act(g: GameState, f: Frame, a: int) -> None:
@@ -216,7 +225,7 @@ def sell_options(g: GameState, f: Frame) -> list[int] | None:
     if not hand:
         pop(g)
         return None
-    return sorted([SELECT_CARD + x for x in hand])
+    return sorted([SELECT_CARD_ACTIONS[x] for x in hand])
 
 
 def sell_act(g: GameState, f: Frame, a: int) -> None:
@@ -242,7 +251,7 @@ def discard_theirs_options(g: GameState, f: Frame) -> list[int] | None:
     if not hand:
         pop(g)
         return None
-    return sorted([SELECT_CARD + x for x in hand])
+    return sorted([SELECT_CARD_ACTIONS[x] for x in hand])
 
 
 def discard_theirs_act(g: GameState, f: Frame, a: int) -> None:
@@ -280,7 +289,7 @@ def take_random_cards_keep_one(g: GameState, p: int, t: int, c: int, params: Par
 
 
 def keep_one_options(g: GameState, f: Frame) -> list[int] | None:
-    return sorted([SELECT_CARD + x for x in f["cards"]])
+    return sorted([SELECT_CARD_ACTIONS[x] for x in f["cards"]])
 
 
 def keep_one_act(g: GameState, f: Frame, a: int) -> None:
@@ -368,7 +377,7 @@ def money_or_card(g: GameState, p: int, q: int, c: int, params: Params) -> None:
 
 
 def money_or_card_options(g: GameState, f: Frame) -> list[int] | None:
-    out = sorted([SELECT_CARD + x for x in g.hands[f["p"]]])
+    out = sorted([SELECT_CARD_ACTIONS[x] for x in g.hands[f["p"]]])
     if g.money[f["p"]] >= f["amount"]:
         out.insert(0, CONFIRM)
     if not out:
