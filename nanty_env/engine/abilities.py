@@ -58,27 +58,33 @@ def use_ability(g: GameState, p: int, a: int) -> None:
     name = t.data.areas[a].name(g.cfg.theme) if g.cfg.log else ""  # only for the log
     if kind == "take_money":
         g.money[p] += params["amount"]
-        g.say(f"player {p} uses {name}: takes £{params['amount']}")
+        if g.cfg.log:
+            g.say(f"player {p} uses {name}: takes £{params['amount']}")
     elif kind == "pay_to_place_agent":
         g.money[p] -= params["cost"]
-        g.say(f"player {p} uses {name}: pays £{params['cost']} to place an agent")
+        if g.cfg.log:
+            g.say(f"player {p} uses {name}: pays £{params['cost']} to place an agent")
         call(g, {"k": "place_agent", "p": p, "areas": tuple(sorted(t.near[a])), "not": -1})
     elif kind == "draw_then_discard":
-        g.say(f"player {p} uses {name}: draws one card, then discards one")
+        if g.cfg.log:
+            g.say(f"player {p} uses {name}: draws one card, then discards one")
         draw_cards(g, p, 1)
         call(g, discard_frame(p, need=1, most=1))
     elif kind == "discard_for_money":
-        g.say(f"player {p} uses {name}: discards a card for £{params['amount']}")
+        if g.cfg.log:
+            g.say(f"player {p} uses {name}: discards a card for £{params['amount']}")
         call(g, discard_frame(p, need=1, most=1, pay=params["amount"]))
     elif kind == "pay_to_remove_trouble":
         g.money[p] -= params["cost"]
-        g.say(f"player {p} uses {name}: pays £{params['cost']} to remove a trouble marker")
+        if g.cfg.log:
+            g.say(f"player {p} uses {name}: pays £{params['cost']} to remove a trouble marker")
         call(
             g,
             {"k": "trouble_off", "p": p, "areas": tuple([x for x in AREAS if g.trouble[x]])},
         )
     elif kind == "place_trouble_nearby":
-        g.say(f"player {p} uses {name}: places a trouble marker")
+        if g.cfg.log:
+            g.say(f"player {p} uses {name}: places a trouble marker")
         call(g, {"k": "trouble_on", "p": p, "areas": tuple(trouble_nearby_targets(g, a))})
 
 
@@ -124,7 +130,8 @@ def trouble_off_options(g: GameState, f: Frame) -> list[int] | None:
 def trouble_off_act(g: GameState, f: Frame, a: int) -> None:
     pop(g)
     g.trouble[a - AREA] = 0
-    g.say(f"player {f['p']} removes the trouble marker in area {a - AREA + 1}")
+    if g.cfg.log:
+        g.say(f"player {f['p']} removes the trouble marker in area {a - AREA + 1}")
 
 
 @handler("trouble_off", "choose a trouble marker to remove")
@@ -140,7 +147,8 @@ def trouble_on_options(g: GameState, f: Frame) -> list[int] | None:
 def trouble_on_act(g: GameState, f: Frame, a: int) -> None:
     pop(g)
     g.trouble[a - AREA] = 1
-    g.say(f"player {f['p']} places a trouble marker in area {a - AREA + 1}")
+    if g.cfg.log:
+        g.say(f"player {f['p']} places a trouble marker in area {a - AREA + 1}")
 
 
 @handler("trouble_on", "choose where to place a trouble marker")

@@ -126,10 +126,12 @@ def flood_act(g: GameState, f: Frame, a: int) -> None:
         stay = list(f["stay"])
         stay[i] += 1
         f["stay"] = tuple(stay)
-        g.say(f"player {p} pays Holborn: an agent stays in area {fl[i] + 1}")
+        if g.cfg.log:
+            g.say(f"player {p} pays Holborn: an agent stays in area {fl[i] + 1}")
     else:
         board.move_pawn(g, p, fl[i], a - AREA)
-        g.say(f"player {p} moves an agent from area {fl[i] + 1} to area {a - AREA + 1}")
+        if g.cfg.log:
+            g.say(f"player {p} moves an agent from area {fl[i] + 1} to area {a - AREA + 1}")
 
 
 @handler("flood", "Flood: move your next flooded agent to a dry neighbour (or pay Holborn)")
@@ -161,14 +163,16 @@ def fog(g: GameState, p: int) -> None:
     k = min(FOG_CARDS, len(g.deck))
     for _ in range(k):
         g.discard.append(g.deck.pop())
-    g.say(f"fog: {k} cards from the draw pile are discarded face up")
+    if g.cfg.log:
+        g.say(f"fog: {k} cards from the draw pile are discarded face up")
 
 
 def riots(g: GameState, p: int) -> None:
     if board.trouble_count(g) >= RIOT_TROUBLE:
         end_by_riots(g)
     else:
-        g.say("riots: fewer than 8 trouble markers, nothing happens")
+        if g.cfg.log:
+            g.say("riots: fewer than 8 trouble markers, nothing happens")
 
 
 def explosion(g: GameState, p: int) -> None:
@@ -201,7 +205,8 @@ def murders_options(g: GameState, f: Frame) -> list[int] | None:
     if f["s"] == 0:  # the current roller rolls
         f["s"] = 1
         f["a"] = g.roll()
-        g.say(f"player {f['p']} rolls {f['a'] + 1} for Mysterious Murders")
+        if g.cfg.log:
+            g.say(f"player {f['p']} rolls {f['a'] + 1} for Mysterious Murders")
         return None
     if f["s"] == 1:
         targets = murder_targets(g, f["p"], f["a"])
@@ -270,10 +275,12 @@ class Arrive:
             ask(g, q, "holborn", a, EVENT, False)
             return None
         if blocked(f):
-            g.say(f"Holborn keeps the pawn out of area {a + 1}")
+            if g.cfg.log:
+                g.say(f"Holborn keeps the pawn out of area {a + 1}")
         else:
             board.add_pawn(g, o, a)
-            g.say(f"a neutral pawn arrives in area {a + 1}")
+            if g.cfg.log:
+                g.say(f"a neutral pawn arrives in area {a + 1}")
         f["rolls"], f["ask"] = f["rolls"][1:], None
         return None
 
@@ -306,7 +313,8 @@ def subsidence_options(g: GameState, f: Frame) -> list[int] | None:
 
 def subsidence_act(g: GameState, f: Frame, a: int) -> None:
     board.remove_building(g, a - AREA)
-    g.say(f"player {f['p']} loses the building in area {a - AREA + 1} to subsidence")
+    if g.cfg.log:
+        g.say(f"player {f['p']} loses the building in area {a - AREA + 1} to subsidence")
 
 
 @handler("subsidence", "Subsidence: choose a building you cannot pay £2 for")
@@ -319,7 +327,8 @@ def inigo_jones(g: GameState, p: int) -> None:
     a = _rolls(g, 1)[0]
     owner = board.city_card_owner(g, a)
     if owner < 0:
-        g.say("Inigo Jones: that City Area card is not in play")
+        if g.cfg.log:
+            g.say("Inigo Jones: that City Area card is not in play")
         return
     push(g, {"k": "inigo", "p": owner, "a": a, "s": 0})
 
@@ -332,10 +341,12 @@ def inigo_options(g: GameState, f: Frame) -> list[int] | None:
         return None
     pop(g)
     if blocked(f):
-        g.say("Holborn keeps the City Area card in play")
+        if g.cfg.log:
+            g.say("Holborn keeps the City Area card in play")
     else:
         g.city_retired = with_item(g.city_retired, a, 1)
-        g.say(f"the City Area card of area {a + 1} is set aside for good")
+        if g.cfg.log:
+            g.say(f"the City Area card of area {a + 1} is set aside for good")
     if g.agents[owner][a]:
         remove_pawn(g, owner, a, EVENT, text=False)
     return None

@@ -179,7 +179,8 @@ def main_act(g: GameState, f: Frame, a: int) -> None:
         pop(g)
         play_card(g, p, a - PLAY_CARD)
     elif a == PASS:
-        g.say(f"player {p} has no card to play and passes")
+        if g.cfg.log:
+            g.say(f"player {p} has no card to play and passes")
         pop(g)
     else:
         handle_extra(g, p, a)

@@ -115,7 +115,8 @@ def react_act(g: GameState, f: Frame, a: int) -> None:
         return
     if a >= ABILITY:
         g.money[p] -= HOLBORN_COST
-        g.say(f"player {p} pays £{HOLBORN_COST} to Holborn to ignore the event here")
+        if g.cfg.log:
+            g.say(f"player {p} pays £{HOLBORN_COST} to Holborn to ignore the event here")
         reply(g, f, BLOCKED)
         return
     c = a - PLAY_CARD

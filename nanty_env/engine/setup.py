@@ -106,4 +106,5 @@ def start_game(g: GameState, rng: np.random.Generator) -> None:
     g.active = g.first_player
     g.turn = 1
     push(g, {"k": "turn", "p": g.active, "s": 0})
-    g.say(f"game starts; player {g.active} goes first")
+    if g.cfg.log:
+        g.say(f"game starts; player {g.active} goes first")

@@ -360,8 +360,9 @@ class GameState:
 
     # ------------------------------------------------------------------ what rules call
     def say(self, text: str) -> None:
-        """Append a line to the game log (when logging is on). Rules on hot paths test
-        ``g.cfg.log`` first, so that a line nobody keeps is never built."""
+        """Append a line to the game log (when logging is on). Every rule tests ``g.cfg.log``
+        before calling it, so that a line nobody keeps is never built
+        (``tests/engine/test_game_log.py``)."""
         if self.cfg.log:
             self.log.append(f"[t{self.turn} p{self.active}] {text}")
 

@@ -95,3 +95,22 @@ def test_a_game_that_does_not_log_never_looks_up_a_display_name(
             while not g.is_terminal:
                 g.apply(choose(g.legal_actions()))
         assert bool(asked) is log, asked[:3]
+
+
+@pytest.mark.parametrize("expansion", [None, "cthulhu"])
+def test_a_game_that_does_not_log_never_asks_for_a_line(
+    expansion: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every rule tests ``g.cfg.log`` before it builds a log line and calls ``say`` (a string
+    format and a Python call, otherwise paid on every decision nobody logs); with logging on
+    the same games do call it, so the patch is seen."""
+    said: list[str] = []
+    cls = type(Game.new(GameConfig(num_players=4, expansion=expansion, log=False), 0))
+    monkeypatch.setattr(cls, "say", lambda self, text: said.append(text))
+    for log in (False, True):
+        for seed in range(12 if not log else 1):
+            g = Game.new(GameConfig(num_players=4, expansion=expansion, log=log), seed)
+            choose = random.Random(seed).choice
+            while not g.is_terminal:
+                g.apply(choose(g.legal_actions()))
+        assert bool(said) is log, said[:3]

@@ -136,7 +136,8 @@ def possible(g: CthulhuState, p: int, kind: str, params: Mapping[str, Any], area
 
 def use(g: CthulhuState, p: int, kind: str, params: Mapping[str, Any], area: int, who: str) -> None:
     """Carry out the ability (legality already checked); ``who`` names its holder in the log."""
-    g.say(f"player {p} uses {who}")
+    if g.cfg.log:
+        g.say(f"player {p} uses {who}")
     if kind == "take_money":
         g.money[p] += params["amount"]
     elif kind == "take_money_per_elder_one":

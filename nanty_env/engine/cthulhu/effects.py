@@ -35,7 +35,8 @@ def advance_insanity_effect(g: CthulhuState, p: int, c: int, params: Params) -> 
 def earn_per_elder_one(g: CthulhuState, p: int, c: int, params: Params) -> None:
     amount = params["amount"] * len(pieces.own_elders(g, p))
     g.money[p] += amount
-    g.say(f"player {p} takes £{amount} for their Elder Ones")
+    if g.cfg.log:
+        g.say(f"player {p} takes £{amount} for their Elder Ones")
 
 
 @handler("take_faceup", "take one of the face-up cards into your hand", CTHULHU)

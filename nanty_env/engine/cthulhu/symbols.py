@@ -143,7 +143,8 @@ def summon_price(g: CthulhuState, e: int, roll: int) -> int:
 
 def do_summon(g: CthulhuState, p: int, c: int, a: int) -> None:
     roll = g.roll() + 1
-    g.say(f"player {p} rolls {roll} to summon (Insanity {g.insanity})")
+    if g.cfg.log:
+        g.say(f"player {p} rolls {roll} to summon (Insanity {g.insanity})")
     call(g, {"k": "summon", "p": p, "roll": roll})
 
 
@@ -156,7 +157,8 @@ class Summon:
         out = [ELDER_ACTIONS[e] for e in pieces.pool(g) if summon_price(g, e, roll) <= money]
         if not out:  # public grounds: the roll, the money and the pool are known to all
             pop(g)
-            g.say(f"player {p} cannot summon")
+            if g.cfg.log:
+                g.say(f"player {p} cannot summon")
             return None
         return [PASS, *out]
 

@@ -32,9 +32,11 @@ def advance_insanity(g: CthulhuState, p: int) -> None:
     """The Insanity action of player ``p``: one level up and whatever the new box holds."""
     g.insanity += 1
     level = g.insanity
-    g.say(f"player {p} advances the Insanity marker to {level}")
+    if g.cfg.log:
+        g.say(f"player {p} advances the Insanity marker to {level}")
     if level >= DOOMSDAY_LEVEL:
-        g.say("Azathoth awakes: doomsday")
+        if g.cfg.log:
+            g.say("Azathoth awakes: doomsday")
         end_by_doomsday(g)
         return
     t = g.t
@@ -49,7 +51,8 @@ def release_grenadier(g: CthulhuState) -> None:
     a = g.roll()
     g.gren = with_item(g.gren, a, g.gren[a] + 1)
     g.trouble[a] = 0
-    g.say(f"a grenadier leaves the track for area {a + 1}")
+    if g.cfg.log:
+        g.say(f"a grenadier leaves the track for area {a + 1}")
 
 
 def stars_are_right(g: CthulhuState, p: int) -> None:
@@ -57,4 +60,5 @@ def stars_are_right(g: CthulhuState, p: int) -> None:
     for a in AREAS:
         if g.eo[a]:
             g.trouble[a] = 1
-    g.say("the stars are right: trouble wherever an Elder One stands")
+    if g.cfg.log:
+        g.say("the stars are right: trouble wherever an Elder One stands")

@@ -51,7 +51,8 @@ class RemoveOwn:
         area, _ = A.split_pawn(a)
         if f["src"] == f["p"]:
             board.take_pawn(g, f["p"], area)
-            g.say(f"player {f['p']} removes one of their own agents in area {area + 1}")
+            if g.cfg.log:
+                g.say(f"player {f['p']} removes one of their own agents in area {area + 1}")
         else:
             remove_pawn(g, f["p"], area, f["src"], text=bool(f["text"]))
 
@@ -164,7 +165,8 @@ class MoveOwn:
             return
         pop(g)
         board.move_pawn(g, f["p"], f["src"], a - AREA)
-        g.say(f"player {f['p']} moves an agent from area {f['src'] + 1} to {a - AREA + 1}")
+        if g.cfg.log:
+            g.say(f"player {f['p']} moves an agent from area {f['src'] + 1} to {a - AREA + 1}")
 
 
 @effect("move_opponent_agent")
@@ -229,14 +231,16 @@ class Swap:
             return None
         pop(g)
         if blocked(f):
-            g.say("the swap is stopped")
+            if g.cfg.log:
+                g.say("the swap is stopped")
             return None
         a1, a2 = A.split_pawn(f["first"])[0], A.split_pawn(f["second"])[0]
         board.take_pawn(g, owners[0], a1)
         board.take_pawn(g, owners[1], a2)
         board.add_pawn(g, owners[0], a2)
         board.add_pawn(g, owners[1], a1)
-        g.say(f"player {p} swaps pawns between areas {a1 + 1} and {a2 + 1}")
+        if g.cfg.log:
+            g.say(f"player {p} swaps pawns between areas {a1 + 1} and {a2 + 1}")
         return None
 
     @staticmethod
@@ -291,7 +295,8 @@ class BuyBuilding:
             return None
         pop(g)
         if blocked(f):
-            g.say(f"player {owner} keeps the building")
+            if g.cfg.log:
+                g.say(f"player {owner} keeps the building")
             return None
         transfer(g, p, owner, g.t.cost[a])
         board.remove_building(g, a)
@@ -299,7 +304,8 @@ class BuyBuilding:
             call(g, {"k": "relocate_building", "p": p, "a": a})
         else:
             board.place_building(g, p, a)
-        g.say(f"player {p} takes over the building in area {a + 1}")
+        if g.cfg.log:
+            g.say(f"player {p} takes over the building in area {a + 1}")
         return None
 
     @staticmethod

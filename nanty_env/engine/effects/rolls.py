@@ -23,7 +23,8 @@ Params = Mapping[str, Any]
 @effect("roll_die")
 def roll_die(g: GameState, p: int, c: int, params: Params) -> None:
     value = g.roll() + 1
-    g.say(f"player {p} rolls {value}")
+    if g.cfg.log:
+        g.say(f"player {p} rolls {value}")
     for outcome in params["outcomes"]:
         if outcome["min"] <= value <= outcome["max"]:
             _outcome(g, p, c, outcome)
@@ -34,7 +35,8 @@ def _outcome(g: GameState, p: int, c: int, o: Mapping[str, Any]) -> None:
     kind = o["effect"]
     if kind == "take_money":
         g.money[p] += o["amount"]
-        g.say(f"player {p} takes £{o['amount']}")
+        if g.cfg.log:
+            g.say(f"player {p} takes £{o['amount']}")
     elif kind == "pay_or_remove_own_agent":
         if g.money[p] >= o["amount"] or g.on_board[p]:
             call(g, {"k": "pay_or_lose_agent", "p": p, "amount": o["amount"]})
@@ -77,11 +79,13 @@ class PayOrLoseAgent:
         p = f["p"]
         if a == CONFIRM:
             g.money[p] -= f["amount"]
-            g.say(f"player {p} pays £{f['amount']} to the bank")
+            if g.cfg.log:
+                g.say(f"player {p} pays £{f['amount']} to the bank")
         else:
             area, _ = A.split_pawn(a)
             board.take_pawn(g, p, area)
-            g.say(f"player {p} removes one of their agents from area {area + 1}")
+            if g.cfg.log:
+                g.say(f"player {p} removes one of their agents from area {area + 1}")
 
 
 @effect("roll_and_remove_pawns")
@@ -101,7 +105,8 @@ class Ripper:
             return None
         f["left"] -= 1
         a = g.roll()
-        g.say(f"player {f['p']} rolls {a + 1}")
+        if g.cfg.log:
+            g.say(f"player {f['p']} rolls {a + 1}")
         targets = murder_targets(g, f["p"], a)
         if targets:
             kill(g, f["p"], f["p"], targets, must=True)

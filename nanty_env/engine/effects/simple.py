@@ -21,7 +21,8 @@ Params = Mapping[str, Any]
 
 def _earn(g: GameState, p: int, amount: int, why: str) -> None:
     g.money[p] += amount
-    g.say(f"player {p} takes £{amount} ({why})")
+    if g.cfg.log:
+        g.say(f"player {p} takes £{amount} ({why})")
 
 
 @effect("earn_per_pawn_in_area")
@@ -66,7 +67,8 @@ def draw_random_from_discard(g: GameState, p: int, c: int, params: Params) -> No
     g.hands[p].extend(taken)
     for x in taken:
         card_revealed(g, p, x, to_hand=True)
-    g.say(f"player {p} takes {k} card(s) at random from the discard pile")
+    if g.cfg.log:
+        g.say(f"player {p} takes {k} card(s) at random from the discard pile")
 
 
 @effect("discard_cards")
@@ -117,7 +119,8 @@ def swap_personality(g: GameState, p: int, c: int, params: Params) -> None:
     g.persona = with_item(g.persona, p, new)
     g.persona_pool = tuple(sorted([*pool[:i], *pool[i + 1 :], old]))
     personality_swapped(g, p, old, new)
-    g.say(f"player {p} swaps their personality card for a random unused one")
+    if g.cfg.log:
+        g.say(f"player {p} swaps their personality card for a random unused one")
 
 
 def _place(

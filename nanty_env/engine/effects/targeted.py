@@ -51,7 +51,7 @@ def transfer(g: GameState, payer: int, payee: int, amount: int) -> int:
     paid = min(amount, g.money[payer])
     g.money[payer] -= paid
     g.money[payee] += paid
-    if paid:
+    if paid and g.cfg.log:
         g.say(f"player {payer} pays £{paid} to player {payee}")
     return paid
 
@@ -91,7 +91,8 @@ def targeted_options(g: GameState, f: Frame) -> list[int] | None:
         return None
     pop(g)
     if blocked(f):
-        g.say(f"player {f['t']} is not affected")
+        if g.cfg.log:
+            g.say(f"player {f['t']} is not affected")
         return None
     on_target(g, p, f["t"], c, params)
     return None
@@ -100,7 +101,8 @@ def targeted_options(g: GameState, f: Frame) -> list[int] | None:
 def targeted_act(g: GameState, f: Frame, a: int) -> None:
     f["t"] = picked(g, f["p"], a)
     f["s"] = 1
-    g.say(f"player {f['p']} picks player {f['t']}")
+    if g.cfg.log:
+        g.say(f"player {f['p']} picks player {f['t']}")
 
 
 @handler("targeted", "choose the player your card's text is aimed at")
@@ -158,7 +160,8 @@ def give_card(g: GameState, giver: int, receiver: int, c: int) -> None:
     g.hands[giver].remove(c)
     g.hands[receiver].append(c)
     card_given(g, giver, receiver, c)
-    g.say(f"player {giver} gives a card to player {receiver}")
+    if g.cfg.log:
+        g.say(f"player {giver} gives a card to player {receiver}")
 
 
 @targeted("pay_or_take_penalty_card", _others)
@@ -206,7 +209,8 @@ def burn_building_act(g: GameState, f: Frame, a: int) -> None:
     pop(g)
     if a != PASS:
         board.remove_building(g, a - AREA)
-        g.say(f"player {f['p']} removes the building in area {a - AREA + 1}")
+        if g.cfg.log:
+            g.say(f"player {f['p']} removes the building in area {a - AREA + 1}")
 
 
 @handler("burn_building", "you may remove one of that player's buildings")
@@ -276,7 +280,8 @@ class DiscardTheirs:
 def exchange_hands(g: GameState, p: int, t: int, c: int, params: Params) -> None:
     g.hands[p], g.hands[t] = g.hands[t], g.hands[p]
     hands_exchanged(g, p, t)
-    g.say(f"players {p} and {t} exchange hands")
+    if g.cfg.log:
+        g.say(f"players {p} and {t} exchange hands")
 
 
 @targeted("take_random_cards_keep_one", _others_with_cards)
@@ -347,7 +352,8 @@ def each_options(g: GameState, f: Frame) -> list[int] | None:
         return None
     f["s"], f["seats"] = 0, f["seats"][1:]
     if blocked(f):
-        g.say(f"player {q} is not affected")
+        if g.cfg.log:
+            g.say(f"player {q} is not affected")
     elif _affected(g, q, g.t.effect[c]):
         on_each(g, p, q, c, _params(g, c))
     return None
@@ -427,7 +433,8 @@ def transfer_options(g: GameState, f: Frame) -> list[int] | None:
         return None
     pop(g)
     if blocked(f):
-        g.say(f"player {f['payer']} is not affected")
+        if g.cfg.log:
+            g.say(f"player {f['payer']} is not affected")
     else:
         transfer(g, f["payer"], f["to"], _params(g, f["c"])["amount"])
     return None
