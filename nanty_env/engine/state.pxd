@@ -43,7 +43,11 @@ cdef class GameState:
 
 # the module's row helpers, called directly from the compiled rules (their .pxd cimports them)
 cpdef empty_rows(n)
-cpdef with_row(rows, i, row)
-cpdef with_appended(rows, i, item)
-cpdef with_item(row, i, value)
-cpdef with_cell(rows, i, j, value)
+# indices as C integers (a list store by index is then a C store); the lists built here typed
+@cython.locals(out=list)
+cpdef with_row(rows, Py_ssize_t i, row)
+cpdef with_appended(rows, Py_ssize_t i, item)
+@cython.locals(items=list)
+cpdef with_item(row, Py_ssize_t i, value)
+@cython.locals(out=list)
+cpdef with_cell(rows, Py_ssize_t i, Py_ssize_t j, value)
