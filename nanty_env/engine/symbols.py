@@ -47,9 +47,10 @@ def never(g: GameState, p: int, c: int, a: int) -> None:
 
 def start_effect(g: GameState, p: int, c: int) -> None:
     """Carry out the scroll of card ``c`` for player ``p`` (the ruleset's effect table)."""
-    card = g.t.data.cards[c]
-    if card.effect:
-        g.rules.effects[card.effect](g, p, c, card.params)
+    t = g.t
+    effect = t.effect[c]
+    if effect:
+        g.rules.effects[effect](g, p, c, t.effect_params[c])
 
 
 # ---------------------------------------------------------------------- shared by every ruleset

@@ -8,7 +8,7 @@ process (:func:`tables`); another ruleset's come from its ``Ruleset.tables`` (th
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -44,6 +44,7 @@ class Tables:
     symbols: tuple[tuple[str, ...], ...]
     money: tuple[int, ...]
     effect: tuple[str, ...]
+    effect_params: tuple[Mapping[str, Any], ...]  # each card's effect's parameters
     is_interrupt: bytes  # 1 for an interrupt card, else 0 (bytes: compiled, an item is a C int)
     interrupt_kind: tuple[str, ...]  # effect id for interrupt cards, "" otherwise
     grey_cards: tuple[int, ...]
@@ -111,6 +112,7 @@ def card_fields(cards: Sequence[Any], top: str, bottom: str) -> dict[str, Any]:
         "symbols": tuple(interned(c.symbols) for c in cards),
         "money": tuple(c.money for c in cards),
         "effect": interned(c.effect for c in cards),
+        "effect_params": tuple(c.params for c in cards),
         "is_interrupt": bytes(c.interrupt for c in cards),
         "interrupt_kind": interned(c.effect if c.interrupt else "" for c in cards),
         "grey_cards": tuple(c.index for c in cards if c.deck == top),

@@ -72,6 +72,16 @@ def test_board_counts_are_their_definitions(n: int) -> None:
 
 
 @pytest.mark.parametrize("expansion", (None, "cthulhu"))
+def test_each_cards_effect_and_its_parameters_are_the_cards(expansion) -> None:
+    """``Tables.effect`` and ``Tables.effect_params`` (what a played scroll runs with, read as
+    C struct members by the compiled build) are each card's own effect and parameters."""
+    t = Game.new(GameConfig(expansion=expansion, log=False), seed=0).t
+    assert t.effect == tuple(c.effect for c in t.data.cards)
+    assert all(p is c.params for p, c in zip(t.effect_params, t.data.cards, strict=True))
+    assert any(p for p in t.effect_params)
+
+
+@pytest.mark.parametrize("expansion", (None, "cthulhu"))
 def test_interrupt_flags_are_one_byte_a_card(expansion) -> None:
     """``Tables.is_interrupt`` (bytes, read as C integers by the compiled build): 1 for
     exactly the interrupt cards of the ruleset's deck."""

@@ -112,7 +112,7 @@ class PayFirst:
         p, c = f["p"], f["c"]
         q = picked(g, p, a)
         name = g.t.effect[c]
-        transfer(g, p, q, g.t.data.cards[c].params["amount"])
+        transfer(g, p, q, g.t.effect_params[c]["amount"])
         if name == "pay_player_to_assassinate":
             # Henry "Holy" Peter: the paid player removes a pawn (not the card player's) from
             # an area with trouble; the money stays paid whatever happens next (FAQ).

@@ -72,7 +72,7 @@ def targeted(name: str, eligible: Eligible) -> Callable[[OnTarget], OnTarget]:
 
 
 def _params(g: GameState, c: int) -> Params:
-    return g.t.data.cards[c].params
+    return g.t.effect_params[c]
 
 
 def targeted_options(g: GameState, f: Frame) -> list[int] | None:
