@@ -73,6 +73,15 @@ def test_a_game_that_does_not_log_shares_its_empty_log_with_its_clones(
     assert on.clone().log is not on.log
 
 
+def _play_random_games(expansion: str | None, log: bool, games: int) -> None:
+    """``games`` seeded 4-player games of uniform random play, logging or not."""
+    for seed in range(games):
+        g = Game.new(GameConfig(num_players=4, expansion=expansion, log=log), seed)
+        choose = random.Random(seed).choice
+        while not g.is_terminal:
+            g.apply(choose(g.legal_actions()))
+
+
 @pytest.mark.parametrize("expansion", [None, "cthulhu"])
 def test_a_game_that_does_not_log_never_looks_up_a_display_name(
     expansion: str | None, monkeypatch: pytest.MonkeyPatch
@@ -89,11 +98,7 @@ def test_a_game_that_does_not_log_never_looks_up_a_display_name(
             lambda self, theme=DEFAULT_THEME, _name=name: asked.append(self) or _name(self, theme),
         )
     for log in (False, True):
-        for seed in range(10 if not log else 1):
-            g = Game.new(GameConfig(num_players=4, expansion=expansion, log=log), seed)
-            choose = random.Random(seed).choice
-            while not g.is_terminal:
-                g.apply(choose(g.legal_actions()))
+        _play_random_games(expansion, log, 10 if not log else 1)
         assert bool(asked) is log, asked[:3]
 
 
@@ -108,9 +113,5 @@ def test_a_game_that_does_not_log_never_asks_for_a_line(
     cls = type(Game.new(GameConfig(num_players=4, expansion=expansion, log=False), 0))
     monkeypatch.setattr(cls, "say", lambda self, text: said.append(text))
     for log in (False, True):
-        for seed in range(12 if not log else 1):
-            g = Game.new(GameConfig(num_players=4, expansion=expansion, log=log), seed)
-            choose = random.Random(seed).choice
-            while not g.is_terminal:
-                g.apply(choose(g.legal_actions()))
+        _play_random_games(expansion, log, 12 if not log else 1)
         assert bool(said) is log, said[:3]
