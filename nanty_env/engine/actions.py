@@ -80,24 +80,6 @@ PLAYER = OFFSETS["PLAYER"]
 ABILITY = OFFSETS["ABILITY"]
 
 
-def family_actions(
-    name: str, offsets: dict[str, int] = OFFSETS, sizes: dict[str, int] = SIZES
-) -> tuple[int, ...]:
-    """Every action of family ``name`` in order: ``AREA_ACTIONS[a] == AREA + a``. The rules
-    build actions by indexing these: one shared int each, where the sum makes a new int for
-    every action above 256 (CPython keeps only the small ones), and faster in both builds."""
-    return tuple(range(offsets[name], offsets[name] + sizes[name]))
-
-
-PLAY_CARD_ACTIONS = family_actions("PLAY_CARD")
-DISCARD_CARD_ACTIONS = family_actions("DISCARD_CARD")
-SELECT_CARD_ACTIONS = family_actions("SELECT_CARD")
-AREA_ACTIONS = family_actions("AREA")
-PAWN_ACTIONS = family_actions("PAWN")  # area * PAWN_SLOTS + slot: see pawn_action
-PLAYER_ACTIONS = family_actions("PLAYER")
-ABILITY_ACTIONS = family_actions("ABILITY")
-
-
 @dataclass(frozen=True, slots=True)
 class Action:
     """A decoded action: its family and argument (``None`` for PASS and CONFIRM)."""
@@ -159,6 +141,14 @@ class ActionSpace:
             raise ValueError(f"{family} argument must be in [0, {size}), got {arg!r}")
         return self.offsets[family] + arg
 
+    def family(self, name: str) -> tuple[int, ...]:
+        """Every action of family ``name`` in order: ``AREA_ACTIONS[a] == AREA + a``. The
+        rules build actions by indexing these: one shared int each, where the sum makes a new
+        int for every action above 256 (CPython keeps only the small ones), and faster in both
+        builds."""
+        start = self.offsets[name]
+        return tuple(range(start, start + self.sizes[name]))
+
     def decode(self, action: int) -> Action:
         """The family and argument of an action integer."""
         if not 0 <= action < self.n:
@@ -183,9 +173,16 @@ ELDER = CTHULHU_SPACE.offsets["ELDER"]
 ELDER_ABILITY = CTHULHU_SPACE.offsets["ELDER_ABILITY"]
 GOO_ABILITY = CTHULHU_SPACE.offsets["GOO_ABILITY"]
 BUILDING_TYPE = CTHULHU_SPACE.offsets["BUILDING_TYPE"]
-ELDER_ACTIONS = family_actions("ELDER", CTHULHU_SPACE.offsets, CTHULHU_SPACE.sizes)
-ELDER_ABILITY_ACTIONS = family_actions("ELDER_ABILITY", CTHULHU_SPACE.offsets, CTHULHU_SPACE.sizes)
-BUILDING_TYPE_ACTIONS = family_actions("BUILDING_TYPE", CTHULHU_SPACE.offsets, CTHULHU_SPACE.sizes)
+PLAY_CARD_ACTIONS = BASE_SPACE.family("PLAY_CARD")
+DISCARD_CARD_ACTIONS = BASE_SPACE.family("DISCARD_CARD")
+SELECT_CARD_ACTIONS = BASE_SPACE.family("SELECT_CARD")
+AREA_ACTIONS = BASE_SPACE.family("AREA")
+PAWN_ACTIONS = BASE_SPACE.family("PAWN")  # area * PAWN_SLOTS + slot: see pawn_action
+PLAYER_ACTIONS = BASE_SPACE.family("PLAYER")
+ABILITY_ACTIONS = BASE_SPACE.family("ABILITY")
+ELDER_ACTIONS = CTHULHU_SPACE.family("ELDER")
+ELDER_ABILITY_ACTIONS = CTHULHU_SPACE.family("ELDER_ABILITY")
+BUILDING_TYPE_ACTIONS = CTHULHU_SPACE.family("BUILDING_TYPE")
 _SPACES = {None: BASE_SPACE, "cthulhu": CTHULHU_SPACE}
 
 
